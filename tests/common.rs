@@ -1,0 +1,63 @@
+//! Helpers shared by the test modules.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every shipped scenario (`scenarios/*.toml`, not the benchmark ones), sorted by name.
+pub fn shipped_scenarios() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("scenarios"))
+        .expect("scenarios/ exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    v.sort();
+    v
+}
+
+pub fn load(path: &Path) -> Scenario {
+    Scenario::load(path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs `ticks` ticks and returns the state hash after every tick (tick 0 first).
+pub fn hashes(scenario: &Scenario, ticks: u64, threads: usize, index: IndexKind) -> Vec<String> {
+    let mut world = scenario.build_world();
+    let mut pipeline = Pipeline::new(threads, index).expect("thread pool");
+    let mut out = vec![state_hash(&world).to_hex()];
+    for _ in 0..ticks {
+        pipeline.step(&mut world).unwrap_or_else(|e| panic!("{}: {e}", scenario.name));
+        out.push(state_hash(&world).to_hex());
+    }
+    out
+}
+
+/// Runs a world forward.
+pub fn advance(world: &mut World, ticks: u64, threads: usize) {
+    let mut pipeline = Pipeline::new(threads, IndexKind::Kd).expect("thread pool");
+    for _ in 0..ticks {
+        pipeline.step(world).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// Runs the real `throng` binary.
+pub fn throng(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the throng binary runs")
+}
+
+/// A fresh, empty scratch directory under the target dir, named after the test.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = root().join("target").join("test-scratch").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
