@@ -521,43 +521,63 @@ fn span_of(doc: &Spanned<DeTable>, path: &[Seg]) -> Range<usize> {
     span
 }
 
-/// The key path of the innermost key or value containing byte `at`.
+/// The key path of the innermost key or value containing byte `at`. A table written with a
+/// `[header]` (or `[[header]]`) spans only its header line, not its keys, so every table is
+/// searched, not only those whose span contains `at`.
 fn path_at(doc: &Spanned<DeTable>, at: usize) -> String {
-    fn walk(value: &DeValue, at: usize, out: &mut String) {
-        match value {
-            DeValue::Table(t) => {
-                for (k, v) in t.iter() {
-                    if k.span().contains(&at) || v.span().contains(&at) {
-                        if !out.is_empty() {
-                            out.push('.');
-                        }
-                        out.push_str(k.get_ref());
-                        walk(v.get_ref(), at, out);
-                        return;
-                    }
-                }
-            }
-            DeValue::Array(items) => {
-                for (i, v) in items.iter().enumerate() {
-                    if v.span().contains(&at) {
-                        out.push_str(&format!("[{i}]"));
-                        walk(v.get_ref(), at, out);
-                        return;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
     let mut out = String::new();
-    for (k, v) in doc.get_ref().iter() {
-        if k.span().contains(&at) || v.span().contains(&at) {
-            out.push_str(k.get_ref());
-            walk(v.get_ref(), at, &mut out);
-            break;
-        }
-    }
+    find_path(doc.get_ref(), &mut out, &|k, v| k.is_some_and(|k| k.contains(&at)) || v.contains(&at));
     out
+}
+
+/// The key path of the innermost table or value whose span is exactly `span` (serde reports a
+/// missing key at the span of the table that lacks it); empty for the top level.
+fn path_of_span(doc: &Spanned<DeTable>, span: &Range<usize>) -> String {
+    let mut out = String::new();
+    find_path(doc.get_ref(), &mut out, &|_, v| v == *span);
+    out
+}
+
+/// Depth-first search for the innermost entry below `table` that `hit(key span, value span)`
+/// accepts; appends its path to `out` and returns whether one was found.
+fn find_path(
+    table: &DeTable,
+    out: &mut String,
+    hit: &dyn Fn(Option<Range<usize>>, Range<usize>) -> bool,
+) -> bool {
+    fn value(
+        v: &Spanned<DeValue>,
+        key: Option<Range<usize>>,
+        out: &mut String,
+        hit: &dyn Fn(Option<Range<usize>>, Range<usize>) -> bool,
+    ) -> bool {
+        let deeper = match v.get_ref() {
+            DeValue::Table(t) => find_path(t, out, hit),
+            DeValue::Array(items) => items.iter().enumerate().any(|(i, item)| {
+                let len = out.len();
+                out.push_str(&format!("[{i}]"));
+                if value(item, None, out, hit) {
+                    return true;
+                }
+                out.truncate(len);
+                false
+            }),
+            _ => false,
+        };
+        deeper || hit(key, v.span())
+    }
+    table.iter().any(|(k, v)| {
+        let len = out.len();
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(k.get_ref());
+        if value(v, Some(k.span()), out, hit) {
+            return true;
+        }
+        out.truncate(len);
+        false
+    })
 }
 
 /// Levenshtein distance, for "did you mean" hints.
@@ -592,11 +612,16 @@ fn toml_error(
     e: &toml::de::Error,
 ) -> ScenarioError {
     let location = e.span().map(|s| line_col(text, s.start));
+    let mut message = e.message().trim().to_string();
+    let missing = message.strip_prefix("missing field `").map(|rest| rest.trim_end_matches('`').to_string());
     let key = match (doc, e.span()) {
+        (Some(doc), Some(s)) if missing.is_some() => path_of_span(doc, &s),
         (Some(doc), Some(s)) => path_at(doc, s.start),
         _ => String::new(),
     };
-    let mut message = e.message().trim().to_string();
+    if let Some(field) = missing {
+        message = format!("missing key `{field}`");
+    }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (field, expected) = rest.split_once('`').unwrap_or((rest, ""));
         let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
