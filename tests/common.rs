@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
+use throng_engine::{IndexKind, Pipeline, Scenario, state_hash};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -35,14 +35,6 @@ pub fn hashes(scenario: &Scenario, ticks: u64, threads: usize, index: IndexKind)
         out.push(state_hash(&world).to_hex());
     }
     out
-}
-
-/// Runs a world forward.
-pub fn advance(world: &mut World, ticks: u64, threads: usize) {
-    let mut pipeline = Pipeline::new(threads, IndexKind::Kd).expect("thread pool");
-    for _ in 0..ticks {
-        pipeline.step(world).unwrap_or_else(|e| panic!("{e}"));
-    }
 }
 
 /// Runs the real `throng` binary.

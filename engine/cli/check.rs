@@ -1,0 +1,41 @@
+//! `throng check`: validate scenario files.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use throng_engine::Scenario;
+
+pub fn check(paths: &[PathBuf]) -> Result<ExitCode> {
+    let mut failed = 0;
+    for path in paths {
+        match Scenario::load(path) {
+            Ok(s) => {
+                let groups: Vec<String> =
+                    s.groups.iter().map(|g| format!("{} x{}", g.group.name, g.count)).collect();
+                let b = s.bounds;
+                println!(
+                    "ok     {}: \"{}\", {} agents ({}), {} ticks of {} s, {} bounds {}x{}, seed {}",
+                    path.display(),
+                    s.name,
+                    s.agent_count(),
+                    groups.join(", "),
+                    s.ticks,
+                    s.dt,
+                    match b.kind {
+                        throng_engine::world::BoundsKind::Open => "open",
+                        throng_engine::world::BoundsKind::Wrap => "wrap",
+                    },
+                    b.size().x,
+                    b.size().y,
+                    s.seed
+                );
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("error: {e}");
+            }
+        }
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(2) })
+}
