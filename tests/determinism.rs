@@ -32,7 +32,8 @@ fn every_shipped_scenario_is_thread_count_and_index_independent() {
 
 /// Per-tick hashes from the binary's `--json --hash-every 1` output.
 fn binary_hashes(scenario: &str, threads: &str) -> Vec<(u64, String)> {
-    let out = throng(&["run", scenario, "--ticks", "15", "--threads", threads, "--hash-every", "1", "--json"]);
+    let out =
+        throng(&["run", scenario, "--ticks", "15", "--threads", threads, "--hash-every", "1", "--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     serde_json::from_value(v["hashes"].clone()).expect("hashes as [[tick, hex], ...]")
@@ -65,7 +66,10 @@ fn golden_final_hashes() {
     for path in shipped_scenarios() {
         let scenario = load(&path);
         let h = hashes(&scenario, GOLDEN_TICKS, 2, IndexKind::Kd);
-        got.insert(path.file_name().unwrap().to_string_lossy().into_owned(), h[GOLDEN_TICKS as usize].clone());
+        got.insert(
+            path.file_name().unwrap().to_string_lossy().into_owned(),
+            h[GOLDEN_TICKS as usize].clone(),
+        );
     }
     let file = root().join(GOLDEN_FILE);
     if std::env::var_os("THRONG_REMINT").is_some() {
@@ -79,7 +83,8 @@ fn golden_final_hashes() {
         std::fs::write(&file, text).expect("write golden file");
         return;
     }
-    let text = std::fs::read_to_string(&file).expect("golden file (re-mint: THRONG_REMINT=1 cargo test --test suite golden)");
+    let text = std::fs::read_to_string(&file)
+        .expect("golden file (re-mint: THRONG_REMINT=1 cargo test --test suite golden)");
     let want: BTreeMap<String, String> = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
