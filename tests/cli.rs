@@ -1,1 +1,632 @@
-//! (filled in below)
+//! The `throng` binary on bad and good input: every rejected scenario exits with code 2, never
+//! panics, and names the file, the line and column, and the key; the happy paths print what
+//! they promise.
+//!
+//! Expected positions are worked out by hand from the text written here (1-based lines, columns
+//! counted in characters), not read back from the implementation.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::common::{load, root, scratch_dir, throng};
+
+/// A small valid scenario. Line numbers, for the expected positions below:
+///
+/// ```text
+///  1 version = 1
+///  2 name = "cli"
+///  3 seed = 3
+///  4 dt = 0.1
+///  5 ticks = 10
+///  6
+///  7 [bounds]
+///  8 min = [0, 0]
+///  9 max = [100, 100]
+/// 10
+/// 11 [targets.home]
+/// 12 kind = "point"
+/// 13 position = [50, 50]
+/// 14
+/// 15 [[groups]]
+/// 16 name = "walkers"
+/// 17 count = 6
+/// 18 spawn = { kind = "rect", min = [0, 0], max = [20, 20] }
+/// 19 max_speed = 2.0
+/// 20 max_force = 1.0
+/// 21
+/// 22 [[groups.behaviours]]
+/// 23 kind = "seek"
+/// 24 target = "home"
+/// ```
+const BASE: &str = r#"version = 1
+name = "cli"
+seed = 3
+dt = 0.1
+ticks = 10
+
+[bounds]
+min = [0, 0]
+max = [100, 100]
+
+[targets.home]
+kind = "point"
+position = [50, 50]
+
+[[groups]]
+name = "walkers"
+count = 6
+spawn = { kind = "rect", min = [0, 0], max = [20, 20] }
+max_speed = 2.0
+max_force = 1.0
+
+[[groups.behaviours]]
+kind = "seek"
+target = "home"
+"#;
+
+/// `BASE` with the whole line `line` replaced by `with` (which may span several lines).
+fn base_with(line: &str, with: &str) -> String {
+    let needle = format!("\n{line}\n");
+    assert_eq!(BASE.matches(&needle).count(), 1, "`{line}` is not exactly one line of BASE");
+    BASE.replacen(&needle, &format!("\n{with}\n"), 1)
+}
+
+fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("write scratch file");
+    path
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Asserts the run failed cleanly: exit code 2, nothing on stdout, no panic, and one
+/// `error: ` line on stderr that starts with `FILE:LINE:COL: ` and contains every piece of `has`.
+#[track_caller]
+fn assert_error_at(out: &Output, file: &Path, line_col: (usize, usize), has: &[&str]) {
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "exit code; stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "panic: {stderr}");
+    assert!(out.stdout.is_empty(), "stdout should be empty: {}", text(&out.stdout));
+    let (line, col) = line_col;
+    let prefix = format!("error: {}:{line}:{col}: ", file.display());
+    assert!(stderr.starts_with(&prefix), "expected stderr to start with `{prefix}`, got: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one error line: {stderr}");
+    for piece in has {
+        assert!(stderr.contains(piece), "expected `{piece}` in: {stderr}");
+    }
+}
+
+/// `throng check` on `contents` written to `name` in a fresh scratch dir; asserts the error.
+#[track_caller]
+fn check_rejects(test: &str, contents: impl AsRef<[u8]>, line_col: (usize, usize), has: &[&str]) {
+    let dir = scratch_dir(test);
+    let path = write(&dir, "scenario.toml", contents);
+    let out = throng(&["check", path.to_str().expect("utf-8 path")]);
+    assert_error_at(&out, &path, line_col, has);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files that cannot be read or parsed.
+
+#[test]
+fn base_scenario_is_valid() {
+    let dir = scratch_dir("cli_base_valid");
+    let path = write(&dir, "base.toml", BASE);
+    let out = throng(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with(&format!("ok     {}: \"cli\", 6 agents", path.display())));
+}
+
+#[test]
+fn missing_file_is_an_error_without_position() {
+    let dir = scratch_dir("cli_missing_file");
+    let path = dir.join("nowhere.toml");
+    for cmd in ["check", "run"] {
+        let out = throng(&[cmd, path.to_str().unwrap()]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(stderr, format!("error: {}: no such file\n", path.display()));
+    }
+}
+
+#[test]
+fn directory_is_an_error_without_position() {
+    let dir = scratch_dir("cli_directory");
+    for cmd in ["check", "run"] {
+        let out = throng(&[cmd, dir.to_str().unwrap()]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(stderr.starts_with(&format!("error: {}: is a directory", dir.display())), "{cmd}: {stderr}");
+    }
+}
+
+#[test]
+fn empty_file_is_reported_at_1_1() {
+    check_rejects("cli_empty", "", (1, 1), &["the file is empty"]);
+    // Only whitespace counts as empty too.
+    check_rejects("cli_blank", " \n\t\n", (1, 1), &["the file is empty"]);
+}
+
+#[test]
+fn non_utf8_byte_is_located_in_characters() {
+    // Line 2 is `name = "café <0xFF>"`: 13 characters (14 bytes, é is two) precede the bad
+    // byte, so it is at column 14.
+    let mut bytes = b"version = 1\nname = \"caf\xC3\xA9 ".to_vec();
+    bytes.extend_from_slice(b"\xFF\"\n");
+    check_rejects("cli_non_utf8", bytes, (2, 14), &["not valid UTF-8"]);
+}
+
+#[test]
+fn toml_syntax_error_is_located() {
+    // `dt = 0.1.2`: the second `.` is the 9th character.
+    check_rejects("cli_syntax", base_with("dt = 0.1", "dt = 0.1.2"), (4, 9), &["invalid float"]);
+}
+
+#[test]
+fn wrong_type_names_key_and_expected_type() {
+    // The value starts after `dt = `, at column 6.
+    check_rejects("cli_wrong_type", base_with("dt = 0.1", r#"dt = "fast""#), (4, 6), &["`dt`", "f32"]);
+    // Inside a [[groups]] table: `count = ` is 8 characters.
+    check_rejects(
+        "cli_wrong_type_group",
+        base_with("count = 6", "count = -1"),
+        (17, 9),
+        &["`groups[0].count`", "u64"],
+    );
+}
+
+#[test]
+fn unknown_key_at_top_level_suggests_nearest() {
+    check_rejects(
+        "cli_unknown_top",
+        base_with("seed = 3", "seed = 3\nsede = 4"),
+        (4, 1),
+        &["`sede`", "unknown key `sede`", "did you mean `seed`?"],
+    );
+}
+
+#[test]
+fn unknown_key_in_group_suggests_nearest() {
+    check_rejects(
+        "cli_unknown_group",
+        base_with("max_force = 1.0", "max_force = 1.0\nmas = 2.0"),
+        (21, 1),
+        &["`groups[0].mas`", "unknown key `mas`", "did you mean `mass`?"],
+    );
+}
+
+#[test]
+fn unknown_key_in_behaviour_suggests_nearest() {
+    check_rejects(
+        "cli_unknown_behaviour",
+        base_with(r#"target = "home""#, r#"taget = "home""#),
+        (24, 1),
+        &["`groups[0].behaviours[0].taget`", "unknown key `taget`", "did you mean `target`?"],
+    );
+}
+
+#[test]
+fn unknown_key_in_inline_table_is_located() {
+    // `spawn = { kind = "rect", min = [0, 0], max = [20, 20], ` is 55 characters.
+    check_rejects(
+        "cli_unknown_inline",
+        base_with(
+            r#"spawn = { kind = "rect", min = [0, 0], max = [20, 20] }"#,
+            r#"spawn = { kind = "rect", min = [0, 0], max = [20, 20], maxx = 1 }"#,
+        ),
+        (18, 56),
+        &["`groups[0].spawn.maxx`", "unknown key `maxx`"],
+    );
+}
+
+#[test]
+fn missing_key_is_named() {
+    // A missing top-level key has no better place than the start of the file.
+    check_rejects("cli_missing_dt", base_with("dt = 0.1", ""), (1, 1), &["missing key `dt`"]);
+    // A missing key of a [[groups]] entry points at its header.
+    check_rejects(
+        "cli_missing_max_speed",
+        base_with("max_speed = 2.0", ""),
+        (15, 1),
+        &["`groups[0]`", "missing key `max_speed`"],
+    );
+    // And of a [[groups.behaviours]] entry at that header.
+    check_rejects(
+        "cli_missing_kind",
+        base_with(r#"kind = "seek""#, ""),
+        (22, 1),
+        &["`groups[0].behaviours[0]`", "missing key `kind`"],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values out of range.
+
+#[test]
+fn nan_and_inf_are_rejected() {
+    check_rejects("cli_nan_dt", base_with("dt = 0.1", "dt = nan"), (4, 6), &["`dt`", "finite", "NaN"]);
+    check_rejects(
+        "cli_inf_speed",
+        base_with("max_speed = 2.0", "max_speed = inf"),
+        (19, 13),
+        &["`groups[0].max_speed`", "finite", "found inf"],
+    );
+    check_rejects(
+        "cli_neg_inf_point",
+        base_with("position = [50, 50]", "position = [50, -inf]"),
+        (13, 12),
+        &["`targets.home.position`", "found [50, -inf]"],
+    );
+    // `max_force = { min = 1, max = ` is 29 characters.
+    check_rejects(
+        "cli_nan_range",
+        base_with("max_force = 1.0", "max_force = { min = 1, max = nan }"),
+        (20, 30),
+        &["`groups[0].max_force.max`", "NaN"],
+    );
+}
+
+#[test]
+fn dt_must_be_positive() {
+    for (i, dt) in ["0", "0.0", "-0.5"].iter().enumerate() {
+        check_rejects(
+            &format!("cli_dt_{i}"),
+            base_with("dt = 0.1", &format!("dt = {dt}")),
+            (4, 6),
+            &["`dt`", "> 0"],
+        );
+    }
+}
+
+#[test]
+fn agent_parameters_must_be_positive() {
+    // (replacement for `max_force = 1.0` or `max_speed = 2.0`, line, column, key)
+    let cases = [
+        ("max_speed = 2.0", "max_speed = 0", (19, 13), "`groups[0].max_speed`"),
+        ("max_speed = 2.0", "max_speed = -3.0", (19, 13), "`groups[0].max_speed`"),
+        ("max_force = 1.0", "max_force = 1.0\nmass = 0", (21, 8), "`groups[0].mass`"),
+        ("max_force = 1.0", "max_force = 1.0\nmass = -1", (21, 8), "`groups[0].mass`"),
+        ("max_force = 1.0", "max_force = 1.0\nradius = 0", (21, 10), "`groups[0].radius`"),
+        ("max_force = 1.0", "max_force = 1.0\nradius = -0.5", (21, 10), "`groups[0].radius`"),
+        // `mass = { min = ` is 15 characters: the range's `min` is at column 16.
+        ("max_force = 1.0", "max_force = 1.0\nmass = { min = 0, max = 1 }", (21, 16), "`groups[0].mass.min`"),
+    ];
+    for (i, (line, with, at, key)) in cases.into_iter().enumerate() {
+        check_rejects(&format!("cli_param_{i}"), base_with(line, with), at, &[key, "> 0"]);
+    }
+    // A mass above zero but below the floor has its own message.
+    check_rejects(
+        "cli_param_tiny_mass",
+        base_with("max_force = 1.0", "max_force = 1.0\nmass = 1e-7"),
+        (21, 8),
+        &["`groups[0].mass`", ">= 1e-6"],
+    );
+}
+
+#[test]
+fn count_must_be_between_1_and_max_agents() {
+    for (i, count) in ["0", "100000000000"].iter().enumerate() {
+        check_rejects(
+            &format!("cli_count_{i}"),
+            base_with("count = 6", &format!("count = {count}")),
+            (17, 9),
+            &["`groups[0].count`", "from 1 to 20000000", &format!("found {count}")],
+        );
+    }
+    // Beyond u64 the TOML layer rejects it, still located.
+    check_rejects(
+        "cli_count_huge",
+        base_with("count = 6", "count = 100000000000000000000"),
+        (17, 9),
+        &["`groups[0].count`"],
+    );
+}
+
+#[test]
+fn total_agent_count_is_capped() {
+    // Two groups of 15,000,000: each is allowed, together they are not. The error is on the
+    // first [[groups]] header (line 15).
+    let second = r#"max_force = 1.0
+
+[[groups]]
+name = "more"
+count = 15000000
+spawn = { kind = "rect", min = [0, 0], max = [20, 20] }
+max_speed = 2.0
+max_force = 1.0"#;
+    let text = base_with("count = 6", "count = 15000000");
+    let text = text.replacen(
+        "max_force = 1.0\n\n[[groups.behaviours]]",
+        &format!("{second}\n\n[[groups.behaviours]]"),
+        1,
+    );
+    check_rejects(
+        "cli_total_count",
+        text,
+        (15, 1),
+        &["`groups`", "30000000 agents in all", "at most 20000000"],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// References between targets, groups and behaviours.
+
+#[test]
+fn nearest_target_of_unknown_group_suggests_nearest() {
+    // Lines 12 and 13 become `kind = "nearest"` and `group = "walker"`; the value is at column 9.
+    let text = base_with(r#"kind = "point""#, r#"kind = "nearest""#);
+    let text = text.replacen("position = [50, 50]", r#"group = "walker""#, 1);
+    check_rejects(
+        "cli_nearest_unknown_group",
+        text,
+        (13, 9),
+        &["`targets.home.group`", r#"no group is named "walker"; did you mean "walkers"?"#],
+    );
+}
+
+#[test]
+fn group_cannot_target_nearest_of_itself() {
+    let text = base_with(r#"kind = "point""#, r#"kind = "nearest""#);
+    let text = text.replacen("position = [50, 50]", r#"group = "walkers""#, 1);
+    check_rejects(
+        "cli_nearest_own_group",
+        text,
+        (24, 10),
+        &["`groups[0].behaviours[0].target`", "cannot target the nearest of its own members"],
+    );
+}
+
+#[test]
+fn unknown_target_name_suggests_nearest() {
+    check_rejects(
+        "cli_unknown_target",
+        base_with(r#"target = "home""#, r#"target = "hom""#),
+        (24, 10),
+        &["`groups[0].behaviours[0].target`", r#"no target is named "hom"; did you mean "home"?"#],
+    );
+}
+
+#[test]
+fn parameter_of_another_behaviour_kind_is_rejected() {
+    check_rejects(
+        "cli_foreign_param",
+        base_with(r#"target = "home""#, "target = \"home\"\njitter = 0.5"),
+        (25, 10),
+        &["`groups[0].behaviours[0].jitter`", "`jitter` is not a parameter of `seek`", "target"],
+    );
+}
+
+#[test]
+fn unknown_behaviour_kind_suggests_nearest() {
+    check_rejects(
+        "cli_unknown_kind",
+        base_with(r#"kind = "seek""#, r#"kind = "wandr""#),
+        (23, 8),
+        &["`groups[0].behaviours[0].kind`", r#"unknown value "wandr""#, "did you mean `wander`?"],
+    );
+}
+
+#[test]
+fn range_with_min_above_max_is_rejected() {
+    // `max_speed = { min = ` is 20 characters: `min`'s value is at column 21.
+    check_rejects(
+        "cli_range_order",
+        base_with("max_speed = 2.0", "max_speed = { min = 3, max = 2 }"),
+        (19, 21),
+        &["`groups[0].max_speed.min`", "min <= max", "min 3 > max 2"],
+    );
+}
+
+#[test]
+fn wrapped_world_must_be_wider_than_twice_the_sensing_radius() {
+    // `kind = "wrap"` is inserted as line 8, so the group's lines move down by one:
+    // `sensing_radius = 50` is line 22 and its value starts at column 18. 2 × 50 is not < 100.
+    let text = base_with("[bounds]", "[bounds]\nkind = \"wrap\"");
+    let text = text.replacen("max_force = 1.0\n", "max_force = 1.0\nsensing_radius = 50\n", 1);
+    check_rejects(
+        "cli_wrap_narrow",
+        text,
+        (22, 18),
+        &["`groups[0].sensing_radius`", "wider than twice the sensing radius (50)", "100 x 100"],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// `throng check` and `throng run`.
+
+#[test]
+fn check_several_files_reports_each() {
+    let dir = scratch_dir("cli_check_several");
+    let good = write(&dir, "good.toml", BASE);
+    let bad = write(&dir, "bad.toml", base_with("dt = 0.1", "dt = 0"));
+    // The bad file first: checking carries on after an error.
+    let out = throng(&["check", bad.to_str().unwrap(), good.to_str().unwrap(), "scenarios/flock.toml"]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let ok: Vec<&str> = stdout.lines().collect();
+    assert_eq!(ok.len(), 2, "{stdout}");
+    assert!(ok[0].starts_with(&format!("ok     {}: ", good.display())), "{stdout}");
+    assert!(ok[1].starts_with("ok     scenarios/flock.toml: \"flock\""), "{stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with(&format!("error: {}:4:6: `dt`", bad.display())), "{stderr}");
+}
+
+#[test]
+fn check_shipped_flock_succeeds() {
+    let out = throng(&["check", "scenarios/flock.toml"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let agents = load(&root().join("scenarios/flock.toml")).agent_count();
+    assert!(
+        stdout.starts_with(&format!("ok     scenarios/flock.toml: \"flock\", {agents} agents")),
+        "{stdout}"
+    );
+}
+
+fn is_hex64(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+/// Runs the binary, expects success and exactly one JSON line on stdout.
+fn run_json(args: &[&str]) -> serde_json::Value {
+    let out = throng(args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "one JSON line: {stdout}");
+    serde_json::from_str(&stdout).expect("stdout is a JSON object")
+}
+
+#[test]
+fn run_json_reports_the_run() {
+    let scenario = load(&root().join("scenarios/flock.toml"));
+    let v = run_json(&["run", "scenarios/flock.toml", "--ticks", "5", "--threads", "2", "--json"]);
+    assert_eq!(v["scenario"], "flock");
+    assert_eq!(v["seed"], scenario.seed);
+    assert_eq!(v["threads"], 2);
+    assert_eq!(v["index"], scenario.index.name());
+    assert_eq!(v["agents"], scenario.agent_count());
+    assert_eq!(v["ticks"], 5);
+    assert!(is_hex64(v["hash"].as_str().expect("hash is a string")), "{v}");
+    assert!(v["ms_per_tick"].as_f64().is_some_and(|ms| ms >= 0.0), "{v}");
+    let passes = v["passes"].as_object().expect("passes is an object");
+    for pass in ["build_index", "sense_neighbours", "steer", "integrate"] {
+        assert!(passes.get(pass).and_then(|ms| ms.as_f64()).is_some_and(|ms| ms >= 0.0), "{pass}: {v}");
+    }
+    assert!(v.get("hashes").is_none(), "no hashes without --hash-every: {v}");
+    // --seed overrides the scenario's seed.
+    let v = run_json(&["run", "scenarios/flock.toml", "--ticks", "1", "--seed", "99", "--json"]);
+    assert_eq!(v["seed"], 99);
+}
+
+#[test]
+fn run_hash_every_lists_ticks_including_zero() {
+    let v = run_json(&["run", "scenarios/flock.toml", "--ticks", "5", "--hash-every", "2", "--json"]);
+    let hashes = v["hashes"].as_array().expect("hashes is an array");
+    let ticks: Vec<u64> = hashes.iter().map(|h| h[0].as_u64().expect("tick")).collect();
+    assert_eq!(ticks, [0, 2, 4]);
+    for h in hashes {
+        assert_eq!(h.as_array().map(Vec::len), Some(2), "[tick, hex]: {h}");
+        assert!(is_hex64(h[1].as_str().expect("hex string")), "{h}");
+    }
+    assert_ne!(hashes[0][1], hashes[2][1], "the state should change");
+    // The last listed hash is the final hash when the run ends on a multiple of K.
+    let dir = scratch_dir("cli_hash_every");
+    let path = write(&dir, "base.toml", BASE);
+    let v = run_json(&["run", path.to_str().unwrap(), "--ticks", "4", "--hash-every", "2", "--json"]);
+    let hashes = v["hashes"].as_array().expect("hashes");
+    assert_eq!(hashes.len(), 3);
+    assert_eq!(hashes[2][0], 4);
+    assert_eq!(hashes[2][1], v["hash"]);
+}
+
+#[test]
+fn run_trace_writes_one_row_per_agent_per_traced_tick() {
+    // Two groups: ids are sequential across groups in file order (walkers 0-5, then 6-8).
+    let extra = r#"target = "home"
+
+[[groups]]
+name = "idlers"
+count = 3
+spawn = { kind = "points", points = [[1, 1], [2, 2], [3, 3]] }
+max_speed = 1.0
+max_force = 1.0"#;
+    let dir = scratch_dir("cli_trace");
+    let scenario = write(&dir, "two.toml", base_with(r#"target = "home""#, extra));
+    let trace = dir.join("trace.csv");
+    let out = throng(&[
+        "run",
+        scenario.to_str().unwrap(),
+        "--ticks",
+        "5",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--trace-every",
+        "2",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "--quiet prints nothing: {}", text(&out.stdout));
+    let csv = std::fs::read_to_string(&trace).expect("trace written");
+    let mut lines = csv.lines();
+    let header = lines.next().expect("header");
+    assert!(header.starts_with("tick,id,"), "{header}");
+    assert_eq!(header, "tick,id,group,x,y,vx,vy");
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    // Ticks 0, 2 and 4 are traced; 9 agents each.
+    assert_eq!(rows.len(), 9 * 3, "{csv}");
+    for (r, row) in rows.iter().enumerate() {
+        let (tick, id) = ((r / 9) * 2, r % 9);
+        let group = if id < 6 { "walkers" } else { "idlers" };
+        assert_eq!(row.len(), 7, "{row:?}");
+        assert_eq!((row[0], row[1], row[2]), (tick.to_string().as_str(), id.to_string().as_str(), group));
+        for value in &row[3..] {
+            assert!(value.parse::<f32>().is_ok_and(f32::is_finite), "{row:?}");
+        }
+    }
+    // Points spawns put agent k at points[k] at tick 0.
+    assert_eq!((rows[6][3], rows[6][4]), ("1", "1"));
+    assert_eq!((rows[8][3], rows[8][4]), ("3", "3"));
+}
+
+#[test]
+fn run_trace_into_missing_directory_fails_cleanly() {
+    let dir = scratch_dir("cli_trace_missing_dir");
+    let scenario = write(&dir, "base.toml", BASE);
+    let trace = dir.join("no").join("such").join("trace.csv");
+    let out =
+        throng(&["run", scenario.to_str().unwrap(), "--ticks", "2", "--trace", trace.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("error: cannot create trace file {}: ", trace.display())),
+        "{stderr}"
+    );
+    assert!(!trace.exists());
+}
+
+#[test]
+fn run_rejects_zero_counts_in_options() {
+    let dir = scratch_dir("cli_zero_options");
+    let scenario = write(&dir, "base.toml", BASE);
+    let s = scenario.to_str().unwrap();
+    let trace = dir.join("t.csv");
+    let t = trace.to_str().unwrap();
+    for (args, message) in [
+        (vec!["run", s, "--threads", "0"], "error: --threads must be at least 1"),
+        (vec!["run", s, "--hash-every", "0"], "error: --hash-every must be at least 1"),
+        (vec!["run", s, "--trace", t, "--trace-every", "0"], "error: --trace-every must be at least 1"),
+    ] {
+        let out = throng(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(stderr.trim_end(), message, "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// The complete example in docs/scenarios.md is a valid scenario.
+#[test]
+fn docs_example_scenario_is_valid() {
+    let doc = std::fs::read_to_string(root().join("docs/scenarios.md")).expect("docs/scenarios.md");
+    let section = doc.split("## A complete example").nth(1).expect("the example section");
+    let example =
+        section.split("```toml\n").nth(1).and_then(|s| s.split("```").next()).expect("a toml block");
+    let dir = scratch_dir("cli_docs_example");
+    let path = write(&dir, "pasture.toml", example);
+    let out = throng(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("\"pasture\", 301 agents (sheep x300, dog x1)"),
+        "{}",
+        text(&out.stdout)
+    );
+}

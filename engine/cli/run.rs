@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
+use throng_engine::metrics::{MetricsCollector, Summary, TickMetrics};
 use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
 
 use crate::IndexArg;
@@ -38,6 +39,12 @@ pub struct RunArgs {
     /// Trace every K ticks (tick 0 included).
     #[arg(long, value_name = "K", default_value_t = 1, requires = "trace")]
     trace_every: u64,
+    /// Write the per-tick metrics to this CSV file.
+    #[arg(long, value_name = "FILE.csv")]
+    metrics: Option<PathBuf>,
+    /// Skip the metrics (overlaps, penetrations, stuck agents, ...) entirely.
+    #[arg(long, conflicts_with = "metrics")]
+    no_metrics: bool,
     /// Print one JSON object on stdout instead of the human report.
     #[arg(long)]
     json: bool,
@@ -60,6 +67,10 @@ struct RunReport<'a> {
     ticks_per_s: f64,
     ms_per_tick: f64,
     passes: serde_json::Map<String, serde_json::Value>,
+    /// Time spent observing metrics, outside the ticks.
+    metrics_ms_per_tick: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metrics: Option<Summary>,
     hash: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     hashes: Option<Vec<(u64, String)>>,
@@ -67,6 +78,9 @@ struct RunReport<'a> {
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let mut scenario = Scenario::load(&args.scenario)?;
+    for w in &scenario.warnings {
+        eprintln!("warning: {w}");
+    }
     if let Some(seed) = args.seed {
         scenario.seed = seed;
     }
@@ -105,18 +119,38 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         Ok(())
     };
 
+    let mut metrics = (!args.no_metrics).then(|| MetricsCollector::new(scenario.metrics, &world));
+    let mut metrics_csv = match &args.metrics {
+        Some(path) => Some(MetricsCsv::create(path, &world)?),
+        None => None,
+    };
+    let mut metrics_time = std::time::Duration::ZERO;
+
     let progress = progress_bar(ticks, args.quiet);
     observe(&world, &mut hashes)?;
-    let start = Instant::now();
+    let mut wall = std::time::Duration::ZERO;
     for _ in 0..ticks {
+        let start = Instant::now();
         pipeline.step(&mut world).with_context(|| format!("{} stopped", args.scenario.display()))?;
+        wall += start.elapsed();
+        if let Some(m) = metrics.as_mut() {
+            let start = Instant::now();
+            let tick = pipeline.install(|| m.observe(&world, &pipeline.events, pipeline.obstacle_index()).clone());
+            metrics_time += start.elapsed();
+            if let Some(csv) = metrics_csv.as_mut() {
+                csv.write(&tick)?;
+            }
+        }
         observe(&world, &mut hashes)?;
         progress.inc(1);
     }
-    let wall_s = start.elapsed().as_secs_f64();
+    let wall_s = wall.as_secs_f64();
     progress.finish_and_clear();
     if let Some(t) = trace {
         t.finish()?;
+    }
+    if let Some(csv) = metrics_csv {
+        csv.finish()?;
     }
 
     let hash = state_hash(&world).to_hex();
@@ -135,6 +169,8 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         ticks_per_s: ticks as f64 / wall_s.max(1e-12),
         ms_per_tick: wall_s * 1e3 / ticks.max(1) as f64,
         passes,
+        metrics_ms_per_tick: metrics_time.as_secs_f64() * 1e3 / ticks.max(1) as f64,
+        metrics: metrics.as_ref().map(|m| m.summary(&world)),
         hash,
         hashes,
     };
@@ -165,7 +201,84 @@ fn print_report(r: &RunReport, pipeline: &Pipeline) {
         let share = if total > 0.0 { 100.0 * ms / total } else { 0.0 };
         let _ = writeln!(out, "{name:<18} {ms:>10.4} {share:>6.1}%");
     }
+    if let Some(m) = &r.metrics {
+        let _ = writeln!(out, "\nmetrics (maxima over the run unless final)");
+        let _ = writeln!(
+            out,
+            "  agents active {}   exited {}   spawned {}",
+            m.agents_active, m.agents_exited, m.agents_spawned
+        );
+        let _ = writeln!(
+            out,
+            "  mean speed {:.3} (final)   polarisation {:.3} (final)",
+            m.mean_speed, m.polarisation
+        );
+        let _ = writeln!(
+            out,
+            "  overlap pairs {}   obstacle penetrations {}   stuck agents {}",
+            m.overlap_pairs, m.obstacle_penetrations, m.stuck_agents
+        );
+        let _ = writeln!(out, "  queue length {}   mean wait {:.2} s", m.queue_length_max, m.mean_wait_s);
+        for g in &m.gates {
+            let _ = writeln!(out, "  gate {}: {} crossings, {:.3} per s", g.name, g.crossings, g.per_s);
+        }
+    }
     let _ = writeln!(out, "\nfinal hash {}", r.hash);
+}
+
+/// The per-tick metrics CSV: one row per tick, a column per metric and per gate.
+struct MetricsCsv {
+    path: PathBuf,
+    writer: csv::Writer<std::io::BufWriter<std::fs::File>>,
+}
+
+impl MetricsCsv {
+    fn create(path: &Path, world: &World) -> Result<MetricsCsv> {
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("cannot create metrics file {}", path.display()))?;
+        let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(file));
+        let mut header: Vec<String> = [
+            "tick",
+            "time_s",
+            "agents_active",
+            "agents_exited",
+            "agents_spawned",
+            "mean_speed",
+            "overlap_pairs",
+            "obstacle_penetrations",
+            "stuck_agents",
+            "queue_length",
+            "polarisation",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        header.extend(world.gates.iter().map(|g| format!("gate_{}", g.name)));
+        writer.write_record(&header)?;
+        Ok(MetricsCsv { path: path.to_owned(), writer })
+    }
+
+    fn write(&mut self, m: &TickMetrics) -> Result<()> {
+        let mut row = vec![
+            m.tick.to_string(),
+            m.time_s.to_string(),
+            m.agents_active.to_string(),
+            m.agents_exited.to_string(),
+            m.agents_spawned.to_string(),
+            m.mean_speed.to_string(),
+            m.overlap_pairs.to_string(),
+            m.obstacle_penetrations.to_string(),
+            m.stuck_agents.to_string(),
+            m.queue_length.to_string(),
+            m.polarisation.to_string(),
+        ];
+        row.extend(m.gate_crossings.iter().map(|c| c.to_string()));
+        self.writer.write_record(&row).with_context(|| format!("cannot write metrics file {}", self.path.display()))
+    }
+
+    fn finish(mut self) -> Result<()> {
+        self.writer.flush().with_context(|| format!("cannot write metrics file {}", self.path.display()))
+    }
 }
 
 pub fn progress_bar(ticks: u64, quiet: bool) -> ProgressBar {

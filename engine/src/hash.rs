@@ -7,7 +7,7 @@ use crate::rng;
 use crate::world::World;
 
 /// Version of the byte layout below; part of the hashed bytes.
-pub const HASH_LAYOUT: &[u8] = b"throng-state-v1";
+pub const HASH_LAYOUT: &[u8] = b"throng-state-v2";
 
 /// A 32-byte BLAKE3 digest of a world's state.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -60,6 +60,8 @@ pub fn state_hash(world: &World) -> StateHash {
     c.hasher.update(HASH_LAYOUT);
     c.hasher.update(&world.tick.to_le_bytes());
     c.hasher.update(&world.next_id.to_le_bytes());
+    c.hasher.update(&world.exited.to_le_bytes());
+    c.column("source_spawned", &world.sources, |s, o| o.extend_from_slice(&s.spawned.to_le_bytes()));
     let a = &world.agents;
     c.column("id", &a.id, |v, o| o.extend_from_slice(&v.to_le_bytes()));
     c.column("group", &a.group, |v, o| o.extend_from_slice(&v.to_le_bytes()));
@@ -72,5 +74,10 @@ pub fn state_hash(world: &World) -> StateHash {
     c.column("wander", &a.wander, vec2);
     c.column("flock_force", &a.flock_force, vec2);
     c.column("rng", &a.rng, |r, o| o.extend_from_slice(&rng::fingerprint(r).to_le_bytes()));
+    c.column("path_node", &a.path_node, |v, o| o.extend_from_slice(&v.to_le_bytes()));
+    c.column("path_dir", &a.path_dir, |v, o| o.extend_from_slice(&v.to_le_bytes()));
+    c.column("waypoint", &a.waypoint, vec2);
+    c.column("walk_state", &a.walk_state, |v, o| o.push(*v));
+    c.column("goal", &a.goal, vec2);
     StateHash(*c.hasher.finalize().as_bytes())
 }

@@ -92,7 +92,7 @@ impl PointSet {
 /// `r`. Minimum images lie within half the world of `p`, so one shift per axis suffices: towards
 /// the far side for a point in the near half. A point can be proposed twice only when `r`
 /// exceeds half the world; callers deduplicate.
-fn for_each_image(bounds: &Bounds, p: Vec2, r: f32, mut f: impl FnMut(Vec2)) {
+pub(crate) fn for_each_image(bounds: &Bounds, p: Vec2, r: f32, mut f: impl FnMut(Vec2)) {
     f(p);
     if bounds.kind != BoundsKind::Wrap {
         return;

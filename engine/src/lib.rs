@@ -9,9 +9,14 @@
 //! The library never prints; the `throng` binary does.
 
 pub mod behaviours;
+pub mod checkpoint;
+pub mod fields;
 pub mod hash;
 pub mod index;
 pub mod math;
+pub mod metrics;
+pub mod obstacles;
+pub mod overrides;
 pub mod pipeline;
 pub mod rng;
 pub mod scenario;
@@ -19,6 +24,6 @@ pub mod world;
 
 pub use hash::{StateHash, state_hash};
 pub use index::IndexKind;
-pub use pipeline::{NonFinite, PASSES, Pipeline, PipelineError};
+pub use pipeline::{NonFinite, PASSES, Pipeline, PipelineError, TickEvents};
 pub use scenario::{Scenario, ScenarioError};
 pub use world::World;

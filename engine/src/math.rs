@@ -11,7 +11,16 @@ pub use glam::Vec2;
 #[inline]
 pub fn norm(v: Vec2) -> Vec2 {
     let len_sq = v.length_squared();
-    if len_sq > 0.0 && len_sq.is_finite() { v / len_sq.sqrt() } else { Vec2::ZERO }
+    if len_sq > 0.0 && len_sq.is_finite() {
+        v / len_sq.sqrt()
+    } else if v.is_finite() && v != Vec2::ZERO {
+        // |v|² overflowed (or underflowed to 0) although v is finite and non-zero: scale by the
+        // largest component first, so such vectors keep their direction instead of vanishing.
+        let s = v / v.abs().max_element();
+        s / s.length()
+    } else {
+        Vec2::ZERO
+    }
 }
 
 /// `trunc(x, L)` of the spec: scale `x` down to length `max_len` when it is longer.

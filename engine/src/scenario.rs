@@ -16,11 +16,12 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::index::IndexKind;
-use crate::math::{PI, Vec2, sin_cos, trunc};
+use crate::math::{PI, Vec2, sin_cos};
 use crate::rng::{self, Purpose};
+pub use crate::world::{AgentParams, Param};
 use crate::world::{
-    Agents, Behaviour, Bounds, BoundsKind, EvadePrediction, Group, SeparationVariant, Target, TargetId,
-    WeightedBehaviour, World,
+    Agents, Behaviour, Bounds, BoundsKind, EvadePrediction, Exit, Gate, Group, Obstacle, Path as PathDef,
+    PathMode, Region, SeparationVariant, Source, Target, TargetId, WeightedBehaviour, World,
 };
 
 /// The scenario format version this engine reads.
@@ -76,6 +77,89 @@ struct ScenarioToml {
     #[serde(default)]
     targets: BTreeMap<String, TargetToml>,
     groups: Vec<GroupToml>,
+    #[serde(default = "yes")]
+    solid_obstacles: bool,
+    #[serde(default)]
+    obstacles: Vec<ObstacleToml>,
+    #[serde(default)]
+    paths: BTreeMap<String, PathToml>,
+    #[serde(default)]
+    exits: Vec<ExitToml>,
+    #[serde(default)]
+    gates: Vec<GateToml>,
+    #[serde(default)]
+    sources: Vec<SourceToml>,
+    #[serde(default)]
+    metrics: Option<MetricsToml>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Region keys, shared by exits, sources and random targets: `kind` with `min`/`max` (rect) or
+/// `centre`/`radius` (circle).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObstacleToml {
+    kind: String,
+    min: Option<[f32; 2]>,
+    max: Option<[f32; 2]>,
+    centre: Option<[f32; 2]>,
+    radius: Option<f32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PathToml {
+    nodes: Vec<[f32; 2]>,
+    radius: f32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExitToml {
+    name: String,
+    kind: String,
+    min: Option<[f32; 2]>,
+    max: Option<[f32; 2]>,
+    centre: Option<[f32; 2]>,
+    radius: Option<f32>,
+    #[serde(default)]
+    groups: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GateToml {
+    name: String,
+    from: [f32; 2],
+    to: [f32; 2],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SourceToml {
+    name: String,
+    group: String,
+    kind: String,
+    min: Option<[f32; 2]>,
+    max: Option<[f32; 2]>,
+    centre: Option<[f32; 2]>,
+    radius: Option<f32>,
+    rate: f32,
+    #[serde(default)]
+    start_s: f32,
+    end_s: Option<f32>,
+    max_agents: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MetricsToml {
+    stuck_distance: Option<f32>,
+    stuck_window_s: Option<f32>,
+    goal_radius: Option<f32>,
 }
 
 #[derive(Deserialize)]
@@ -96,6 +180,11 @@ struct TargetToml {
     speed: Option<f32>,
     agent: Option<u32>,
     group: Option<String>,
+    min: Option<[f32; 2]>,
+    max: Option<[f32; 2]>,
+    centre: Option<[f32; 2]>,
+    radius: Option<f32>,
+    every_s: Option<f32>,
 }
 
 #[derive(Deserialize)]
@@ -104,14 +193,14 @@ struct GroupToml {
     name: String,
     count: Option<u64>,
     spawn: SpawnToml,
-    max_speed: Param,
-    max_force: Param,
-    #[serde(default = "Param::one")]
-    mass: Param,
-    #[serde(default = "Param::half")]
-    radius: Param,
-    #[serde(default = "Param::zero")]
-    initial_speed: Param,
+    max_speed: ParamToml,
+    max_force: ParamToml,
+    #[serde(default = "param_one")]
+    mass: ParamToml,
+    #[serde(default = "param_half")]
+    radius: ParamToml,
+    #[serde(default = "param_zero")]
+    initial_speed: ParamToml,
     sensing_radius: Option<f32>,
     max_neighbours: Option<u32>,
     #[serde(default)]
@@ -147,6 +236,22 @@ struct BehaviourToml {
     max_separation: Option<f32>,
     variant: Option<String>,
     speed: Option<f32>,
+    see_ahead: Option<f32>,
+    max_avoid_force: Option<f32>,
+    path: Option<String>,
+    mode: Option<String>,
+    leader: Option<String>,
+    behind_dist: Option<f32>,
+    sight_radius: Option<f32>,
+    separation_radius: Option<f32>,
+    queue_ahead: Option<f32>,
+    queue_radius: Option<f32>,
+    brake_factor: Option<f32>,
+    hard_stop_factor: Option<f32>,
+    aggro_radius: Option<f32>,
+    min_step: Option<f32>,
+    max_step: Option<f32>,
+    reach_radius: Option<f32>,
 }
 
 fn one() -> f32 {
@@ -167,6 +272,22 @@ impl BehaviourToml {
             ("max_separation", self.max_separation.is_some()),
             ("variant", self.variant.is_some()),
             ("speed", self.speed.is_some()),
+            ("see_ahead", self.see_ahead.is_some()),
+            ("max_avoid_force", self.max_avoid_force.is_some()),
+            ("path", self.path.is_some()),
+            ("mode", self.mode.is_some()),
+            ("leader", self.leader.is_some()),
+            ("behind_dist", self.behind_dist.is_some()),
+            ("sight_radius", self.sight_radius.is_some()),
+            ("separation_radius", self.separation_radius.is_some()),
+            ("queue_ahead", self.queue_ahead.is_some()),
+            ("queue_radius", self.queue_radius.is_some()),
+            ("brake_factor", self.brake_factor.is_some()),
+            ("hard_stop_factor", self.hard_stop_factor.is_some()),
+            ("aggro_radius", self.aggro_radius.is_some()),
+            ("min_step", self.min_step.is_some()),
+            ("max_step", self.max_step.is_some()),
+            ("reach_radius", self.reach_radius.is_some()),
         ];
         keys.iter().filter(|(_, p)| *p).map(|(k, _)| *k).collect()
     }
@@ -184,6 +305,17 @@ pub const BEHAVIOUR_KINDS: &[(&str, &[&str])] = &[
     ("alignment", &["radius"]),
     ("cohesion", &["radius"]),
     ("flock_target", &["target", "speed"]),
+    ("avoid_obstacles", &["see_ahead", "max_avoid_force"]),
+    ("follow_path", &["path", "mode", "slowing_radius"]),
+    (
+        "follow_leader",
+        &["leader", "behind_dist", "slowing_radius", "sight_radius", "separation_radius", "max_separation"],
+    ),
+    (
+        "queue",
+        &["queue_ahead", "queue_radius", "brake_factor", "hard_stop_factor", "separation_radius", "max_separation"],
+    ),
+    ("random_walk", &["target", "aggro_radius", "min_step", "max_step", "reach_radius", "slowing_radius"]),
 ];
 
 /// A behaviour's target in the file: the name of a `[targets.NAME]` entry, or a fixed point.
@@ -212,60 +344,37 @@ impl<'de> Deserialize<'de> for TargetRef {
     }
 }
 
-/// A per-agent parameter: one value for every agent, or a uniform range drawn per agent.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Param {
-    Value(f32),
-    Range { min: f32, max: f32 },
+fn param_one() -> ParamToml {
+    ParamToml(Param::Value(1.0))
+}
+fn param_half() -> ParamToml {
+    ParamToml(Param::Value(0.5))
+}
+fn param_zero() -> ParamToml {
+    ParamToml(Param::Value(0.0))
 }
 
-impl Param {
-    fn one() -> Param {
-        Param::Value(1.0)
-    }
-    fn half() -> Param {
-        Param::Value(0.5)
-    }
-    fn zero() -> Param {
-        Param::Value(0.0)
-    }
+/// A per-agent parameter in the file: a number, or a uniform range `{ min, max }`.
+struct ParamToml(Param);
 
-    /// The agent's value; always consumes exactly one draw, so switching a parameter between a
-    /// value and a range never shifts the other parameters' draws.
-    pub fn draw(&self, rng: &mut rng::AgentRng) -> f32 {
-        let u = rng::unit(rng);
-        match *self {
-            Param::Value(v) => v,
-            Param::Range { min, max } => min + (max - min) * u,
-        }
-    }
-
-    pub fn max(&self) -> f32 {
-        match *self {
-            Param::Value(v) => v,
-            Param::Range { max, .. } => max,
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Param {
+impl<'de> Deserialize<'de> for ParamToml {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = Param;
+            type Value = ParamToml;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a number, or a uniform range { min = .., max = .. }")
             }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Param, E> {
-                Ok(Param::Value(v as f32))
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<ParamToml, E> {
+                Ok(ParamToml(Param::Value(v as f32)))
             }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Param, E> {
-                Ok(Param::Value(v as f32))
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<ParamToml, E> {
+                Ok(ParamToml(Param::Value(v as f32)))
             }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Param, E> {
-                Ok(Param::Value(v as f32))
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<ParamToml, E> {
+                Ok(ParamToml(Param::Value(v as f32)))
             }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Param, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ParamToml, A::Error> {
                 #[derive(Deserialize)]
                 #[serde(deny_unknown_fields)]
                 struct R {
@@ -273,7 +382,7 @@ impl<'de> Deserialize<'de> for Param {
                     max: f32,
                 }
                 let r = R::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                Ok(Param::Range { min: r.min, max: r.max })
+                Ok(ParamToml(Param::Range { min: r.min, max: r.max }))
             }
         }
         d.deserialize_any(V)
@@ -294,23 +403,31 @@ pub enum Spawn {
     Points(Vec<Vec2>),
 }
 
-/// Per-agent parameters of a group, each a value or a range.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AgentParams {
-    pub max_speed: Param,
-    pub max_force: Param,
-    pub mass: Param,
-    pub radius: Param,
-    pub initial_speed: Param,
-}
-
 /// A group as the scenario describes it: its behaviour and how to populate it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GroupSpec {
+    /// The group, with its behaviours and per-agent parameters.
     pub group: Group,
+    /// Agents at tick 0.
     pub count: u32,
     pub spawn: Spawn,
-    pub params: AgentParams,
+}
+
+/// Settings of the metrics `throng run` reports (see `metrics`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MetricsConfig {
+    /// An agent that moved less than this (world units) over a window is stuck.
+    pub stuck_distance: f32,
+    /// The window, in seconds.
+    pub stuck_window_s: f32,
+    /// An agent this close to its goal is at its goal, not stuck.
+    pub goal_radius: f32,
+}
+
+impl Default for MetricsConfig {
+    fn default() -> Self {
+        MetricsConfig { stuck_distance: 0.5, stuck_window_s: 10.0, goal_radius: 2.0 }
+    }
 }
 
 /// A validated scenario, ready to build worlds from.
@@ -328,6 +445,15 @@ pub struct Scenario {
     pub bounds: Bounds,
     pub targets: Vec<Target>,
     pub groups: Vec<GroupSpec>,
+    pub obstacles: Vec<Obstacle>,
+    pub solid_obstacles: bool,
+    pub paths: Vec<PathDef>,
+    pub exits: Vec<Exit>,
+    pub gates: Vec<Gate>,
+    pub sources: Vec<Source>,
+    pub metrics: MetricsConfig,
+    /// Problems that do not stop a run (e.g. an exit outside the bounds), located like errors.
+    pub warnings: Vec<ScenarioError>,
     /// BLAKE3 of the file's bytes.
     pub content_hash: [u8; 32],
 }
@@ -374,10 +500,13 @@ impl Scenario {
         let doc = DeTable::parse(text).map_err(|e| toml_error(origin, text, None, &e))?;
         let raw = ScenarioToml::deserialize(toml::de::Deserializer::from(doc.clone()))
             .map_err(|e| toml_error(origin, text, Some(&doc), &e))?;
-        let mut v = Validator { origin, text, doc: &doc, error: None };
+        let mut v = Validator { origin, text, doc: &doc, error: None, warnings: Vec::new() };
         let scenario = v.scenario(raw, text);
         match (scenario, v.error) {
-            (Some(s), None) => Ok(s),
+            (Some(mut s), None) => {
+                s.warnings = v.warnings;
+                Ok(s)
+            }
             (_, Some(e)) => Err(e),
             (None, None) => unreachable!("validation failed without an error"),
         }
@@ -389,27 +518,26 @@ impl Scenario {
 
     /// The world at tick 0: every agent spawned, parameters drawn, generators seeded.
     pub fn build_world(&self) -> World {
-        let n = self.agent_count() as usize;
-        let mut a = Agents {
-            id: Vec::with_capacity(n),
-            group: Vec::with_capacity(n),
-            position: Vec::with_capacity(n),
-            velocity: Vec::with_capacity(n),
-            max_speed: Vec::with_capacity(n),
-            max_force: Vec::with_capacity(n),
-            mass: Vec::with_capacity(n),
-            radius: Vec::with_capacity(n),
-            wander: Vec::with_capacity(n),
-            flock_force: Vec::with_capacity(n),
-            rng: Vec::with_capacity(n),
+        let mut world = World {
+            name: self.name.clone(),
+            seed: self.seed,
+            dt: self.dt,
+            tick: 0,
+            bounds: self.bounds,
+            groups: self.groups.iter().map(|g| g.group.clone()).collect(),
+            targets: self.targets.clone(),
+            obstacles: self.obstacles.clone(),
+            solid_obstacles: self.solid_obstacles,
+            paths: self.paths.clone(),
+            exits: self.exits.clone(),
+            gates: self.gates.clone(),
+            sources: self.sources.clone(),
+            agents: Agents::default(),
+            next_id: 0,
+            exited: 0,
         };
-        let mut next_id = 0u32;
         for (g, spec) in self.groups.iter().enumerate() {
             let spawner = rng::name_key(&spec.group.name);
-            let wander_radius = spec.group.behaviours.iter().find_map(|b| match b.behaviour {
-                Behaviour::Wander { radius, .. } => Some(radius),
-                _ => None,
-            });
             for k in 0..spec.count {
                 let key = rng::agent_key(spawner, k as u64);
                 let mut spawn_rng = rng::agent_rng(self.seed, key, Purpose::Spawn);
@@ -425,42 +553,10 @@ impl Scenario {
                     }
                     Spawn::Points(points) => points[k as usize],
                 };
-                let mut params = rng::agent_rng(self.seed, key, Purpose::Params);
-                let max_speed = spec.params.max_speed.draw(&mut params);
-                let max_force = spec.params.max_force.draw(&mut params);
-                let mass = spec.params.mass.draw(&mut params);
-                let radius = spec.params.radius.draw(&mut params);
-                let initial_speed = spec.params.initial_speed.draw(&mut params);
-                let mut heading = rng::agent_rng(self.seed, key, Purpose::Heading);
-                let (s, c) = sin_cos(2.0 * PI * rng::unit(&mut heading));
-                let velocity = trunc(Vec2::new(c, s) * initial_speed, max_speed);
-                let w = wander_radius.unwrap_or(0.0) * 0.707;
-
-                a.id.push(next_id);
-                a.group.push(g as u16);
-                a.position.push(self.bounds.wrap(p));
-                a.velocity.push(velocity);
-                a.max_speed.push(max_speed);
-                a.max_force.push(max_force);
-                a.mass.push(mass);
-                a.radius.push(radius);
-                a.wander.push(Vec2::new(w, w));
-                a.flock_force.push(Vec2::ZERO);
-                a.rng.push(rng::agent_rng(self.seed, key, Purpose::Behaviour));
-                next_id += 1;
+                world.push_agent(g as u16, key, p);
             }
         }
-        World {
-            name: self.name.clone(),
-            seed: self.seed,
-            dt: self.dt,
-            tick: 0,
-            bounds: self.bounds,
-            groups: self.groups.iter().map(|g| g.group.clone()).collect(),
-            targets: self.targets.clone(),
-            agents: a,
-            next_id,
-        }
+        world
     }
 }
 
@@ -646,6 +742,7 @@ struct Validator<'a> {
     doc: &'a Spanned<DeTable<'a>>,
     /// The first problem found; validation stops reporting after it.
     error: Option<ScenarioError>,
+    warnings: Vec<ScenarioError>,
 }
 
 /// What a number must be.
@@ -691,6 +788,55 @@ impl<'a> Validator<'a> {
             });
         }
         None
+    }
+
+    /// Records a warning at `path`.
+    fn warn(&mut self, path: &[Seg], message: impl Into<String>) {
+        let span = span_of(self.doc, path);
+        self.warnings.push(ScenarioError {
+            file: self.origin.into(),
+            location: Some(line_col(self.text, span.start)),
+            key: path_string(path),
+            message: message.into(),
+        });
+    }
+
+    /// A region from `kind` and its keys; `base` is the table holding them.
+    #[allow(clippy::too_many_arguments)] // the four optional region keys of one table
+    fn region(
+        &mut self,
+        base: &[Seg],
+        kind: &str,
+        min: Option<[f32; 2]>,
+        max: Option<[f32; 2]>,
+        centre: Option<[f32; 2]>,
+        radius: Option<f32>,
+        what: &str,
+    ) -> Option<Region> {
+        let at = |k: &'static str| [base, &[Seg::Key(k)]].concat();
+        let k = self.choice(&at("kind"), kind, &[("rect", 0), ("circle", 1)])?;
+        let present = [("min", min.is_some()), ("max", max.is_some()), ("centre", centre.is_some()), ("radius", radius.is_some())];
+        let allowed: &[&str] = if k == 0 { &["min", "max"] } else { &["centre", "radius"] };
+        for (key, is) in present {
+            if is && !allowed.contains(&key) {
+                return self.fail(&at(key), format!("`{key}` is not a key of a \"{kind}\" {what} (it takes: {})", allowed.join(", ")));
+            }
+            if !is && allowed.contains(&key) {
+                return self.fail(base, format!("missing key `{key}` for a \"{kind}\" {what}"));
+            }
+        }
+        if k == 0 {
+            let min = self.point(&at("min"), min?)?;
+            let max = self.point(&at("max"), max?)?;
+            if !(min.x < max.x && min.y < max.y) {
+                return self.fail(&at("max"), format!("an inverted or empty rectangle: expected max > min on both axes, found min {min} and max {max}"));
+            }
+            Some(Region::Rect { min, max })
+        } else {
+            let centre = self.point(&at("centre"), centre?)?;
+            let radius = self.num(&at("radius"), radius?, Rule::Positive(MAX_MAGNITUDE))?;
+            Some(Region::Circle { centre, radius })
+        }
     }
 
     fn num(&mut self, path: &[Seg], x: f32, rule: Rule) -> Option<f32> {
@@ -797,19 +943,74 @@ impl<'a> Validator<'a> {
             );
         }
         for (name, t) in &raw.targets {
-            targets.push(self.target(name, t, &group_names, total)?);
+            targets.push(self.target(name, t, &group_names, total, dt)?);
             target_names.push(name);
         }
 
+        let mut paths = Vec::new();
+        for (name, p) in &raw.paths {
+            paths.push(self.path(name, p)?);
+        }
+        let path_names: Vec<&str> = raw.paths.keys().map(|k| k.as_str()).collect();
+        let mut obstacles = Vec::new();
+        for (o, raw_o) in raw.obstacles.iter().enumerate() {
+            let base = [Key("obstacles"), Seg::Index(o)];
+            let region = self.region(&base, &raw_o.kind, raw_o.min, raw_o.max, raw_o.centre, raw_o.radius, "obstacle")?;
+            obstacles.push(match region {
+                Region::Rect { min, max } => Obstacle::Rect { min, max },
+                Region::Circle { centre, radius } => Obstacle::Circle { centre, radius },
+            });
+        }
+        let names = Names { groups: &group_names, targets: &target_names, paths: &path_names, counts: &counts };
+
         let mut groups = Vec::new();
         for (g, group) in raw.groups.iter().enumerate() {
-            let spec = self.group(g, group, counts[g], &bounds, dt, &target_names, &mut targets)?;
+            let spec = self.group(g, group, counts[g], &bounds, dt, &names, &mut targets)?;
             groups.push(spec);
         }
+        let exits = self.exits(&raw.exits, &group_names, &bounds)?;
+        let mut gates = Vec::new();
+        for (i, gate) in raw.gates.iter().enumerate() {
+            let at = |k: &'static str| [Key("gates"), Seg::Index(i), Key(k)];
+            let from = self.point(&at("from"), gate.from)?;
+            let to = self.point(&at("to"), gate.to)?;
+            if from == to {
+                return self.fail(&at("to"), "a gate needs two different end points");
+            }
+            if raw.gates[..i].iter().any(|g| g.name == gate.name) {
+                return self.fail(&at("name"), format!("gate name \"{}\" is used twice", gate.name));
+            }
+            gates.push(Gate { name: gate.name.clone(), from, to });
+        }
+        let mut sources = Vec::new();
+        let mut capacity = total;
+        for (i, raw_s) in raw.sources.iter().enumerate() {
+            if raw.sources[..i].iter().any(|o| o.name == raw_s.name) {
+                return self.fail(&[Key("sources"), Seg::Index(i), Key("name")], format!("source name \"{}\" is used twice", raw_s.name));
+            }
+            let source = self.source(i, raw_s, &group_names, dt * raw.ticks as f32)?;
+            capacity += source.max as u64;
+            sources.push(source);
+        }
+        if capacity > MAX_AGENTS {
+            return self.fail(&[Key("sources")], format!("up to {capacity} agents with the sources' max_agents; at most {MAX_AGENTS} are supported"));
+        }
+        let metrics = match &raw.metrics {
+            None => MetricsConfig::default(),
+            Some(m) => {
+                let d = MetricsConfig::default();
+                let at = |k: &'static str| [Key("metrics"), Key(k)];
+                MetricsConfig {
+                    stuck_distance: self.num(&at("stuck_distance"), m.stuck_distance.unwrap_or(d.stuck_distance), Rule::NonNegative(MAX_MAGNITUDE))?,
+                    stuck_window_s: self.num(&at("stuck_window_s"), m.stuck_window_s.unwrap_or(d.stuck_window_s), Rule::Positive(1e6))?,
+                    goal_radius: self.num(&at("goal_radius"), m.goal_radius.unwrap_or(d.goal_radius), Rule::NonNegative(MAX_MAGNITUDE))?,
+                }
+            }
+        };
         // A nearest-of-group target cannot be used by a member of that same group.
         for (g, spec) in groups.iter().enumerate() {
             for (b, wb) in spec.group.behaviours.iter().enumerate() {
-                if let Some(t) = behaviour_target(&wb.behaviour)
+                if let Some(t) = wb.behaviour.target()
                     && targets[t as usize] == Target::NearestOf(g as u16)
                 {
                     let path =
@@ -829,7 +1030,93 @@ impl<'a> Validator<'a> {
             bounds,
             targets,
             groups,
+            obstacles,
+            solid_obstacles: raw.solid_obstacles,
+            paths,
+            exits,
+            gates,
+            sources,
+            metrics,
+            warnings: Vec::new(),
             content_hash: *blake3::hash(text.as_bytes()).as_bytes(),
+        })
+    }
+
+    fn path(&mut self, name: &str, p: &PathToml) -> Option<PathDef> {
+        use Seg::Key;
+        let at = |k: &'static str| [Key("paths"), Key(name), Key(k)];
+        if p.nodes.is_empty() {
+            return self.fail(&at("nodes"), "expected at least one node [x, y]");
+        }
+        let mut nodes = Vec::new();
+        for (i, n) in p.nodes.iter().enumerate() {
+            nodes.push(self.point(&[Key("paths"), Key(name), Key("nodes"), Seg::Index(i)], *n)?);
+        }
+        let radius = self.num(&at("radius"), p.radius, Rule::Positive(MAX_MAGNITUDE))?;
+        Some(PathDef { name: name.into(), nodes, radius })
+    }
+
+    fn group_index(&mut self, path: &[Seg], name: &str, groups: &[&str]) -> Option<u16> {
+        match groups.iter().position(|g| *g == name) {
+            Some(g) => Some(g as u16),
+            None => {
+                let hint = nearest_word(name, groups.iter().copied()).map(|n| format!("; did you mean \"{n}\"?")).unwrap_or_default();
+                self.fail(path, format!("no group is named \"{name}\"{hint} (groups: {})", groups.join(", ")))
+            }
+        }
+    }
+
+    fn exits(&mut self, raw: &[ExitToml], groups: &[&str], bounds: &Bounds) -> Option<Vec<Exit>> {
+        use Seg::{Index, Key};
+        let mut exits = Vec::new();
+        for (i, e) in raw.iter().enumerate() {
+            let base = [Key("exits"), Index(i)];
+            let region = self.region(&base, &e.kind, e.min, e.max, e.centre, e.radius, "exit")?;
+            if raw[..i].iter().any(|x| x.name == e.name) {
+                return self.fail(&[Key("exits"), Index(i), Key("name")], format!("exit name \"{}\" is used twice", e.name));
+            }
+            let mut gs = Vec::new();
+            for (k, g) in e.groups.iter().enumerate() {
+                gs.push(self.group_index(&[Key("exits"), Index(i), Key("groups"), Index(k)], g, groups)?);
+            }
+            let (lo, hi) = region.aabb();
+            let overlaps = lo.x <= bounds.max.x && hi.x >= bounds.min.x && lo.y <= bounds.max.y && hi.y >= bounds.min.y;
+            if !overlaps {
+                let hint = if bounds.kind == BoundsKind::Wrap { "no agent can reach it" } else { "agents must leave the bounds to reach it" };
+                self.warn(&base, format!("exit \"{}\" lies outside the bounds; {hint}", e.name));
+            }
+            exits.push(Exit { name: e.name.clone(), region, groups: gs });
+        }
+        Some(exits)
+    }
+
+    fn source(&mut self, i: usize, s: &SourceToml, groups: &[&str], run_s: f32) -> Option<Source> {
+        use Seg::{Index, Key};
+        let base = [Key("sources"), Index(i)];
+        let at = |k: &'static str| [Key("sources"), Index(i), Key(k)];
+        let group = self.group_index(&at("group"), &s.group, groups)?;
+        let region = self.region(&base, &s.kind, s.min, s.max, s.centre, s.radius, "spawn source")?;
+        let rate_per_s = self.num(&at("rate"), s.rate, Rule::NonNegative(1e7))?;
+        let start_s = self.num(&at("start_s"), s.start_s, Rule::NonNegative(1e9))?;
+        let end_s = match s.end_s {
+            None => run_s.max(start_s),
+            Some(e) => self.num(&at("end_s"), e, Rule::NonNegative(1e9))?,
+        };
+        if end_s < start_s {
+            return self.fail(&at("end_s"), format!("end_s {end_s} is before start_s {start_s}"));
+        }
+        if s.max_agents > MAX_AGENTS {
+            return self.fail(&at("max_agents"), format!("expected at most {MAX_AGENTS}, found {}", s.max_agents));
+        }
+        Some(Source {
+            name: s.name.clone(),
+            group,
+            region,
+            rate_per_s,
+            start_s,
+            end_s,
+            max: s.max_agents as u32,
+            spawned: 0,
         })
     }
 
@@ -885,17 +1172,21 @@ impl<'a> Validator<'a> {
         Some(count as u32)
     }
 
-    fn target(&mut self, name: &str, t: &TargetToml, groups: &[&str], agents: u64) -> Option<Target> {
+    fn target(&mut self, name: &str, t: &TargetToml, groups: &[&str], agents: u64, dt: f32) -> Option<Target> {
         use Seg::Key;
         let base = [Key("targets"), Key(name)];
         let at = |k: &'static str| [Key("targets"), Key(name), Key(k)];
-        let kind =
-            self.choice(&at("kind"), &t.kind, &[("point", 0), ("moving", 1), ("agent", 2), ("nearest", 3)])?;
+        let kind = self.choice(
+            &at("kind"),
+            &t.kind,
+            &[("point", 0), ("moving", 1), ("agent", 2), ("nearest", 3), ("random", 4)],
+        )?;
         let allowed: &[&str] = match kind {
             0 => &["position"],
             1 => &["waypoints", "speed"],
             2 => &["agent"],
-            _ => &["group"],
+            3 => &["group"],
+            _ => &["min", "max", "centre", "radius", "every_s"],
         };
         let present = [
             ("position", t.position.is_some()),
@@ -903,16 +1194,17 @@ impl<'a> Validator<'a> {
             ("speed", t.speed.is_some()),
             ("agent", t.agent.is_some()),
             ("group", t.group.is_some()),
+            ("min", t.min.is_some()),
+            ("max", t.max.is_some()),
+            ("centre", t.centre.is_some()),
+            ("radius", t.radius.is_some()),
+            ("every_s", t.every_s.is_some()),
         ];
         for (key, is) in present {
             if is && !allowed.contains(&key) {
                 return self.fail(
                     &at(key),
-                    format!(
-                        "`{key}` is not a parameter of a \"{}\" target (it takes: {})",
-                        t.kind,
-                        allowed.join(", ")
-                    ),
+                    format!("`{key}` is not a parameter of a \"{}\" target (it takes: {})", t.kind, allowed.join(", ")),
                 );
             }
         }
@@ -932,8 +1224,7 @@ impl<'a> Validator<'a> {
                 }
                 let mut waypoints = Vec::new();
                 for (i, p) in wps.iter().enumerate() {
-                    waypoints
-                        .push(self.point(&[Key("targets"), Key(name), Key("waypoints"), Seg::Index(i)], *p)?);
+                    waypoints.push(self.point(&[Key("targets"), Key(name), Key("waypoints"), Seg::Index(i)], *p)?);
                 }
                 let speed = self.num(&at("speed"), speed, Rule::NonNegative(MAX_MAGNITUDE))?;
                 Some(Target::Moving { waypoints, speed })
@@ -948,20 +1239,17 @@ impl<'a> Validator<'a> {
                 }
                 Some(Target::Agent(id))
             }
-            _ => {
+            3 => {
                 let Some(group) = &t.group else { return missing(self, "group") };
-                match groups.iter().position(|g| g == group) {
-                    Some(g) => Some(Target::NearestOf(g as u16)),
-                    None => {
-                        let hint = nearest_word(group, groups.iter().copied())
-                            .map(|n| format!("; did you mean \"{n}\"?"))
-                            .unwrap_or_default();
-                        self.fail(
-                            &at("group"),
-                            format!("no group is named \"{group}\"{hint} (groups: {})", groups.join(", ")),
-                        )
-                    }
-                }
+                self.group_index(&at("group"), group, groups).map(Target::NearestOf)
+            }
+            _ => {
+                let kind = if t.centre.is_some() || t.radius.is_some() { "circle" } else { "rect" };
+                let region = self.region(&base, kind, t.min, t.max, t.centre, t.radius, "random target")?;
+                let Some(every_s) = t.every_s else { return missing(self, "every_s") };
+                let every_s = self.num(&at("every_s"), every_s, Rule::Positive(1e7))?;
+                let period_ticks = ((every_s / dt).round() as u32).max(1);
+                Some(Target::Random { region, period_ticks })
             }
         }
     }
@@ -974,20 +1262,20 @@ impl<'a> Validator<'a> {
         count: u32,
         bounds: &Bounds,
         dt: f32,
-        target_names: &[&str],
+        names: &Names,
         targets: &mut Vec<Target>,
     ) -> Option<GroupSpec> {
         use Seg::{Index, Key};
         let at = |k: &'static str| [Key("groups"), Index(g), Key(k)];
         let spawn = self.spawn(g, &raw.spawn)?;
         let params = AgentParams {
-            max_speed: self.param(&at("max_speed"), raw.max_speed, Rule::Positive(MAX_MAGNITUDE))?,
-            max_force: self.param(&at("max_force"), raw.max_force, Rule::Positive(1e9))?,
-            mass: self.param(&at("mass"), raw.mass, Rule::Positive(1e9))?,
-            radius: self.param(&at("radius"), raw.radius, Rule::Positive(MAX_MAGNITUDE))?,
+            max_speed: self.param(&at("max_speed"), raw.max_speed.0, Rule::Positive(MAX_MAGNITUDE))?,
+            max_force: self.param(&at("max_force"), raw.max_force.0, Rule::Positive(1e9))?,
+            mass: self.param(&at("mass"), raw.mass.0, Rule::Positive(1e9))?,
+            radius: self.param(&at("radius"), raw.radius.0, Rule::Positive(MAX_MAGNITUDE))?,
             initial_speed: self.param(
                 &at("initial_speed"),
-                raw.initial_speed,
+                raw.initial_speed.0,
                 Rule::NonNegative(MAX_MAGNITUDE),
             )?,
         };
@@ -999,7 +1287,32 @@ impl<'a> Validator<'a> {
 
         let mut behaviours = Vec::new();
         for (b, raw_b) in raw.behaviours.iter().enumerate() {
-            behaviours.push(self.behaviour(g, b, raw_b, target_names, targets)?);
+            behaviours.push(self.behaviour(g, b, raw_b, names, targets)?);
+        }
+        // Behaviours whose per-agent state has one column may appear once per group.
+        let singles = ["avoid_obstacles", "follow_path", "queue", "random_walk"];
+        for (b, wb) in behaviours.iter().enumerate() {
+            let name = wb.behaviour.name();
+            if singles.contains(&name) && behaviours[..b].iter().any(|o| o.behaviour.name() == name) {
+                return self.fail(
+                    &[Key("groups"), Index(g), Key("behaviours"), Index(b), Key("kind")],
+                    format!("a group may have only one `{name}` behaviour"),
+                );
+            }
+        }
+        let mut random_target = None;
+        for (b, wb) in behaviours.iter().enumerate() {
+            if let Some(t) = wb.behaviour.target()
+                && matches!(targets[t as usize], Target::Random { .. })
+            {
+                if random_target.is_some_and(|r| r != t) {
+                    return self.fail(
+                        &[Key("groups"), Index(g), Key("behaviours"), Index(b), Key("target")],
+                        "a group may use only one target of kind \"random\" (each agent keeps one random goal)",
+                    );
+                }
+                random_target = Some(t);
+            }
         }
         let needed = behaviours.iter().filter_map(|b| b.behaviour.neighbour_radius()).fold(0.0f32, f32::max);
         let sensing_radius = match raw.sensing_radius {
@@ -1007,7 +1320,12 @@ impl<'a> Validator<'a> {
             Some(r) => {
                 let r = self.num(&at("sensing_radius"), r, Rule::NonNegative(MAX_MAGNITUDE))?;
                 if r < needed {
-                    return self.fail(&at("sensing_radius"), format!("sensing_radius {r} is smaller than a behaviour radius ({needed}); it must cover every neighbour behaviour"));
+                    return self.fail(
+                        &at("sensing_radius"),
+                        format!(
+                            "sensing_radius {r} is smaller than a behaviour's neighbour radius ({needed}); it must cover every neighbour behaviour (for queue: queue_ahead + queue_radius)"
+                        ),
+                    );
                 }
                 r
             }
@@ -1022,11 +1340,18 @@ impl<'a> Validator<'a> {
         if needed > 0.0 && max_neighbours == 0 {
             return self.fail(
                 &at("max_neighbours"),
-                "a group with separation, alignment or cohesion needs max_neighbours >= 1",
+                "a group with a neighbour behaviour (separation, alignment, cohesion, follow_leader, queue) needs max_neighbours >= 1",
             );
         }
         if bounds.kind == BoundsKind::Wrap && 2.0 * sensing_radius >= bounds.size().min_element() {
-            return self.fail(&at("sensing_radius"), format!("a wrapped world must be wider than twice the sensing radius ({sensing_radius}); it is {} x {}", bounds.size().x, bounds.size().y));
+            return self.fail(
+                &at("sensing_radius"),
+                format!(
+                    "a wrapped world must be wider than twice the sensing radius ({sensing_radius}); it is {} x {}",
+                    bounds.size().x,
+                    bounds.size().y
+                ),
+            );
         }
         let interval =
             self.num(&at("flocking_interval"), raw.flocking_interval, Rule::NonNegative(3600.0))?;
@@ -1039,10 +1364,10 @@ impl<'a> Validator<'a> {
                 sensing_radius,
                 max_neighbours,
                 flocking_interval_ticks,
+                params,
             },
             count,
             spawn,
-            params,
         })
     }
 
@@ -1115,14 +1440,13 @@ impl<'a> Validator<'a> {
         g: usize,
         b: usize,
         raw: &BehaviourToml,
-        target_names: &[&str],
+        names: &Names,
         targets: &mut Vec<Target>,
     ) -> Option<WeightedBehaviour> {
         use Seg::{Index, Key};
         let at = |k: &'static str| [Key("groups"), Index(g), Key("behaviours"), Index(b), Key(k)];
         let base = [Key("groups"), Index(g), Key("behaviours"), Index(b)];
-        let kinds: Vec<(&str, usize)> =
-            BEHAVIOUR_KINDS.iter().enumerate().map(|(i, (n, _))| (*n, i)).collect();
+        let kinds: Vec<(&str, usize)> = BEHAVIOUR_KINDS.iter().enumerate().map(|(i, (n, _))| (*n, i)).collect();
         let k = self.choice(&at("kind"), &raw.kind, &kinds)?;
         let (kind, allowed) = BEHAVIOUR_KINDS[k];
         for key in raw.present() {
@@ -1130,15 +1454,32 @@ impl<'a> Validator<'a> {
                 let path = [Key("groups"), Index(g), Key("behaviours"), Index(b), Key(key)];
                 return self.fail(
                     &path,
-                    format!(
-                        "`{key}` is not a parameter of `{kind}` (it takes: weight, {})",
-                        allowed.join(", ")
-                    ),
+                    format!("`{key}` is not a parameter of `{kind}` (it takes: weight, {})", allowed.join(", ")),
                 );
             }
         }
         let weight = self.num(&at("weight"), raw.weight, Rule::Finite(1e6))?;
-        let mut target = |v: &mut Self| -> Option<TargetId> {
+        if kind == "queue" && weight != 1.0 {
+            return self.fail(
+                &at("weight"),
+                "`queue` takes no weight: it brakes after the weighted sum (see docs/behaviours.md)",
+            );
+        }
+        let named_target = |v: &mut Self, key: &'static str, name: &str, targets: &[Target]| -> Option<TargetId> {
+            let _ = targets;
+            match names.targets.iter().position(|n| *n == name) {
+                Some(i) => Some(i as TargetId),
+                None => {
+                    let hint = nearest_word(name, names.targets.iter().copied())
+                        .map(|n| format!("; did you mean \"{n}\"?"))
+                        .unwrap_or_default();
+                    let known =
+                        if names.targets.is_empty() { "none are defined".to_string() } else { names.targets.join(", ") };
+                    v.fail(&at(key), format!("no target is named \"{name}\"{hint} (targets: {known})"))
+                }
+            }
+        };
+        let target = |v: &mut Self, targets: &mut Vec<Target>| -> Option<TargetId> {
             let Some(t) = &raw.target else {
                 return v.fail(
                     &base,
@@ -1151,24 +1492,12 @@ impl<'a> Validator<'a> {
                     targets.push(Target::Point(p));
                     Some((targets.len() - 1) as TargetId)
                 }
-                TargetRef::Named(name) => match target_names.iter().position(|n| n == name) {
-                    Some(i) => Some(i as TargetId),
-                    None => {
-                        let hint = nearest_word(name, target_names.iter().copied())
-                            .map(|n| format!("; did you mean \"{n}\"?"))
-                            .unwrap_or_default();
-                        let known = if target_names.is_empty() {
-                            "none are defined".to_string()
-                        } else {
-                            target_names.join(", ")
-                        };
-                        v.fail(
-                            &at("target"),
-                            format!("no target is named \"{name}\"{hint} (targets: {known})"),
-                        )
-                    }
-                },
+                TargetRef::Named(name) => named_target(v, "target", name, targets),
             }
+        };
+        // An optional parameter with a default, checked against its rule.
+        let opt = |v: &mut Self, key: &'static str, value: Option<f32>, default: f32, rule: Rule| {
+            v.num(&at(key), value.unwrap_or(default), rule)
         };
         let required_radius = |v: &mut Self| -> Option<f32> {
             match raw.radius {
@@ -1185,88 +1514,170 @@ impl<'a> Validator<'a> {
                 Some(t) => v.num(&at("look_ahead_s"), t, Rule::NonNegative(3600.0)).map(Some),
             }
         };
+        const LEN: Rule = Rule::Positive(MAX_MAGNITUDE);
+        const LEN0: Rule = Rule::NonNegative(MAX_MAGNITUDE);
         let behaviour = match kind {
-            "seek" => Behaviour::Seek { target: target(self)? },
-            "flee" => Behaviour::Flee { target: target(self)? },
+            "seek" => Behaviour::Seek { target: target(self, targets)? },
+            "flee" => Behaviour::Flee { target: target(self, targets)? },
             "arrive" => Behaviour::Arrive {
-                target: target(self)?,
-                slowing_radius: self.num(
-                    &at("slowing_radius"),
-                    raw.slowing_radius.unwrap_or(5.0),
-                    Rule::Positive(MAX_MAGNITUDE),
-                )?,
+                target: target(self, targets)?,
+                slowing_radius: opt(self, "slowing_radius", raw.slowing_radius, 5.0, LEN)?,
             },
             "wander" => Behaviour::Wander {
-                radius: self.num(&at("radius"), raw.radius.unwrap_or(1.0), Rule::Positive(MAX_MAGNITUDE))?,
-                distance: self.num(
-                    &at("distance"),
-                    raw.distance.unwrap_or(2.0),
-                    Rule::NonNegative(MAX_MAGNITUDE),
-                )?,
-                jitter: self.num(
-                    &at("jitter"),
-                    raw.jitter.unwrap_or(1.0),
-                    Rule::NonNegative(MAX_MAGNITUDE),
-                )?,
+                radius: opt(self, "radius", raw.radius, 1.0, LEN)?,
+                distance: opt(self, "distance", raw.distance, 2.0, LEN0)?,
+                jitter: opt(self, "jitter", raw.jitter, 1.0, LEN0)?,
             },
-            "pursuit" => Behaviour::Pursuit { target: target(self)?, look_ahead_s: look_ahead(self)? },
+            "pursuit" => Behaviour::Pursuit { target: target(self, targets)?, look_ahead_s: look_ahead(self)? },
             "evade" => Behaviour::Evade {
-                target: target(self)?,
+                target: target(self, targets)?,
                 look_ahead_s: look_ahead(self)?,
                 prediction: match &raw.prediction {
                     None => EvadePrediction::TargetSpeed,
                     Some(p) => self.choice(
                         &at("prediction"),
                         p,
-                        &[
-                            ("target_speed", EvadePrediction::TargetSpeed),
-                            ("own_speed", EvadePrediction::OwnSpeed),
-                        ],
+                        &[("target_speed", EvadePrediction::TargetSpeed), ("own_speed", EvadePrediction::OwnSpeed)],
                     )?,
                 },
             },
             "separation" => Behaviour::Separation {
                 radius: required_radius(self)?,
-                max_force: self.num(
-                    &at("max_separation"),
-                    raw.max_separation.unwrap_or(1.0),
-                    Rule::NonNegative(1e9),
-                )?,
+                max_force: opt(self, "max_separation", raw.max_separation, 1.0, Rule::NonNegative(1e9))?,
                 variant: match &raw.variant {
                     None => SeparationVariant::Mean,
                     Some(p) => self.choice(
                         &at("variant"),
                         p,
-                        &[
-                            ("mean", SeparationVariant::Mean),
-                            ("inverse_distance", SeparationVariant::InverseDistance),
-                        ],
+                        &[("mean", SeparationVariant::Mean), ("inverse_distance", SeparationVariant::InverseDistance)],
                     )?,
                 },
             },
             "alignment" => Behaviour::Alignment { radius: required_radius(self)? },
             "cohesion" => Behaviour::Cohesion { radius: required_radius(self)? },
             "flock_target" => Behaviour::FlockTarget {
-                target: target(self)?,
-                speed: self.num(&at("speed"), raw.speed.unwrap_or(1.0), Rule::NonNegative(MAX_MAGNITUDE))?,
+                target: target(self, targets)?,
+                speed: opt(self, "speed", raw.speed, 1.0, LEN0)?,
             },
+            "avoid_obstacles" => Behaviour::AvoidObstacles {
+                see_ahead: opt(self, "see_ahead", raw.see_ahead, 5.0, LEN)?,
+                max_avoid_force: opt(self, "max_avoid_force", raw.max_avoid_force, 1.0, Rule::NonNegative(1e9))?,
+            },
+            "follow_path" => {
+                let Some(name) = &raw.path else {
+                    return self.fail(&base, "missing key `path` for `follow_path` (a name from [paths])");
+                };
+                let Some(path) = names.paths.iter().position(|p| p == name) else {
+                    let hint = nearest_word(name, names.paths.iter().copied())
+                        .map(|n| format!("; did you mean \"{n}\"?"))
+                        .unwrap_or_default();
+                    let known = if names.paths.is_empty() { "none are defined".to_string() } else { names.paths.join(", ") };
+                    return self.fail(&at("path"), format!("no path is named \"{name}\"{hint} (paths: {known})"));
+                };
+                let mode = match &raw.mode {
+                    None => PathMode::Loop,
+                    Some(m) => self.choice(
+                        &at("mode"),
+                        m,
+                        &[("once", PathMode::Once), ("loop", PathMode::Loop), ("patrol", PathMode::Patrol)],
+                    )?,
+                };
+                let nodes = self.path_len(name);
+                if mode != PathMode::Once && nodes < 2 {
+                    return self.fail(
+                        &at("mode"),
+                        format!("path \"{name}\" has {nodes} node; mode \"{}\" needs at least 2", raw.mode.as_deref().unwrap_or("loop")),
+                    );
+                }
+                Behaviour::FollowPath {
+                    path: path as u16,
+                    mode,
+                    slowing_radius: opt(self, "slowing_radius", raw.slowing_radius, 3.0, LEN)?,
+                }
+            }
+            "follow_leader" => {
+                let Some(name) = &raw.leader else {
+                    return self.fail(&base, "missing key `leader` for `follow_leader` (a target of kind \"agent\")");
+                };
+                let leader = named_target(self, "leader", name, targets)?;
+                let Target::Agent(id) = targets[leader as usize] else {
+                    return self.fail(
+                        &at("leader"),
+                        format!("the leader must be a target of kind \"agent\"; \"{name}\" is not"),
+                    );
+                };
+                // Ids are sequential over groups in file order.
+                let first: u64 = names.counts[..g].iter().map(|&c| c as u64).sum();
+                if (first..first + names.counts[g] as u64).contains(&(id as u64)) {
+                    return self.fail(
+                        &at("leader"),
+                        format!(
+                            "agent {id} belongs to group \"{}\" itself: a leader cannot follow itself; put the leader in a group of its own",
+                            names.groups[g]
+                        ),
+                    );
+                }
+                Behaviour::FollowLeader {
+                    leader,
+                    behind_dist: opt(self, "behind_dist", raw.behind_dist, 2.0, LEN0)?,
+                    slowing_radius: opt(self, "slowing_radius", raw.slowing_radius, 5.0, LEN)?,
+                    sight_radius: opt(self, "sight_radius", raw.sight_radius, 3.0, LEN0)?,
+                    separation_radius: opt(self, "separation_radius", raw.separation_radius, 1.0, LEN)?,
+                    max_separation: opt(self, "max_separation", raw.max_separation, 1.0, Rule::NonNegative(1e9))?,
+                }
+            }
+            "queue" => {
+                let queue_radius = opt(self, "queue_radius", raw.queue_radius, 1.0, LEN)?;
+                Behaviour::Queue {
+                    queue_ahead: opt(self, "queue_ahead", raw.queue_ahead, 2.0, LEN0)?,
+                    queue_radius,
+                    brake_factor: opt(self, "brake_factor", raw.brake_factor, 0.8, Rule::NonNegative(10.0))?,
+                    hard_stop_factor: opt(self, "hard_stop_factor", raw.hard_stop_factor, 0.3, Rule::NonNegative(1.0))?,
+                    separation_radius: opt(self, "separation_radius", raw.separation_radius, queue_radius, LEN)?,
+                    max_separation: opt(self, "max_separation", raw.max_separation, 1.0, Rule::NonNegative(1e9))?,
+                }
+            }
+            "random_walk" => {
+                let min_step = opt(self, "min_step", raw.min_step, 1.0, LEN)?;
+                let max_step = opt(self, "max_step", raw.max_step, 10.0, LEN)?;
+                if min_step > max_step {
+                    return self.fail(&at("max_step"), format!("max_step {max_step} is below min_step {min_step}"));
+                }
+                Behaviour::RandomWalk {
+                    target: target(self, targets)?,
+                    aggro_radius: opt(self, "aggro_radius", raw.aggro_radius, 30.0, LEN)?,
+                    min_step,
+                    max_step,
+                    reach_radius: opt(self, "reach_radius", raw.reach_radius, 0.5, LEN)?,
+                    slowing_radius: opt(self, "slowing_radius", raw.slowing_radius, 3.0, LEN)?,
+                }
+            }
             _ => unreachable!("kinds come from BEHAVIOUR_KINDS"),
         };
         Some(WeightedBehaviour { weight, behaviour })
     }
+
+    /// Number of nodes of the path called `name` in the file.
+    fn path_len(&self, name: &str) -> usize {
+        match self.doc.get_ref().get("paths").map(|p| p.get_ref()) {
+            Some(DeValue::Table(t)) => match t.get(name).map(|p| p.get_ref()) {
+                Some(DeValue::Table(p)) => match p.get("nodes").map(|n| n.get_ref()) {
+                    Some(DeValue::Array(a)) => a.len(),
+                    _ => 0,
+                },
+                _ => 0,
+            },
+            _ => 0,
+        }
+    }
 }
 
-/// The target a behaviour reads, if any.
-fn behaviour_target(b: &Behaviour) -> Option<TargetId> {
-    match *b {
-        Behaviour::Seek { target }
-        | Behaviour::Flee { target }
-        | Behaviour::Arrive { target, .. }
-        | Behaviour::Pursuit { target, .. }
-        | Behaviour::Evade { target, .. }
-        | Behaviour::FlockTarget { target, .. } => Some(target),
-        _ => None,
-    }
+/// Names a group's behaviours may refer to, and the group sizes (ids are sequential).
+struct Names<'a> {
+    groups: &'a [&'a str],
+    targets: &'a [&'a str],
+    paths: &'a [&'a str],
+    counts: &'a [u32],
 }
 
 #[cfg(test)]

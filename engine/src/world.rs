@@ -4,18 +4,20 @@
 //! Agents are stored as structure-of-arrays columns, one row per live agent, rows in agent-id
 //! order. A pass reads whole columns as slices and writes only its own agent's rows.
 
+use serde::{Deserialize, Serialize};
+
 use crate::math::Vec2;
 use crate::rng::AgentRng;
 
 /// The simulated region.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bounds {
     pub kind: BoundsKind,
     pub min: Vec2,
     pub max: Vec2,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BoundsKind {
     /// Agents may leave the rectangle; it only frames spawn regions and output.
     Open,
@@ -76,7 +78,7 @@ fn wrap_axis(x: f32, lo: f32, hi: f32) -> f32 {
 }
 
 /// Something a behaviour steers towards or away from.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Target {
     /// A fixed point.
     Point(Vec2),
@@ -87,13 +89,126 @@ pub enum Target {
     Agent(u32),
     /// The nearest live agent of a group (never the seeker itself).
     NearestOf(u16),
+    /// A point of the seeker's own, drawn uniformly in `region` from its generator, redrawn
+    /// every `period_ticks` ticks (tick 0 included): the retargeting monsters of the
+    /// leader-following demo, and the standard crowd's random goals. A group may use at most
+    /// one such target; the point lives in `Agents::goal`.
+    Random { region: Region, period_ticks: u32 },
+}
+
+/// A region of the plane: where agents spawn, exit, or find random goals.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Region {
+    Rect { min: Vec2, max: Vec2 },
+    Circle { centre: Vec2, radius: f32 },
+}
+
+impl Region {
+    pub fn contains(&self, p: Vec2) -> bool {
+        match *self {
+            Region::Rect { min, max } => p.cmpge(min).all() && p.cmple(max).all(),
+            Region::Circle { centre, radius } => (p - centre).length_squared() <= radius * radius,
+        }
+    }
+
+    /// A uniform point inside, from two draws of `rng`.
+    pub fn sample(&self, rng: &mut AgentRng) -> Vec2 {
+        match *self {
+            Region::Rect { min, max } => {
+                Vec2::new(crate::rng::uniform(rng, min.x, max.x), crate::rng::uniform(rng, min.y, max.y))
+            }
+            Region::Circle { centre, radius } => {
+                let r = radius * crate::rng::unit(rng).sqrt();
+                let (s, c) = crate::math::sin_cos(2.0 * crate::math::PI * crate::rng::unit(rng));
+                centre + Vec2::new(c, s) * r
+            }
+        }
+    }
+
+    /// The smallest axis-aligned box holding the region.
+    pub fn aabb(&self) -> (Vec2, Vec2) {
+        match *self {
+            Region::Rect { min, max } => (min, max),
+            Region::Circle { centre, radius } => (centre - Vec2::splat(radius), centre + Vec2::splat(radius)),
+        }
+    }
+}
+
+/// A static obstacle. Rectangles are axis-aligned; a doorway is two rectangles with a gap.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Obstacle {
+    Circle { centre: Vec2, radius: f32 },
+    Rect { min: Vec2, max: Vec2 },
+}
+
+/// A named path: nodes and the radius within which a node counts as reached.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Path {
+    pub name: String,
+    pub nodes: Vec<Vec2>,
+    pub radius: f32,
+}
+
+/// How an agent walks a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PathMode {
+    /// Node 0 to the last, then arrive there.
+    Once,
+    /// Node 0 to the last, then node 0 again.
+    Loop,
+    /// Back and forth: 0, 1, …, n−1, n−2, …, 0, 1, …
+    Patrol,
+}
+
+/// An exit: agents (of the listed groups, or all) whose centre enters it are removed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Exit {
+    pub name: String,
+    pub region: Region,
+    /// Groups that leave here; empty means every group.
+    pub groups: Vec<u16>,
+}
+
+/// A gate line; crossings in either direction are counted (doorway throughput).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gate {
+    pub name: String,
+    pub from: Vec2,
+    pub to: Vec2,
+}
+
+/// A spawn source: adds agents of `group` in `region` at `rate_per_s` between `start_s` and
+/// `end_s`, at most `max` in all.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    pub name: String,
+    pub group: u16,
+    pub region: Region,
+    pub rate_per_s: f32,
+    pub start_s: f32,
+    pub end_s: f32,
+    pub max: u32,
+    /// Agents spawned so far (state).
+    pub spawned: u32,
+}
+
+impl Source {
+    /// How many agents the source should have spawned by time `t_s`: `floor(rate · (t −
+    /// start))` clamped to [0, max], evaluated in f64 from the tick count so it never drifts.
+    pub fn due_by(&self, t_s: f64) -> u32 {
+        let t = t_s.min(self.end_s as f64) - self.start_s as f64;
+        if t <= 0.0 {
+            return 0;
+        }
+        ((self.rate_per_s as f64 * t).floor() as u64).min(self.max as u64) as u32
+    }
 }
 
 /// Where a behaviour's target comes from: an index into `World::targets`.
 pub type TargetId = u16;
 
 /// How evade predicts the pursuer's future position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EvadePrediction {
     /// `T = d / (max_speed + |q.v|)` (the default).
     TargetSpeed,
@@ -102,7 +217,7 @@ pub enum EvadePrediction {
 }
 
 /// How separation weighs its neighbours.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeparationVariant {
     /// `force = norm(-Σ(n.p - p) / count) · max_force` (the default).
     Mean,
@@ -111,7 +226,7 @@ pub enum SeparationVariant {
 }
 
 /// One steering behaviour with its parameters. Units: lengths in world units, times in seconds.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Behaviour {
     Seek {
         target: TargetId,
@@ -153,6 +268,40 @@ pub enum Behaviour {
         target: TargetId,
         speed: f32,
     },
+    /// Steer away from the most threatening obstacle found by the `find_threats` pass.
+    AvoidObstacles { see_ahead: f32, max_avoid_force: f32 },
+    /// Seek the current node of a path; the cursor lives in `Agents::path_node`/`path_dir`.
+    FollowPath { path: u16, mode: PathMode, slowing_radius: f32 },
+    /// Arrive behind the leader, keep apart from the other followers, and evade the leader when
+    /// in its sight.
+    FollowLeader {
+        leader: TargetId,
+        behind_dist: f32,
+        slowing_radius: f32,
+        sight_radius: f32,
+        separation_radius: f32,
+        max_separation: f32,
+    },
+    /// Queue braking. Not part of the weighted sum: the `queue_brake` pass applies it after
+    /// the sum, because it reads the summed steering.
+    Queue {
+        queue_ahead: f32,
+        queue_radius: f32,
+        brake_factor: f32,
+        hard_stop_factor: f32,
+        separation_radius: f32,
+        max_separation: f32,
+    },
+    /// Random walk towards a target through waypoints in a cone that narrows as the agent
+    /// closes in; the waypoint lives in `Agents::waypoint`.
+    RandomWalk {
+        target: TargetId,
+        aggro_radius: f32,
+        min_step: f32,
+        max_step: f32,
+        reach_radius: f32,
+        slowing_radius: f32,
+    },
 }
 
 impl Behaviour {
@@ -168,6 +317,11 @@ impl Behaviour {
             Behaviour::Alignment { .. } => "alignment",
             Behaviour::Cohesion { .. } => "cohesion",
             Behaviour::FlockTarget { .. } => "flock_target",
+            Behaviour::AvoidObstacles { .. } => "avoid_obstacles",
+            Behaviour::FollowPath { .. } => "follow_path",
+            Behaviour::FollowLeader { .. } => "follow_leader",
+            Behaviour::Queue { .. } => "queue",
+            Behaviour::RandomWalk { .. } => "random_walk",
         }
     }
 
@@ -186,19 +340,39 @@ impl Behaviour {
             Behaviour::Separation { radius, .. }
             | Behaviour::Alignment { radius }
             | Behaviour::Cohesion { radius } => Some(radius),
+            Behaviour::FollowLeader { separation_radius, .. } => Some(separation_radius),
+            // The blocker search looks `queue_ahead` ahead, then `queue_radius` around that.
+            Behaviour::Queue { queue_ahead, queue_radius, separation_radius, .. } => {
+                Some((queue_ahead + queue_radius).max(separation_radius))
+            }
+            _ => None,
+        }
+    }
+
+    /// The target this behaviour reads, if any.
+    pub fn target(&self) -> Option<TargetId> {
+        match *self {
+            Behaviour::Seek { target }
+            | Behaviour::Flee { target }
+            | Behaviour::Arrive { target, .. }
+            | Behaviour::Pursuit { target, .. }
+            | Behaviour::Evade { target, .. }
+            | Behaviour::FlockTarget { target, .. }
+            | Behaviour::RandomWalk { target, .. } => Some(target),
+            Behaviour::FollowLeader { leader, .. } => Some(leader),
             _ => None,
         }
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WeightedBehaviour {
     pub weight: f32,
     pub behaviour: Behaviour,
 }
 
 /// A group: agents sharing a behaviour list and sensing parameters.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Group {
     pub name: String,
     /// Steering is `Σ weight · force` over this list, in this order.
@@ -209,10 +383,74 @@ pub struct Group {
     pub max_neighbours: u32,
     /// Flocking forces are recomputed every this many ticks (1 = every tick), staggered by id.
     pub flocking_interval_ticks: u32,
+    /// How new agents of this group are made (initial population and spawn sources).
+    pub params: AgentParams,
+}
+
+impl Group {
+    /// The `see_ahead` of the group's obstacle avoidance, if it avoids obstacles.
+    pub fn see_ahead(&self) -> Option<f32> {
+        self.behaviours.iter().find_map(|b| match b.behaviour {
+            Behaviour::AvoidObstacles { see_ahead, .. } => Some(see_ahead),
+            _ => None,
+        })
+    }
+
+    /// The group's queue parameters, if it queues.
+    pub fn queue(&self) -> Option<&Behaviour> {
+        self.behaviours.iter().map(|b| &b.behaviour).find(|b| matches!(b, Behaviour::Queue { .. }))
+    }
+
+    /// The radius of the group's first wander circle (0 without wander).
+    pub fn wander_radius(&self) -> f32 {
+        self.behaviours
+            .iter()
+            .find_map(|b| match b.behaviour {
+                Behaviour::Wander { radius, .. } => Some(radius),
+                _ => None,
+            })
+            .unwrap_or(0.0)
+    }
+}
+
+/// A per-agent parameter: one value for every agent, or a uniform range drawn per agent.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Param {
+    Value(f32),
+    Range { min: f32, max: f32 },
+}
+
+impl Param {
+    /// The agent's value; always consumes exactly one draw, so switching a parameter between a
+    /// value and a range never shifts the other parameters' draws.
+    pub fn draw(&self, rng: &mut AgentRng) -> f32 {
+        let u = crate::rng::unit(rng);
+        match *self {
+            Param::Value(v) => v,
+            Param::Range { min, max } => min + (max - min) * u,
+        }
+    }
+
+    pub fn max(&self) -> f32 {
+        match *self {
+            Param::Value(v) => v,
+            Param::Range { max, .. } => max,
+        }
+    }
+}
+
+/// Per-agent parameters of a group, each a value or a range.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentParams {
+    pub max_speed: Param,
+    pub max_force: Param,
+    pub mass: Param,
+    pub radius: Param,
+    pub initial_speed: Param,
 }
 
 /// Agent columns. Row `i` of every column describes the same agent; rows are in id order.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Agents {
     /// Stable id: never reused, assigned in spawn order.
     pub id: Vec<u32>,
@@ -233,11 +471,45 @@ pub struct Agents {
     pub flock_force: Vec<Vec2>,
     /// The agent's own generator, drawn from only inside its own update.
     pub rng: Vec<AgentRng>,
+    /// Path following: index of the node being sought.
+    pub path_node: Vec<u32>,
+    /// Path following: +1 or -1 (patrol reverses it).
+    pub path_dir: Vec<i8>,
+    /// Random walk: the current waypoint.
+    pub waypoint: Vec<Vec2>,
+    /// Random walk: 0 no waypoint yet, 1 walking to a waypoint, 2 on the last, straight leg.
+    pub walk_state: Vec<u8>,
+    /// The agent's own random goal (targets of kind `random`).
+    pub goal: Vec<Vec2>,
 }
 
 impl Agents {
     pub fn len(&self) -> usize {
         self.id.len()
+    }
+
+    /// Keeps the rows for which `keep(row)` is true, in order (ids stay sorted).
+    pub fn retain_rows(&mut self, keep: &[bool]) {
+        fn retain<T>(col: &mut Vec<T>, keep: &[bool]) {
+            let mut k = keep.iter();
+            col.retain(|_| *k.next().expect("one flag per row"));
+        }
+        retain(&mut self.id, keep);
+        retain(&mut self.group, keep);
+        retain(&mut self.position, keep);
+        retain(&mut self.velocity, keep);
+        retain(&mut self.max_speed, keep);
+        retain(&mut self.max_force, keep);
+        retain(&mut self.mass, keep);
+        retain(&mut self.radius, keep);
+        retain(&mut self.wander, keep);
+        retain(&mut self.flock_force, keep);
+        retain(&mut self.rng, keep);
+        retain(&mut self.path_node, keep);
+        retain(&mut self.path_dir, keep);
+        retain(&mut self.waypoint, keep);
+        retain(&mut self.walk_state, keep);
+        retain(&mut self.goal, keep);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -246,7 +518,7 @@ impl Agents {
 }
 
 /// The whole simulation state.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct World {
     pub name: String,
     pub seed: u64,
@@ -257,9 +529,18 @@ pub struct World {
     pub bounds: Bounds,
     pub groups: Vec<Group>,
     pub targets: Vec<Target>,
+    pub obstacles: Vec<Obstacle>,
+    /// Agents are pushed out of obstacles after integration (on by default).
+    pub solid_obstacles: bool,
+    pub paths: Vec<Path>,
+    pub exits: Vec<Exit>,
+    pub gates: Vec<Gate>,
+    pub sources: Vec<Source>,
     pub agents: Agents,
     /// The id the next spawned agent gets.
     pub next_id: u32,
+    /// Agents removed by exits so far.
+    pub exited: u64,
 }
 
 impl World {
@@ -271,6 +552,45 @@ impl World {
     /// The row of agent `id`, if it is alive. Rows are sorted by id.
     pub fn row_of(&self, id: u32) -> Option<usize> {
         self.agents.id.binary_search(&id).ok()
+    }
+
+    /// Appends a new agent of group `g` at `position` with the next id. Every random draw is
+    /// keyed by (seed, `key`, purpose), so an agent's values depend only on who made it and
+    /// its ordinal there (see `rng::agent_key`), never on other groups or thread counts.
+    pub fn push_agent(&mut self, g: u16, key: u64, position: Vec2) -> u32 {
+        use crate::rng::{Purpose, agent_rng, unit};
+        let group = &self.groups[g as usize];
+        let mut params = agent_rng(self.seed, key, Purpose::Params);
+        let max_speed = group.params.max_speed.draw(&mut params);
+        let max_force = group.params.max_force.draw(&mut params);
+        let mass = group.params.mass.draw(&mut params);
+        let radius = group.params.radius.draw(&mut params);
+        let initial_speed = group.params.initial_speed.draw(&mut params);
+        let mut heading = agent_rng(self.seed, key, Purpose::Heading);
+        let (s, c) = crate::math::sin_cos(2.0 * crate::math::PI * unit(&mut heading));
+        let velocity = crate::math::trunc(Vec2::new(c, s) * initial_speed, max_speed);
+        let w = group.wander_radius() * 0.707;
+
+        let id = self.next_id;
+        self.next_id += 1;
+        let a = &mut self.agents;
+        a.id.push(id);
+        a.group.push(g);
+        a.position.push(self.bounds.wrap(position));
+        a.velocity.push(velocity);
+        a.max_speed.push(max_speed);
+        a.max_force.push(max_force);
+        a.mass.push(mass);
+        a.radius.push(radius);
+        a.wander.push(Vec2::new(w, w));
+        a.flock_force.push(Vec2::ZERO);
+        a.rng.push(agent_rng(self.seed, key, Purpose::Behaviour));
+        a.path_node.push(0);
+        a.path_dir.push(1);
+        a.waypoint.push(position);
+        a.walk_state.push(0);
+        a.goal.push(position);
+        id
     }
 }
 

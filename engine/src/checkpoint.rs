@@ -1,0 +1,394 @@
+//! Checkpoints: the whole [`World`] in a versioned, checksummed file, written atomically.
+//!
+//! The world is the entire state (the pipeline is scratch), so a checkpoint plus the same
+//! engine continues a run bit for bit, with any thread count. A checkpoint is tied to the
+//! scenario file's content hash and to the overrides the run was started with; loading it for
+//! another scenario, other overrides or another engine version is an error, and so is any
+//! corruption or truncation. Nothing is returned unless every check passes.
+//!
+//! ## Layout (all integers little-endian)
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 8 | magic `THRONGCK` |
+//! | 4 | format version (u32, currently 1) |
+//! | 2 + n | engine version (u16 length, UTF-8) |
+//! | 32 | BLAKE3 of the scenario file |
+//! | 4 + … | overrides: u32 count, then each as u32 length + UTF-8 `key = value` (sorted) |
+//! | 4 + … | state layout: u32 count, then each column name as u16 length + UTF-8 |
+//! | 8 + 8 | tick, seed (u64) |
+//! | 8 | payload length (u64) |
+//! | 32 | BLAKE3 of the payload |
+//! | 32 | BLAKE3 of every header byte above |
+//! | … | payload: the `World` in postcard |
+//!
+//! Encoding is deterministic (no timestamps, no maps), so save → load → save gives the same
+//! bytes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::fields;
+use crate::world::World;
+
+pub const MAGIC: &[u8; 8] = b"THRONGCK";
+/// The checkpoint format this engine writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+/// The engine version written into checkpoints and golden files.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The file extension of checkpoints written by `throng run --checkpoint-every`.
+pub const EXTENSION: &str = "ckpt";
+
+/// What a checkpoint says about itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub format_version: u32,
+    pub engine_version: String,
+    /// BLAKE3 of the scenario file the run was started from.
+    pub scenario_hash: [u8; 32],
+    /// The run's overrides, canonical (`key = value`, sorted).
+    pub overrides: Vec<String>,
+    /// The state's columns (see [`fields::layout`]).
+    pub layout: Vec<String>,
+    pub tick: u64,
+    pub seed: u64,
+    pub payload_len: u64,
+    pub payload_checksum: [u8; 32],
+}
+
+/// Why a checkpoint cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    #[error("{path}: {message}")]
+    Io { path: String, message: String },
+    #[error("{path}: not a throng checkpoint (no `THRONGCK` magic at the start)")]
+    NotACheckpoint { path: String },
+    #[error("{path}: truncated checkpoint: {detail}")]
+    Truncated { path: String, detail: String },
+    #[error("{path}: checkpoint format version {found}; this engine reads version {FORMAT_VERSION}")]
+    Format { path: String, found: u32 },
+    #[error("{path}: corrupted checkpoint: the {what} checksum does not match")]
+    Corrupted { path: String, what: &'static str },
+    #[error(
+        "{path}: written by throng-engine {found}; this is {ENGINE_VERSION}, and a checkpoint is only resumed by the engine that wrote it"
+    )]
+    EngineVersion { path: String, found: String },
+    #[error("{path}: the state layout differs from this engine's: {detail}")]
+    Layout { path: String, detail: String },
+    #[error(
+        "{path}: written for another scenario: the checkpoint's scenario has BLAKE3 {found}, {scenario} has {expected}"
+    )]
+    Scenario { path: String, scenario: String, found: String, expected: String },
+    #[error("{path}: written with other overrides: the checkpoint has [{found}], this run has [{expected}]")]
+    Overrides { path: String, found: String, expected: String },
+    #[error("{path}: cannot decode the state: {message}")]
+    Decode { path: String, message: String },
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The bytes of a checkpoint of `world`.
+pub fn encode(world: &World, scenario_hash: &[u8; 32], overrides: &[String]) -> Vec<u8> {
+    let payload = postcard::to_stdvec(world).expect("a World always serializes");
+    let layout = fields::layout(world);
+    let mut out = Vec::with_capacity(payload.len() + 512);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(ENGINE_VERSION.len() as u16).to_le_bytes());
+    out.extend_from_slice(ENGINE_VERSION.as_bytes());
+    out.extend_from_slice(scenario_hash);
+    out.extend_from_slice(&(overrides.len() as u32).to_le_bytes());
+    for o in overrides {
+        out.extend_from_slice(&(o.len() as u32).to_le_bytes());
+        out.extend_from_slice(o.as_bytes());
+    }
+    out.extend_from_slice(&(layout.len() as u32).to_le_bytes());
+    for c in &layout {
+        out.extend_from_slice(&(c.len() as u16).to_le_bytes());
+        out.extend_from_slice(c.as_bytes());
+    }
+    out.extend_from_slice(&world.tick.to_le_bytes());
+    out.extend_from_slice(&world.seed.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(blake3::hash(&payload).as_bytes());
+    let header_sum = blake3::hash(&out);
+    out.extend_from_slice(header_sum.as_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// A bounds-checked reader over the header.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    path: &'a str,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], CheckpointError> {
+        if self.bytes.len() - self.at < n {
+            return Err(CheckpointError::Truncated {
+                path: self.path.into(),
+                detail: format!("the file ends inside the header ({what}) after {} bytes", self.bytes.len()),
+            });
+        }
+        let s = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        Ok(s)
+    }
+    fn u16(&mut self, what: &str) -> Result<u16, CheckpointError> {
+        Ok(u16::from_le_bytes(self.take(2, what)?.try_into().expect("2 bytes")))
+    }
+    fn u32(&mut self, what: &str) -> Result<u32, CheckpointError> {
+        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("4 bytes")))
+    }
+    fn u64(&mut self, what: &str) -> Result<u64, CheckpointError> {
+        Ok(u64::from_le_bytes(self.take(8, what)?.try_into().expect("8 bytes")))
+    }
+    fn hash(&mut self, what: &str) -> Result<[u8; 32], CheckpointError> {
+        Ok(self.take(32, what)?.try_into().expect("32 bytes"))
+    }
+    fn text(&mut self, len: usize, what: &str) -> Result<String, CheckpointError> {
+        let bytes = self.take(len, what)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| CheckpointError::Corrupted { path: self.path.into(), what: "header" })
+    }
+}
+
+/// Decodes a checkpoint's bytes: every structural check and both checksums, then the state.
+/// `path` names the file in errors.
+pub fn decode(bytes: &[u8], path: &str) -> Result<(Header, World), CheckpointError> {
+    let p = || path.to_string();
+    if bytes.len() < MAGIC.len() {
+        if MAGIC.starts_with(bytes) {
+            return Err(CheckpointError::Truncated { path: p(), detail: format!("only {} bytes", bytes.len()) });
+        }
+        return Err(CheckpointError::NotACheckpoint { path: p() });
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(CheckpointError::NotACheckpoint { path: p() });
+    }
+    let mut r = Reader { bytes, at: 8, path };
+    let format_version = r.u32("format version")?;
+    if format_version != FORMAT_VERSION {
+        return Err(CheckpointError::Format { path: p(), found: format_version });
+    }
+    let n = r.u16("engine version")? as usize;
+    let engine_version = r.text(n, "engine version")?;
+    let scenario_hash = r.hash("scenario hash")?;
+    let count = r.u32("override count")? as usize;
+    let mut overrides = Vec::new();
+    for _ in 0..count {
+        let n = r.u32("override")? as usize;
+        overrides.push(r.text(n, "override")?);
+    }
+    let count = r.u32("column count")? as usize;
+    let mut layout = Vec::new();
+    for _ in 0..count {
+        let n = r.u16("column name")? as usize;
+        layout.push(r.text(n, "column name")?);
+    }
+    let tick = r.u64("tick")?;
+    let seed = r.u64("seed")?;
+    let payload_len = r.u64("payload length")?;
+    let payload_checksum = r.hash("payload checksum")?;
+    let header_end = r.at;
+    let header_sum = r.hash("header checksum")?;
+    if blake3::hash(&bytes[..header_end]).as_bytes() != &header_sum {
+        return Err(CheckpointError::Corrupted { path: p(), what: "header" });
+    }
+    let payload = &bytes[r.at..];
+    if (payload.len() as u64) < payload_len {
+        return Err(CheckpointError::Truncated {
+            path: p(),
+            detail: format!("the state should be {payload_len} bytes, the file holds {}", payload.len()),
+        });
+    }
+    if payload.len() as u64 > payload_len {
+        return Err(CheckpointError::Corrupted { path: p(), what: "payload length" });
+    }
+    if blake3::hash(payload).as_bytes() != &payload_checksum {
+        return Err(CheckpointError::Corrupted { path: p(), what: "payload" });
+    }
+    let header = Header {
+        format_version,
+        engine_version,
+        scenario_hash,
+        overrides,
+        layout,
+        tick,
+        seed,
+        payload_len,
+        payload_checksum,
+    };
+    if header.engine_version != ENGINE_VERSION {
+        return Err(CheckpointError::EngineVersion { path: p(), found: header.engine_version });
+    }
+    let world: World = match postcard::take_from_bytes::<World>(payload) {
+        Ok((world, [])) => world,
+        Ok((_, rest)) => {
+            return Err(CheckpointError::Decode {
+                path: p(),
+                message: format!(
+                    "{} bytes left over: the state layout of the engine that wrote it differs",
+                    rest.len()
+                ),
+            });
+        }
+        Err(e) => {
+            return Err(CheckpointError::Decode {
+                path: p(),
+                message: format!("{e}: the state layout of the engine that wrote it probably differs"),
+            });
+        }
+    };
+    let here = fields::layout(&world);
+    if here != header.layout {
+        let missing: Vec<&str> =
+            header.layout.iter().filter(|c| !here.contains(c)).map(String::as_str).collect();
+        let extra: Vec<&str> = here.iter().filter(|c| !header.layout.contains(c)).map(String::as_str).collect();
+        return Err(CheckpointError::Layout {
+            path: p(),
+            detail: format!("columns only in the checkpoint: [{}]; only in this engine: [{}]", missing.join(", "), extra.join(", ")),
+        });
+    }
+    check_world(&world, &header).map_err(|message| CheckpointError::Decode { path: p(), message })?;
+    Ok((header, world))
+}
+
+/// Consistency checks on a decoded world, so that a bad file is an error here and never a
+/// panic mid-tick.
+fn check_world(world: &World, header: &Header) -> Result<(), String> {
+    if world.tick != header.tick || world.seed != header.seed {
+        return Err("the header's tick or seed disagrees with the state".into());
+    }
+    struct Lens(Vec<(String, usize)>);
+    impl fields::Sink for Lens {
+        fn leaf(&mut self, path: &[fields::Seg], leaf: fields::Leaf<'_>) {
+            if let ([fields::Seg::Field(fields::AGENTS), fields::Seg::Field(c)], fields::Leaf::Len(n)) = (path, leaf) {
+                self.0.push((c.to_string(), n));
+            }
+        }
+    }
+    // The length of every agent column, whatever columns this engine has.
+    let mut lens = Lens(Vec::new());
+    fields::walk(world, &mut lens).map_err(|e| e.to_string())?;
+    let n = world.agents.len();
+    if let Some((c, len)) = lens.0.iter().find(|(_, len)| *len != n) {
+        return Err(format!("column `{c}` has {len} rows, `id` has {n}"));
+    }
+    if world.agents.id.windows(2).any(|w| w[0] >= w[1]) {
+        return Err("agent ids are not in increasing order".into());
+    }
+    if world.agents.id.last().is_some_and(|&id| id >= world.next_id) {
+        return Err("an agent id is not below `next_id`".into());
+    }
+    if world.agents.group.iter().any(|&g| g as usize >= world.groups.len()) {
+        return Err("an agent belongs to a group that does not exist".into());
+    }
+    Ok(())
+}
+
+/// Checks that a checkpoint belongs to this run: the same scenario file and the same overrides.
+pub fn check_run(
+    header: &Header,
+    path: &str,
+    scenario: &str,
+    scenario_hash: &[u8; 32],
+    overrides: &[String],
+) -> Result<(), CheckpointError> {
+    if &header.scenario_hash != scenario_hash {
+        return Err(CheckpointError::Scenario {
+            path: path.into(),
+            scenario: scenario.into(),
+            found: hex(&header.scenario_hash),
+            expected: hex(scenario_hash),
+        });
+    }
+    if header.overrides != overrides {
+        return Err(CheckpointError::Overrides {
+            path: path.into(),
+            found: header.overrides.join(", "),
+            expected: overrides.join(", "),
+        });
+    }
+    Ok(())
+}
+
+/// Reads and decodes a checkpoint file.
+pub fn load(path: &Path) -> Result<(Header, World), CheckpointError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| CheckpointError::Io {
+        path: name.clone(),
+        message: match e.kind() {
+            std::io::ErrorKind::NotFound => "no such file".into(),
+            _ => format!("cannot read: {e}"),
+        },
+    })?;
+    decode(&bytes, &name)
+}
+
+/// The file name of the checkpoint at `tick` in a checkpoint directory.
+pub fn file_name(tick: u64) -> String {
+    format!("tick-{tick:010}.{EXTENSION}")
+}
+
+/// The checkpoint with the highest tick in `dir`, by file name.
+pub fn latest_in(dir: &Path) -> std::io::Result<Option<PathBuf>> {
+    let mut best: Option<(u64, PathBuf)> = None;
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
+        let Some(tick) = name
+            .strip_prefix("tick-")
+            .and_then(|r| r.strip_suffix(&format!(".{EXTENSION}")))
+            .and_then(|t| t.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|(t, _)| tick > *t) {
+            best = Some((tick, path));
+        }
+    }
+    Ok(best.map(|(_, p)| p))
+}
+
+/// Writes `bytes` to `path` so that a crash at any moment leaves either the old file or the
+/// new one, never a part: a temporary file in the same directory, flushed to disk, renamed
+/// over `path`, then the directory flushed so the rename itself is durable.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)?;
+        // Flushing a directory is how POSIX makes a rename durable; not every platform allows
+        // opening one, and the rename is already atomic without it.
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Whether a file name is a temporary file left by [`write_atomically`] (after a crash).
+pub fn is_temporary(name: &str) -> bool {
+    name.starts_with('.') && name.ends_with(".tmp")
+}
+
+/// Saves a checkpoint of `world` atomically.
+pub fn save(path: &Path, world: &World, scenario_hash: &[u8; 32], overrides: &[String]) -> std::io::Result<()> {
+    write_atomically(path, &encode(world, scenario_hash, overrides))
+}
