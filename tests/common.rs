@@ -10,13 +10,17 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every shipped scenario (`scenarios/*.toml`, not the benchmark ones), sorted by name.
+/// Every shipped scenario (`scenarios/*.toml` and `scenarios/bench/*.toml`), sorted.
 pub fn shipped_scenarios() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("scenarios"))
-        .expect("scenarios/ exists")
-        .map(|e| e.expect("readable entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
+    let mut v = Vec::new();
+    for dir in [root().join("scenarios"), root().join("scenarios").join("bench")] {
+        v.extend(
+            std::fs::read_dir(&dir)
+                .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                .map(|e| e.expect("readable entry").path())
+                .filter(|p| p.extension().is_some_and(|e| e == "toml")),
+        );
+    }
     v.sort();
     v
 }

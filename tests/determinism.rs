@@ -1,7 +1,6 @@
 //! Determinism: the same scenario gives the same per-tick state hashes at any thread count,
-//! with either index backend, in separate processes, and matches the committed golden hashes.
-
-use std::collections::BTreeMap;
+//! with either index backend, in separate processes. The committed golden records are checked
+//! in `golden_files.rs`.
 
 use throng_engine::IndexKind;
 
@@ -23,7 +22,7 @@ fn every_shipped_scenario_is_thread_count_and_index_independent() {
         let reference = hashes(&scenario, TICKS, 1, IndexKind::Kd);
         // The hashes must actually move, or this test could not fail.
         assert_ne!(reference[0], reference[TICKS as usize], "{}: state never changed", scenario.name);
-        for index in [IndexKind::Kd, IndexKind::Brute] {
+        for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Brute] {
             let ticks = if index == IndexKind::Brute && scenario.agent_count() > BRUTE_FULL_AGENTS {
                 BRUTE_SHORT_TICKS
             } else {
@@ -61,46 +60,4 @@ fn separate_processes_agree() {
         let bin: Vec<String> = a.into_iter().map(|(_, h)| h).collect();
         assert_eq!(bin, lib, "{rel}: binary and library disagree");
     }
-}
-
-/// Ticks run for the golden hashes: long enough for every behaviour to matter.
-const GOLDEN_TICKS: u64 = 100;
-const GOLDEN_FILE: &str = "tests/golden/final_hashes.txt";
-
-/// Committed final hashes. After a deliberate change to the simulation, re-mint with
-/// `THRONG_REMINT=1 cargo test --test suite golden` and commit the file with the change.
-#[test]
-fn golden_final_hashes() {
-    let mut got = BTreeMap::new();
-    for path in shipped_scenarios() {
-        let scenario = load(&path);
-        let h = hashes(&scenario, GOLDEN_TICKS, 2, IndexKind::Kd);
-        got.insert(
-            path.file_name().unwrap().to_string_lossy().into_owned(),
-            h[GOLDEN_TICKS as usize].clone(),
-        );
-    }
-    let file = root().join(GOLDEN_FILE);
-    if std::env::var_os("THRONG_REMINT").is_some() {
-        let mut text = format!(
-            "# Final state hash after {GOLDEN_TICKS} ticks of each shipped scenario.\n\
-             # Re-mint: THRONG_REMINT=1 cargo test --test suite golden\n"
-        );
-        for (name, h) in &got {
-            text.push_str(&format!("{name} {h}\n"));
-        }
-        std::fs::write(&file, text).expect("write golden file");
-        return;
-    }
-    let text = std::fs::read_to_string(&file)
-        .expect("golden file (re-mint: THRONG_REMINT=1 cargo test --test suite golden)");
-    let want: BTreeMap<String, String> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let (n, h) = l.split_once(' ').expect("name hash");
-            (n.to_owned(), h.trim().to_owned())
-        })
-        .collect();
-    assert_eq!(got, want, "golden hashes differ; if the change is deliberate, re-mint (see {GOLDEN_FILE})");
 }

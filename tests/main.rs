@@ -1,9 +1,17 @@
 //! The integration suite: one binary, so the real `throng` executable is built once and every
 //! module can run it.
 
+mod batch;
+mod checkpoint;
 mod cli;
 mod common;
 mod determinism;
+mod fixtures;
 mod formulas;
+mod golden_files;
+mod group_independence;
 mod oracle;
 mod properties;
+mod render;
+mod scenes;
+mod steering_formulas;

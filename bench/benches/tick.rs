@@ -1,22 +1,21 @@
-//! Whole-tick benchmarks of the shipped scenarios.
+//! The whole tick of the standard crowd at 1k, 10k and 100k agents, per agent
+//! (`Throughput::Elements`), with the k-d tree and the grid.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use throng_bench::warmed;
+use throng_bench::{bench_threads, crowd};
 use throng_engine::IndexKind;
 
 fn tick(c: &mut Criterion) {
+    let threads = bench_threads();
     let mut group = c.benchmark_group("tick");
-    for name in ["flock.toml", "wander.toml", "pursuit_evade.toml", "seek_arrive.toml"] {
-        for threads in [1, 2] {
-            let (world, mut pipeline) = warmed(name, threads, IndexKind::Kd, 20);
+    group.sample_size(20);
+    for agents in [1_000u64, 10_000, 100_000] {
+        for index in [IndexKind::Kd, IndexKind::Grid] {
+            let (mut world, mut pipeline) = crowd(agents, threads, index);
             group.throughput(Throughput::Elements(world.agents.len() as u64));
-            // Each iteration steps a clone of the warmed world, so every sample measures the same tick.
-            group.bench_function(format!("{name}/{threads}t"), |b| {
-                b.iter_batched_ref(
-                    || world.clone(),
-                    |w| pipeline.step(std::hint::black_box(w)).expect("finite state"),
-                    criterion::BatchSize::LargeInput,
-                )
+            // The world keeps running between iterations: every sample is a real next tick.
+            group.bench_function(format!("crowd/{agents}/{index}/{threads}t"), |b| {
+                b.iter(|| pipeline.step(std::hint::black_box(&mut world)).expect("finite state"))
             });
         }
     }

@@ -1,5 +1,5 @@
-//! Shared setup for throng's criterion benchmarks: worlds are built here, never inside a
-//! timed routine.
+//! Shared setup for throng's criterion benchmarks: worlds are built and warmed here, never
+//! inside a timed routine.
 
 use std::path::{Path, PathBuf};
 
@@ -10,13 +10,37 @@ pub fn scenario_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("scenarios").join(name)
 }
 
-/// The scenario's world after `warmup` ticks, and the pipeline that ran them.
-pub fn warmed(name: &str, threads: usize, index: IndexKind, warmup: u64) -> (World, Pipeline) {
-    let scenario = Scenario::load(&scenario_path(name)).unwrap_or_else(|e| panic!("{e}"));
-    let mut world = scenario.build_world();
+pub fn load(name: &str) -> Scenario {
+    Scenario::load(&scenario_path(name)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `scenario` scaled to `agents` at its density, after `warmup` ticks, with the pipeline that
+/// ran them (so every pass's scratch is valid).
+pub fn warmed_scaled(
+    scenario: &Scenario,
+    agents: u64,
+    threads: usize,
+    index: IndexKind,
+    warmup: u64,
+) -> (World, Pipeline) {
+    let scaled = scenario.scaled(agents).unwrap_or_else(|e| panic!("{e}"));
+    let mut world = scaled.build_world();
     let mut pipeline = Pipeline::new(threads, index).expect("thread pool");
     for _ in 0..warmup {
         pipeline.step(&mut world).expect("finite state");
     }
     (world, pipeline)
+}
+
+/// The standard crowd (`scenarios/bench/crowd.toml`) at `agents`, warmed for 10 ticks.
+pub fn crowd(agents: u64, threads: usize, index: IndexKind) -> (World, Pipeline) {
+    warmed_scaled(&load("bench/crowd.toml"), agents, threads, index, 10)
+}
+
+/// Worker threads for benches: `THRONG_BENCH_THREADS`, else every core.
+pub fn bench_threads() -> usize {
+    std::env::var("THRONG_BENCH_THREADS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }

@@ -30,6 +30,11 @@ pub fn check(paths: &[PathBuf]) -> Result<ExitCode> {
                     b.size().y,
                     s.seed
                 );
+                // Problems that do not stop a run (e.g. an exit outside the bounds), as `run`
+                // prints them.
+                for w in &s.warnings {
+                    eprintln!("warning: {w}");
+                }
             }
             Err(e) => {
                 failed += 1;

@@ -2,7 +2,13 @@
 //!
 //! Exit codes: 0 ok, 1 a check failed (reserved for verification commands), 2 error.
 
+mod batch;
+mod bench;
 mod check;
+mod record;
+mod render;
+mod report;
+mod resume;
 mod run;
 
 use std::path::PathBuf;
@@ -22,12 +28,26 @@ struct Cli {
 enum Command {
     /// Run a scenario and report timings, per-pass costs and the final state hash.
     Run(run::RunArgs),
+    /// Scale a scenario to several agent counts and time it beside the index floor.
+    Bench(bench::BenchArgs),
     /// Validate scenario files and print a one-line summary of each.
     Check {
         /// Scenario files (TOML).
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
     },
+    /// Record a golden file: the state hash (and column digests) every K ticks of a run.
+    Record(record::RecordArgs),
+    /// Re-run golden files and compare; exit 1 and name the first difference on a mismatch.
+    Verify(record::VerifyArgs),
+    /// Run a batch file (scenarios x seeds x overrides) in parallel; re-running resumes.
+    Batch(batch::BatchArgs),
+    /// Merge batch output directories (shards) and aggregate metrics over seeds per point.
+    Report(report::ReportArgs),
+    /// Draw a run: a PNG frame, an animated GIF or a self-contained HTML player.
+    Render(render::RenderArgs),
+    /// Plot the per-tick metrics of a run, one panel per metric (SVG or PNG).
+    Plot(render::plot::PlotArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -36,6 +56,8 @@ pub enum IndexArg {
     Kd,
     /// Brute force O(N²): the oracle.
     Brute,
+    /// Exact uniform grid, rebuilt every tick; same results as kd.
+    Grid,
 }
 
 impl From<IndexArg> for IndexKind {
@@ -43,6 +65,7 @@ impl From<IndexArg> for IndexKind {
         match i {
             IndexArg::Kd => IndexKind::Kd,
             IndexArg::Brute => IndexKind::Brute,
+            IndexArg::Grid => IndexKind::Grid,
         }
     }
 }
@@ -50,8 +73,15 @@ impl From<IndexArg> for IndexKind {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Bench(args) => bench::bench(args),
         Command::Run(args) => run::run(args),
         Command::Check { scenarios } => check::check(&scenarios),
+        Command::Record(args) => record::record(args),
+        Command::Verify(args) => record::verify(args),
+        Command::Render(args) => render::render(args),
+        Command::Plot(args) => render::plot::plot(args),
+        Command::Batch(args) => batch::batch(args),
+        Command::Report(args) => report::report(args),
     };
     match result {
         Ok(code) => code,

@@ -10,7 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use throng_engine::metrics::{MetricsCollector, Summary, TickMetrics};
-use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
+use throng_engine::{IndexKind, Pipeline, World, state_hash};
 
 use crate::IndexArg;
 
@@ -51,6 +51,20 @@ pub struct RunArgs {
     /// Print nothing but errors (and the JSON object, with --json).
     #[arg(long)]
     quiet: bool,
+    /// Override a scenario value before validation, e.g. `--set groups.boids.max_speed=2.5`
+    /// (repeatable; see docs/batches.md for keys).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// Save the whole state every K ticks into --checkpoint-dir (tick-NNNNNNNNNN.ckpt).
+    #[arg(long, value_name = "K")]
+    checkpoint_every: Option<u64>,
+    /// Directory for --checkpoint-every (created if missing).
+    #[arg(long, value_name = "DIR")]
+    checkpoint_dir: Option<PathBuf>,
+    /// Continue from a checkpoint (or a checkpoint directory's latest) written for this same
+    /// scenario file and `--set`s; `--ticks` still counts from tick 0.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -74,15 +88,19 @@ struct RunReport<'a> {
     hash: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     hashes: Option<Vec<(u64, String)>>,
+    /// The tick of the checkpoint this run resumed from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resumed_from: Option<u64>,
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
-    let mut scenario = Scenario::load(&args.scenario)?;
+    let sets = crate::record::parse_sets(&args.set)?;
+    let start = crate::resume::start(&args.scenario, &sets, args.seed, args.resume.as_deref())?;
+    let checkpointer =
+        crate::resume::Checkpointer::new(args.checkpoint_every, args.checkpoint_dir.as_deref(), &start)?;
+    let crate::resume::Start { scenario, world: start_world, resumed, .. } = start;
     for w in &scenario.warnings {
         eprintln!("warning: {w}");
-    }
-    if let Some(seed) = args.seed {
-        scenario.seed = seed;
     }
     let ticks = args.ticks.unwrap_or(scenario.ticks);
     let index = args.index.map(IndexKind::from).unwrap_or(scenario.index);
@@ -98,7 +116,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         bail!("--trace-every must be at least 1");
     }
 
-    let mut world = scenario.build_world();
+    let mut world = start_world;
+    let first_tick = world.tick;
+    if first_tick > ticks {
+        bail!("the checkpoint is at tick {first_tick}, beyond --ticks {ticks} (ticks count from tick 0)");
+    }
     let mut pipeline = Pipeline::new(threads, index)?;
     let mut trace = match &args.trace {
         Some(path) => Some(Trace::create(path)?),
@@ -126,22 +148,26 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     };
     let mut metrics_time = std::time::Duration::ZERO;
 
-    let progress = progress_bar(ticks, args.quiet);
+    let progress = progress_bar(ticks - first_tick, args.quiet);
     observe(&world, &mut hashes)?;
     let mut wall = std::time::Duration::ZERO;
-    for _ in 0..ticks {
+    for _ in first_tick..ticks {
         let start = Instant::now();
         pipeline.step(&mut world).with_context(|| format!("{} stopped", args.scenario.display()))?;
         wall += start.elapsed();
         if let Some(m) = metrics.as_mut() {
             let start = Instant::now();
-            let tick = pipeline.install(|| m.observe(&world, &pipeline.events, pipeline.obstacle_index()).clone());
+            let tick =
+                pipeline.install(|| m.observe(&world, pipeline.events(), pipeline.obstacle_index()).clone());
             metrics_time += start.elapsed();
             if let Some(csv) = metrics_csv.as_mut() {
                 csv.write(&tick)?;
             }
         }
         observe(&world, &mut hashes)?;
+        if let Some(c) = &checkpointer {
+            c.after_tick(&world)?;
+        }
         progress.inc(1);
     }
     let wall_s = wall.as_secs_f64();
@@ -166,13 +192,14 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         ticks,
         dt: scenario.dt,
         wall_s,
-        ticks_per_s: ticks as f64 / wall_s.max(1e-12),
-        ms_per_tick: wall_s * 1e3 / ticks.max(1) as f64,
+        ticks_per_s: (ticks - first_tick) as f64 / wall_s.max(1e-12),
+        ms_per_tick: wall_s * 1e3 / (ticks - first_tick).max(1) as f64,
         passes,
-        metrics_ms_per_tick: metrics_time.as_secs_f64() * 1e3 / ticks.max(1) as f64,
+        metrics_ms_per_tick: metrics_time.as_secs_f64() * 1e3 / (ticks - first_tick).max(1) as f64,
         metrics: metrics.as_ref().map(|m| m.summary(&world)),
         hash,
         hashes,
+        resumed_from: resumed.map(|(_, tick)| tick),
     };
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
@@ -273,7 +300,9 @@ impl MetricsCsv {
             m.polarisation.to_string(),
         ];
         row.extend(m.gate_crossings.iter().map(|c| c.to_string()));
-        self.writer.write_record(&row).with_context(|| format!("cannot write metrics file {}", self.path.display()))
+        self.writer
+            .write_record(&row)
+            .with_context(|| format!("cannot write metrics file {}", self.path.display()))
     }
 
     fn finish(mut self) -> Result<()> {

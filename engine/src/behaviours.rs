@@ -142,7 +142,14 @@ pub fn flock_target(to_target: Vec2, v: Vec2, speed: f32) -> Vec2 {
 /// Path following: the cursor after this tick's reach test. When the agent is within
 /// `radius` of node `current`, it moves on: `once` stops at the last node, `loop` wraps to
 /// node 0, `patrol` reverses at either end (0, 1, …, n−1, n−2, …, 0, 1, …).
-pub fn path_advance(dist_to_node: f32, radius: f32, current: u32, dir: i8, nodes: u32, mode: PathMode) -> (u32, i8) {
+pub fn path_advance(
+    dist_to_node: f32,
+    radius: f32,
+    current: u32,
+    dir: i8,
+    nodes: u32,
+    mode: PathMode,
+) -> (u32, i8) {
     if dist_to_node > radius {
         return (current, dir);
     }
@@ -391,8 +398,9 @@ impl SteerInputs<'_> {
             Behaviour::Pursuit { target: t, look_ahead_s } => {
                 target(t).map_or(Vec2::ZERO, |(o, qv)| pursuit(o, qv, v, max_speed, look_ahead_s))
             }
-            Behaviour::Evade { target: t, look_ahead_s, prediction } => target(t)
-                .map_or(Vec2::ZERO, |(o, qv)| evade(o, qv, v, max_speed, look_ahead_s, prediction)),
+            Behaviour::Evade { target: t, look_ahead_s, prediction } => {
+                target(t).map_or(Vec2::ZERO, |(o, qv)| evade(o, qv, v, max_speed, look_ahead_s, prediction))
+            }
             Behaviour::Separation { radius, max_force, variant } => {
                 separation(self.neighbour_offsets(i, radius), max_force, variant)
             }
@@ -401,18 +409,20 @@ impl SteerInputs<'_> {
             Behaviour::FlockTarget { target: t, speed } => {
                 target(t).map_or(Vec2::ZERO, |(o, _)| flock_target(o, v, speed))
             }
-            Behaviour::AvoidObstacles { see_ahead, max_avoid_force } => match (self.obstacle_index, self.threat[i]) {
-                (Some(index), o) if o != NO_THREAT => obstacles::avoid_force(
-                    index,
-                    &self.obstacles[o as usize],
-                    self.position[i],
-                    v,
-                    max_speed,
-                    see_ahead,
-                    max_avoid_force,
-                ),
-                _ => Vec2::ZERO,
-            },
+            Behaviour::AvoidObstacles { see_ahead, max_avoid_force } => {
+                match (self.obstacle_index, self.threat[i]) {
+                    (Some(index), o) if o != NO_THREAT => obstacles::avoid_force(
+                        index,
+                        &self.obstacles[o as usize],
+                        self.position[i],
+                        v,
+                        max_speed,
+                        see_ahead,
+                        max_avoid_force,
+                    ),
+                    _ => Vec2::ZERO,
+                }
+            }
             Behaviour::FollowPath { path, mode, slowing_radius } => {
                 let nodes = &self.paths[path as usize].nodes;
                 let radius = self.paths[path as usize].radius;
@@ -424,7 +434,13 @@ impl SteerInputs<'_> {
                 *st.path_node = next;
                 *st.path_dir = dir;
                 let arrive_here = mode == PathMode::Once && next == n - 1;
-                follow_path(self.bounds.offset(p, nodes[next as usize]), v, max_speed, arrive_here, slowing_radius)
+                follow_path(
+                    self.bounds.offset(p, nodes[next as usize]),
+                    v,
+                    max_speed,
+                    arrive_here,
+                    slowing_radius,
+                )
             }
             Behaviour::FollowLeader {
                 leader,
@@ -439,11 +455,27 @@ impl SteerInputs<'_> {
                     max_separation,
                     SeparationVariant::Mean,
                 );
-                follow_leader(to_leader, leader_v, v, max_speed, behind_dist, slowing_radius, sight_radius, sep)
+                follow_leader(
+                    to_leader,
+                    leader_v,
+                    v,
+                    max_speed,
+                    behind_dist,
+                    slowing_radius,
+                    sight_radius,
+                    sep,
+                )
             }),
             // Applied by the queue_brake pass, after the sum.
             Behaviour::Queue { .. } => Vec2::ZERO,
-            Behaviour::RandomWalk { target: t, aggro_radius, min_step, max_step, reach_radius, slowing_radius } => {
+            Behaviour::RandomWalk {
+                target: t,
+                aggro_radius,
+                min_step,
+                max_step,
+                reach_radius,
+                slowing_radius,
+            } => {
                 let Some((to_target, _)) = target(t) else { return Vec2::ZERO };
                 let p = self.position[i];
                 if *st.walk_state != WALK_FINAL
@@ -471,8 +503,12 @@ impl SteerInputs<'_> {
     /// A random goal is redrawn first, on ticks that are multiples of its period.
     fn steer_agent(&self, i: usize, st: &mut AgentMut<'_>) -> Vec2 {
         let g = &self.groups[self.group[i] as usize];
-        if let Some(Target::Random { region, period_ticks }) =
-            g.behaviours.iter().filter_map(|b| b.behaviour.target()).map(|t| &self.target_defs[t as usize]).find(|t| matches!(t, Target::Random { .. }))
+        if let Some(Target::Random { region, period_ticks }) = g
+            .behaviours
+            .iter()
+            .filter_map(|b| b.behaviour.target())
+            .map(|t| &self.target_defs[t as usize])
+            .find(|t| matches!(t, Target::Random { .. }))
             && self.tick.is_multiple_of(*period_ticks as u64)
         {
             *st.goal = self.bounds.wrap(region.sample(st.rng));
@@ -517,7 +553,13 @@ pub fn steer(inputs: &SteerInputs<'_>, state: SteerState<'_>, steering: &mut [Ve
         .enumerate()
         .with_min_len(64)
         .for_each(
-            |(i, ((((((((out, wander), flock_force), rng), path_node), path_dir), waypoint), walk_state), goal))| {
+            |(
+                i,
+                (
+                    (((((((out, wander), flock_force), rng), path_node), path_dir), waypoint), walk_state),
+                    goal,
+                ),
+            )| {
                 let mut st =
                     AgentMut { wander, flock_force, rng, path_node, path_dir, waypoint, walk_state, goal };
                 *out = inputs.steer_agent(i, &mut st);
@@ -544,8 +586,13 @@ pub fn queue_brake(
     velocity: &mut [Vec2],
     blocked: &mut [bool],
 ) {
-    steering.par_iter_mut().zip(velocity.par_iter_mut()).zip(blocked.par_iter_mut()).enumerate().with_min_len(128).for_each(
-        |(i, ((steer, v), blocked))| {
+    steering
+        .par_iter_mut()
+        .zip(velocity.par_iter_mut())
+        .zip(blocked.par_iter_mut())
+        .enumerate()
+        .with_min_len(128)
+        .for_each(|(i, ((steer, v), blocked))| {
             *blocked = false;
             let Some(&Behaviour::Queue {
                 queue_ahead,
@@ -585,8 +632,7 @@ pub fn queue_brake(
                 *v *= hard_stop_factor;
             }
             *steer += brake;
-        },
-    );
+        });
 }
 
 #[cfg(test)]

@@ -91,13 +91,17 @@ fn hex(bytes: &[u8]) -> String {
 
 /// The bytes of a checkpoint of `world`.
 pub fn encode(world: &World, scenario_hash: &[u8; 32], overrides: &[String]) -> Vec<u8> {
+    encode_as(ENGINE_VERSION, world, scenario_hash, overrides)
+}
+
+fn encode_as(engine_version: &str, world: &World, scenario_hash: &[u8; 32], overrides: &[String]) -> Vec<u8> {
     let payload = postcard::to_stdvec(world).expect("a World always serializes");
     let layout = fields::layout(world);
     let mut out = Vec::with_capacity(payload.len() + 512);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&(ENGINE_VERSION.len() as u16).to_le_bytes());
-    out.extend_from_slice(ENGINE_VERSION.as_bytes());
+    out.extend_from_slice(&(engine_version.len() as u16).to_le_bytes());
+    out.extend_from_slice(engine_version.as_bytes());
     out.extend_from_slice(scenario_hash);
     out.extend_from_slice(&(overrides.len() as u32).to_le_bytes());
     for o in overrides {
@@ -152,7 +156,8 @@ impl<'a> Reader<'a> {
     }
     fn text(&mut self, len: usize, what: &str) -> Result<String, CheckpointError> {
         let bytes = self.take(len, what)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| CheckpointError::Corrupted { path: self.path.into(), what: "header" })
+        String::from_utf8(bytes.to_vec())
+            .map_err(|_| CheckpointError::Corrupted { path: self.path.into(), what: "header" })
     }
 }
 
@@ -162,7 +167,10 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Header, World), CheckpointErr
     let p = || path.to_string();
     if bytes.len() < MAGIC.len() {
         if MAGIC.starts_with(bytes) {
-            return Err(CheckpointError::Truncated { path: p(), detail: format!("only {} bytes", bytes.len()) });
+            return Err(CheckpointError::Truncated {
+                path: p(),
+                detail: format!("only {} bytes", bytes.len()),
+            });
         }
         return Err(CheckpointError::NotACheckpoint { path: p() });
     }
@@ -247,10 +255,15 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Header, World), CheckpointErr
     if here != header.layout {
         let missing: Vec<&str> =
             header.layout.iter().filter(|c| !here.contains(c)).map(String::as_str).collect();
-        let extra: Vec<&str> = here.iter().filter(|c| !header.layout.contains(c)).map(String::as_str).collect();
+        let extra: Vec<&str> =
+            here.iter().filter(|c| !header.layout.contains(c)).map(String::as_str).collect();
         return Err(CheckpointError::Layout {
             path: p(),
-            detail: format!("columns only in the checkpoint: [{}]; only in this engine: [{}]", missing.join(", "), extra.join(", ")),
+            detail: format!(
+                "columns only in the checkpoint: [{}]; only in this engine: [{}]",
+                missing.join(", "),
+                extra.join(", ")
+            ),
         });
     }
     check_world(&world, &header).map_err(|message| CheckpointError::Decode { path: p(), message })?;
@@ -266,7 +279,9 @@ fn check_world(world: &World, header: &Header) -> Result<(), String> {
     struct Lens(Vec<(String, usize)>);
     impl fields::Sink for Lens {
         fn leaf(&mut self, path: &[fields::Seg], leaf: fields::Leaf<'_>) {
-            if let ([fields::Seg::Field(fields::AGENTS), fields::Seg::Field(c)], fields::Leaf::Len(n)) = (path, leaf) {
+            if let ([fields::Seg::Field(fields::AGENTS), fields::Seg::Field(c)], fields::Leaf::Len(n)) =
+                (path, leaf)
+            {
                 self.0.push((c.to_string(), n));
             }
         }
@@ -389,6 +404,111 @@ pub fn is_temporary(name: &str) -> bool {
 }
 
 /// Saves a checkpoint of `world` atomically.
-pub fn save(path: &Path, world: &World, scenario_hash: &[u8; 32], overrides: &[String]) -> std::io::Result<()> {
+pub fn save(
+    path: &Path,
+    world: &World,
+    scenario_hash: &[u8; 32],
+    overrides: &[String],
+) -> std::io::Result<()> {
     write_atomically(path, &encode(world, scenario_hash, overrides))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scenario;
+
+    fn world() -> World {
+        let text = r#"
+version = 1
+name = "t"
+seed = 9
+dt = 0.1
+ticks = 5
+[bounds]
+min = [0, 0]
+max = [10, 10]
+[[groups]]
+name = "g"
+count = 7
+spawn = { kind = "rect", min = [0, 0], max = [10, 10] }
+max_speed = 1.0
+max_force = 1.0
+[[groups.behaviours]]
+kind = "wander"
+"#;
+        let s = Scenario::parse(text, "t.toml").expect("valid");
+        let mut w = s.build_world();
+        let mut p = crate::Pipeline::new(1, crate::IndexKind::Kd).expect("pool");
+        for _ in 0..3 {
+            p.step(&mut w).expect("finite");
+        }
+        w
+    }
+
+    #[test]
+    fn save_load_save_is_byte_identical() {
+        let w = world();
+        let bytes = encode(&w, &[7; 32], &["dt = 0.1".into()]);
+        let (h, back) = decode(&bytes, "x").expect("decodes");
+        assert_eq!(back, w);
+        assert_eq!((h.tick, h.seed, h.overrides.clone()), (3, 9, vec!["dt = 0.1".to_string()]));
+        assert_eq!(encode(&back, &h.scenario_hash, &h.overrides), bytes);
+    }
+
+    #[test]
+    fn another_engine_version_is_refused() {
+        let bytes = encode_as("9.9.9", &world(), &[7; 32], &[]);
+        let e = decode(&bytes, "x").unwrap_err();
+        assert!(matches!(&e, CheckpointError::EngineVersion { found, .. } if found == "9.9.9"), "{e}");
+        assert!(e.to_string().contains("written by throng-engine 9.9.9"), "{e}");
+    }
+
+    #[test]
+    fn another_format_version_is_refused_before_anything_else() {
+        let mut bytes = encode(&world(), &[7; 32], &[]);
+        bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+        assert!(matches!(decode(&bytes, "x"), Err(CheckpointError::Format { found: 2, .. })));
+    }
+
+    #[test]
+    fn every_truncation_and_every_flipped_byte_is_an_error() {
+        let bytes = encode(&world(), &[7; 32], &["a = 1".into()]);
+        for len in 0..bytes.len() {
+            let e = decode(&bytes[..len], "x").unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    CheckpointError::Truncated { .. }
+                        | CheckpointError::NotACheckpoint { .. }
+                        | CheckpointError::Corrupted { .. }
+                ),
+                "{len}: {e}"
+            );
+        }
+        for at in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[at] ^= 0x10;
+            assert!(decode(&b, "x").is_err(), "a flipped byte at {at} went unnoticed");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(decode(&longer, "x").is_err());
+    }
+
+    #[test]
+    fn the_run_must_match() {
+        let w = world();
+        let bytes = encode(&w, &[7; 32], &["a = 1".into()]);
+        let (h, _) = decode(&bytes, "x").expect("decodes");
+        assert!(check_run(&h, "x", "s.toml", &[7; 32], &["a = 1".into()]).is_ok());
+        assert!(matches!(
+            check_run(&h, "x", "s.toml", &[8; 32], &["a = 1".into()]),
+            Err(CheckpointError::Scenario { .. })
+        ));
+        assert!(matches!(
+            check_run(&h, "x", "s.toml", &[7; 32], &[]),
+            Err(CheckpointError::Overrides { .. })
+        ));
+    }
 }

@@ -197,10 +197,19 @@ impl<'a, 's, S: Sink> ser::Serializer for &'a mut Walker<'s, S> {
     fn serialize_unit_struct(self, _name: &'static str) -> Result<(), WalkError> {
         self.emit(Leaf::Unit)
     }
-    fn serialize_unit_variant(self, _name: &'static str, _i: u32, variant: &'static str) -> Result<(), WalkError> {
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+    ) -> Result<(), WalkError> {
         self.emit(Leaf::Variant(variant))
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Result<(), WalkError> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), WalkError> {
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -338,7 +347,11 @@ impl<S: Sink> ser::SerializeMap for &mut Walker<'_, S> {
 impl<S: Sink> ser::SerializeStruct for &mut Walker<'_, S> {
     type Ok = ();
     type Error = WalkError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), WalkError> {
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), WalkError> {
         self.path.push(Seg::Field(key));
         let r = value.serialize(&mut **self);
         self.path.pop();
@@ -352,7 +365,11 @@ impl<S: Sink> ser::SerializeStruct for &mut Walker<'_, S> {
 impl<S: Sink> ser::SerializeStructVariant for &mut Walker<'_, S> {
     type Ok = ();
     type Error = WalkError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), WalkError> {
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), WalkError> {
         self.path.push(Seg::Field(key));
         let r = value.serialize(&mut **self);
         self.path.pop();
@@ -382,21 +399,48 @@ fn column_name(col: (&'static str, Option<&'static str>)) -> String {
     }
 }
 
-/// Feeds a leaf's canonical bytes (a type tag, then little-endian bytes) to a hasher.
-fn hash_leaf(h: &mut blake3::Hasher, leaf: &Leaf<'_>) {
+/// Appends a leaf's canonical bytes (a type tag, then little-endian bytes).
+fn leaf_bytes(out: &mut Vec<u8>, leaf: &Leaf<'_>) {
     match *leaf {
-        Leaf::Bool(v) => h.update(&[1, v as u8]),
-        Leaf::I64(v) => h.update(&[2]).update(&v.to_le_bytes()),
-        Leaf::U64(v) => h.update(&[3]).update(&v.to_le_bytes()),
-        Leaf::F32(v) => h.update(&[4]).update(&v.to_bits().to_le_bytes()),
-        Leaf::F64(v) => h.update(&[5]).update(&v.to_bits().to_le_bytes()),
-        Leaf::Str(s) => h.update(&[6]).update(&(s.len() as u64).to_le_bytes()).update(s.as_bytes()),
-        Leaf::Bytes(b) => h.update(&[7]).update(&(b.len() as u64).to_le_bytes()).update(b),
-        Leaf::Unit => h.update(&[8]),
-        Leaf::None => h.update(&[9]),
-        Leaf::Variant(v) => h.update(&[10]).update(&(v.len() as u64).to_le_bytes()).update(v.as_bytes()),
-        Leaf::Len(n) => h.update(&[11]).update(&(n as u64).to_le_bytes()),
-    };
+        Leaf::Bool(v) => out.extend_from_slice(&[1, v as u8]),
+        Leaf::I64(v) => {
+            out.push(2);
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        Leaf::U64(v) => {
+            out.push(3);
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        Leaf::F32(v) => {
+            out.push(4);
+            out.extend_from_slice(&v.to_bits().to_le_bytes());
+        }
+        Leaf::F64(v) => {
+            out.push(5);
+            out.extend_from_slice(&v.to_bits().to_le_bytes());
+        }
+        Leaf::Str(s) => {
+            out.push(6);
+            out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+            out.extend_from_slice(s.as_bytes());
+        }
+        Leaf::Bytes(b) => {
+            out.push(7);
+            out.extend_from_slice(&(b.len() as u64).to_le_bytes());
+            out.extend_from_slice(b);
+        }
+        Leaf::Unit => out.push(8),
+        Leaf::None => out.push(9),
+        Leaf::Variant(v) => {
+            out.push(10);
+            out.extend_from_slice(&(v.len() as u64).to_le_bytes());
+            out.extend_from_slice(v.as_bytes());
+        }
+        Leaf::Len(n) => {
+            out.push(11);
+            out.extend_from_slice(&(n as u64).to_le_bytes());
+        }
+    }
 }
 
 /// A 64-bit digest of one column (the first 8 bytes of a BLAKE3 hash of its leaves).
@@ -409,11 +453,15 @@ pub struct ColumnDigest {
 struct DigestSink {
     current: (&'static str, Option<&'static str>),
     hasher: blake3::Hasher,
+    /// Leaf bytes not yet hashed: hashing in large blocks is many times faster than per leaf.
+    buf: Vec<u8>,
     out: Vec<ColumnDigest>,
 }
 
 impl DigestSink {
     fn flush(&mut self) {
+        self.hasher.update(&self.buf);
+        self.buf.clear();
         if !self.current.0.is_empty() {
             let d = self.hasher.finalize();
             let digest = u64::from_le_bytes(d.as_bytes()[..8].try_into().expect("8 bytes"));
@@ -430,13 +478,22 @@ impl Sink for DigestSink {
             self.flush();
             self.current = col;
         }
-        hash_leaf(&mut self.hasher, &leaf);
+        leaf_bytes(&mut self.buf, &leaf);
+        if self.buf.len() >= 1 << 16 {
+            self.hasher.update(&self.buf);
+            self.buf.clear();
+        }
     }
 }
 
 /// A digest of every column of `world`, in declaration order.
 pub fn column_digests(world: &World) -> Vec<ColumnDigest> {
-    let mut sink = DigestSink { current: ("", None), hasher: blake3::Hasher::new(), out: Vec::new() };
+    let mut sink = DigestSink {
+        current: ("", None),
+        hasher: blake3::Hasher::new(),
+        buf: Vec::with_capacity(1 << 17),
+        out: Vec::new(),
+    };
     // Only i128/u128 fail, and the world holds none.
     walk(world, &mut sink).expect("World holds no 128-bit integers");
     sink.flush();
@@ -565,7 +622,12 @@ impl Sink for Flat {
         let col = column_of(path);
         let name = column_name(col);
         if self.columns.last().is_none_or(|c| c.name != name) {
-            self.columns.push(FlatColumn { name, agent: col.1.is_some(), other: Vec::new(), rows: Vec::new() });
+            self.columns.push(FlatColumn {
+                name,
+                agent: col.1.is_some(),
+                other: Vec::new(),
+                rows: Vec::new(),
+            });
         }
         let c = self.columns.last_mut().expect("just pushed");
         match (c.agent, path.get(2)) {

@@ -23,15 +23,19 @@ pub enum IndexKind {
     Kd,
     /// Every pair tested, O(N²): the oracle the k-d tree is checked against.
     Brute,
+    /// An exact uniform grid with cells as wide as the largest sensing radius, rebuilt every
+    /// tick by a counting sort into reused buffers. Same lists as the others, bit for bit.
+    Grid,
 }
 
 impl IndexKind {
-    pub const NAMES: [&'static str; 2] = ["kd", "brute"];
+    pub const NAMES: [&'static str; 3] = ["kd", "brute", "grid"];
 
     pub fn name(self) -> &'static str {
         match self {
             IndexKind::Kd => "kd",
             IndexKind::Brute => "brute",
+            IndexKind::Grid => "grid",
         }
     }
 
@@ -39,6 +43,7 @@ impl IndexKind {
         match s {
             "kd" => Some(IndexKind::Kd),
             "brute" => Some(IndexKind::Brute),
+            "grid" => Some(IndexKind::Grid),
             _ => None,
         }
     }
@@ -62,7 +67,8 @@ struct PointSet {
 impl PointSet {
     fn rebuild(&mut self, kind: IndexKind) {
         self.tree = match kind {
-            IndexKind::Kd if !self.points.is_empty() => {
+            // Nearest-of-group sets use a k-d tree with the grid backend too.
+            IndexKind::Kd | IndexKind::Grid if !self.points.is_empty() => {
                 // Finite points never fail to build; positions are checked before every build.
                 Some(Tree::new_from_slice(&self.points).expect("k-d tree over finite points"))
             }
@@ -121,6 +127,148 @@ pub(crate) fn for_each_image(bounds: &Bounds, p: Vec2, r: f32, mut f: impl FnMut
     }
 }
 
+/// A uniform grid over the agents: rows bucketed by cell with a counting sort into buffers
+/// that are reused every tick (no allocation once they have grown).
+#[derive(Default)]
+struct Grid {
+    origin: Vec2,
+    /// 1 / cell width and height (cells are at least the requested size).
+    inv_cell: Vec2,
+    nx: i64,
+    ny: i64,
+    wrap: bool,
+    /// `cell_start[c]..cell_start[c + 1]` are the entries of cell `c` (row-major).
+    cell_start: Vec<u32>,
+    /// Rows, grouped by cell, ascending within a cell.
+    rows: Vec<u32>,
+    /// Position and id of each entry of `rows`, in the same (cell) order, so scanning a cell
+    /// reads contiguous memory.
+    points: Vec<Vec2>,
+    ids: Vec<u32>,
+    /// Each row's cell (scratch for the counting sort).
+    cell_of: Vec<u32>,
+}
+
+/// Grids larger than this many cells per agent use wider cells (sparse open worlds).
+const MAX_CELLS_PER_AGENT: f32 = 4.0;
+
+impl Grid {
+    fn build(&mut self, bounds: &Bounds, positions: &[Vec2], ids: &[u32], cell_size: f32) {
+        let n = positions.len();
+        let (origin, extent, wrap) = match bounds.kind {
+            BoundsKind::Wrap => (bounds.min, bounds.size(), true),
+            BoundsKind::Open => {
+                let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+                for &p in positions {
+                    lo = lo.min(p);
+                    hi = hi.max(p);
+                }
+                if n == 0 {
+                    (lo, hi) = (Vec2::ZERO, Vec2::ONE);
+                }
+                (lo, (hi - lo).max(Vec2::splat(1e-3)), false)
+            }
+        };
+        // Cells at least `cell_size` wide, but not so many that a sparse world wastes memory.
+        let max_cells = (MAX_CELLS_PER_AGENT * n as f32).max(64.0);
+        let mut size = cell_size.max(extent.max_element() * 1e-6).max(1e-6);
+        while (extent.x / size).floor().max(1.0) * (extent.y / size).floor().max(1.0) > max_cells {
+            size *= 1.5;
+        }
+        let nx = ((extent.x / size).floor() as i64).max(1);
+        let ny = ((extent.y / size).floor() as i64).max(1);
+        // Open worlds get one spare column and row: the extent's far edge falls inside.
+        let (nx, ny) = if wrap { (nx, ny) } else { (nx + 1, ny + 1) };
+        let cell =
+            if wrap { Vec2::new(extent.x / nx as f32, extent.y / ny as f32) } else { Vec2::splat(size) };
+        *self = Grid {
+            origin,
+            inv_cell: Vec2::ONE / cell,
+            nx,
+            ny,
+            wrap,
+            cell_start: std::mem::take(&mut self.cell_start),
+            rows: std::mem::take(&mut self.rows),
+            points: std::mem::take(&mut self.points),
+            ids: std::mem::take(&mut self.ids),
+            cell_of: std::mem::take(&mut self.cell_of),
+        };
+        let cells = (nx * ny) as usize;
+        self.cell_start.clear();
+        self.cell_start.resize(cells + 1, 0);
+        let mut cell_of = std::mem::take(&mut self.cell_of);
+        cell_of.clear();
+        cell_of.extend(positions.iter().map(|&p| {
+            let (cx, cy) = self.cell_coords(p);
+            (cy * nx + cx) as u32
+        }));
+        self.cell_of = cell_of;
+        for &c in &self.cell_of {
+            self.cell_start[c as usize + 1] += 1;
+        }
+        for c in 0..cells {
+            self.cell_start[c + 1] += self.cell_start[c];
+        }
+        self.rows.clear();
+        self.rows.resize(n, 0);
+        self.points.clear();
+        self.points.resize(n, Vec2::ZERO);
+        self.ids.clear();
+        self.ids.resize(n, 0);
+        // Scatter with a running cursor per cell; rows stay ascending within each cell.
+        for (row, &c) in self.cell_of.iter().enumerate() {
+            let slot = &mut self.cell_start[c as usize];
+            let k = *slot as usize;
+            self.rows[k] = row as u32;
+            self.points[k] = positions[row];
+            self.ids[k] = ids[row];
+            *slot += 1;
+        }
+        // The cursors now hold each cell's end; shift them back to starts.
+        for c in (1..=cells).rev() {
+            self.cell_start[c] = self.cell_start[c - 1];
+        }
+        self.cell_start[0] = 0;
+    }
+
+    /// The cell of `p`, clamped into the grid.
+    #[inline]
+    fn cell_coords(&self, p: Vec2) -> (i64, i64) {
+        let c = ((p - self.origin) * self.inv_cell).floor();
+        ((c.x as i64).clamp(0, self.nx - 1), (c.y as i64).clamp(0, self.ny - 1))
+    }
+
+    /// Calls `visit(row, position, id)` for every agent in a cell overlapping the square
+    /// around `p` of half side `r`, each at most once.
+    #[inline]
+    fn candidates(&self, p: Vec2, r: f32, mut visit: impl FnMut(u32, Vec2, u32)) {
+        let lo = ((p - Vec2::splat(r) - self.origin) * self.inv_cell).floor();
+        let hi = ((p + Vec2::splat(r) - self.origin) * self.inv_cell).floor();
+        let span = |lo: f32, hi: f32, n: i64| -> (i64, i64) {
+            if self.wrap {
+                // Every distinct column once, even when the square is wider than the world.
+                let lo = lo as i64;
+                let hi = (hi as i64).min(lo + n - 1);
+                (lo, hi)
+            } else {
+                ((lo as i64).clamp(0, n - 1), (hi as i64).clamp(0, n - 1))
+            }
+        };
+        let (x0, x1) = span(lo.x, hi.x, self.nx);
+        let (y0, y1) = span(lo.y, hi.y, self.ny);
+        for cy in y0..=y1 {
+            let cy = cy.rem_euclid(self.ny);
+            for cx in x0..=x1 {
+                let c = (cy * self.nx + cx.rem_euclid(self.nx)) as usize;
+                let (a, b) = (self.cell_start[c] as usize, self.cell_start[c + 1] as usize);
+                for k in a..b {
+                    visit(self.rows[k], self.points[k], self.ids[k]);
+                }
+            }
+        }
+    }
+}
+
 /// The spatial index over live agents, rebuilt every tick by `build_index`.
 #[derive(Default)]
 pub struct SpatialIndex {
@@ -129,6 +277,7 @@ pub struct SpatialIndex {
     /// Absolute slack added to k-d query radii, covering the rounding of shifted images.
     pad: f32,
     all: PointSet,
+    grid: Grid,
     /// One set per group; filled only for groups some `NearestOf` target names.
     groups: Vec<PointSet>,
 }
@@ -144,6 +293,24 @@ impl SpatialIndex {
 
     /// Packs positions (reusing the buffers) and rebuilds the trees. `targeted[g]` says whether
     /// group `g` needs its own set for nearest-of-group queries.
+    /// Packs positions (reusing the buffers) and rebuilds the trees or the grid. `targeted[g]`
+    /// says whether group `g` needs its own set for nearest-of-group queries; `cell_size` is the
+    /// grid's cell (the largest query radius the grid should answer from 3 × 3 cells).
+    pub fn build_with_cell(
+        &mut self,
+        bounds: &Bounds,
+        positions: &[Vec2],
+        ids: &[u32],
+        group: &[u16],
+        targeted: &[bool],
+        cell_size: f32,
+    ) {
+        if self.kind == IndexKind::Grid {
+            self.grid.build(bounds, positions, ids, cell_size);
+        }
+        self.build(bounds, positions, group, targeted);
+    }
+
     pub fn build(&mut self, bounds: &Bounds, positions: &[Vec2], group: &[u16], targeted: &[bool]) {
         self.bounds = Some(*bounds);
         self.pad = match bounds.kind {
@@ -157,7 +324,9 @@ impl SpatialIndex {
         all.rows.clear();
         all.rows.extend(0..positions.len() as u32);
         all.points.clear();
-        all.points.extend(positions.iter().map(|p| [p.x, p.y]));
+        if self.kind == IndexKind::Kd {
+            all.points.extend(positions.iter().map(|p| [p.x, p.y]));
+        }
         all.rebuild(self.kind);
 
         self.groups.resize_with(targeted.len(), PointSet::default);
@@ -182,8 +351,33 @@ impl SpatialIndex {
 
     /// Calls `visit(row)` for every agent that may lie within `radius` of `p`: a superset that
     /// the caller filters with the exact test.
-    pub fn candidates(&self, p: Vec2, radius: f32, visit: impl FnMut(u32)) {
-        self.all.candidates(self.bounds(), self.pad, p, radius, visit);
+    pub fn candidates(&self, p: Vec2, radius: f32, mut visit: impl FnMut(u32)) {
+        match self.kind {
+            IndexKind::Grid => {
+                self.grid.candidates(p, radius + radius * 1e-4 + self.pad, |row, _, _| visit(row))
+            }
+            _ => self.all.candidates(self.bounds(), self.pad, p, radius, visit),
+        }
+    }
+
+    /// Like [`SpatialIndex::candidates`], but also hands over each candidate's position and
+    /// id (`positions[row]`, `ids[row]`), read from the grid's cell-ordered copies when there
+    /// are some.
+    #[inline]
+    pub fn candidates_with(
+        &self,
+        p: Vec2,
+        radius: f32,
+        positions: &[Vec2],
+        ids: &[u32],
+        mut visit: impl FnMut(u32, Vec2, u32),
+    ) {
+        match self.kind {
+            IndexKind::Grid => self.grid.candidates(p, radius + radius * 1e-4 + self.pad, visit),
+            _ => self.all.candidates(self.bounds(), self.pad, p, radius, |row| {
+                visit(row, positions[row as usize], ids[row as usize])
+            }),
+        }
     }
 
     /// The row of the live agent of group `g` nearest to `p` by the world's offset, ties by id;
@@ -261,7 +455,15 @@ impl Neighbours {
 
 thread_local! {
     /// Candidate scratch, one per worker thread, reused across agents and ticks.
-    static CANDIDATES: RefCell<Vec<(f32, u32, u32)>> = const { RefCell::new(Vec::new()) };
+    static CANDIDATES: RefCell<Vec<(u64, u32)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A key that orders candidates by (distance², id) with one integer comparison: for finite
+/// non-negative floats the bit patterns order exactly as the values do.
+#[inline]
+fn sort_key(d_sq: f32, id: u32) -> u64 {
+    debug_assert!(d_sq >= 0.0 && d_sq.is_finite());
+    ((d_sq.to_bits() as u64) << 32) | id as u64
 }
 
 /// The `sense_neighbours` pass: for every agent, the other agents within its group's sensing
@@ -282,6 +484,10 @@ pub fn sense_neighbours(
         out.count.fill(0);
         return;
     }
+    // Candidates can repeat only when a query (with its padding) reaches across half a
+    // wrapped world; the loader forbids that for sensing radii, but stay exact regardless.
+    let may_repeat = bounds.kind == BoundsKind::Wrap
+        && groups.iter().any(|g| 2.0 * (g.sensing_radius * 1.001 + 1e-3) >= bounds.size().min_element());
     out.rows
         .par_chunks_mut(stride)
         .zip(out.dist_sq.par_chunks_mut(stride))
@@ -299,23 +505,56 @@ pub fn sense_neighbours(
             let r_sq = g.sensing_radius * g.sensing_radius;
             CANDIDATES.with_borrow_mut(|cands| {
                 cands.clear();
-                index.candidates(p, g.sensing_radius, |row| {
+                index.candidates_with(p, g.sensing_radius, position, id, |row, q, q_id| {
                     if row as usize == i {
                         return;
                     }
-                    let d_sq = bounds.offset(p, position[row as usize]).length_squared();
+                    let d_sq = bounds.offset(p, q).length_squared();
                     if d_sq <= r_sq {
-                        cands.push((d_sq, id[row as usize], row));
+                        cands.push((sort_key(d_sq, q_id), row));
                     }
                 });
-                cands.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                cands.dedup_by_key(|c| c.2);
-                let n = cands.len().min(cap);
-                for (k, &(d_sq, _, row)) in cands[..n].iter().enumerate() {
-                    rows[k] = row;
-                    dists[k] = d_sq;
+                if may_repeat {
+                    // A point proposed twice has the same key twice: sort all, keep one.
+                    cands.sort_unstable_by_key(|c| c.0);
+                    cands.dedup_by_key(|c| c.0);
+                    cands.truncate(cap);
+                } else {
+                    // The `cap` smallest keys, then only those sorted: (distance², id) order.
+                    if cands.len() > cap {
+                        cands.select_nth_unstable_by_key(cap, |c| c.0);
+                        cands.truncate(cap);
+                    }
+                    cands.sort_unstable_by_key(|c| c.0);
                 }
-                *count = n as u32;
+                for (k, &(key, row)) in cands.iter().enumerate() {
+                    rows[k] = row;
+                    dists[k] = f32::from_bits((key >> 32) as u32);
+                }
+                *count = cands.len() as u32;
             });
         });
+}
+
+/// The index floor `throng bench` compares a tick against: packing `positions`, building a
+/// kiddo tree over them, and one bare radius query per agent (radius `radius[i]`), counting
+/// hits with no sorting and no behaviour work. Runs on the current rayon pool. Returns the hit
+/// count, so the work cannot be optimised away.
+pub fn kd_floor(points: &mut Vec<[f32; 2]>, positions: &[Vec2], radius: &[f32]) -> u64 {
+    points.clear();
+    points.extend(positions.iter().map(|p| [p.x, p.y]));
+    if points.is_empty() {
+        return 0;
+    }
+    let tree = Tree::new_from_slice(points).expect("k-d tree over finite points");
+    points
+        .par_iter()
+        .zip(radius)
+        .with_min_len(64)
+        .map(|(p, &r)| {
+            let mut hits = 0u64;
+            tree.query(p).within::<SquaredEuclidean<f32>>(r * r).unsorted().visit(|_| hits += 1);
+            hits
+        })
+        .sum()
 }

@@ -8,9 +8,11 @@
 //!
 //! The library never prints; the `throng` binary does.
 
+pub mod batch;
 pub mod behaviours;
 pub mod checkpoint;
 pub mod fields;
+pub mod golden;
 pub mod hash;
 pub mod index;
 pub mod math;

@@ -156,8 +156,11 @@ impl MetricsCollector {
             }
         }
         let mean_speed = if n > 0 { speed_sum / n as f64 } else { 0.0 };
-        let polarisation =
-            if moving > 0 { (heading.0 * heading.0 + heading.1 * heading.1).sqrt() / moving as f64 } else { 0.0 };
+        let polarisation = if moving > 0 {
+            (heading.0 * heading.0 + heading.1 * heading.1).sqrt() / moving as f64
+        } else {
+            0.0
+        };
 
         let overlap_pairs = self.overlap_pairs(world);
         let obstacle_penetrations = match obstacles {
@@ -277,16 +280,18 @@ impl MetricsCollector {
 pub fn goal_of(world: &World, i: usize, time_s: f64) -> Option<Vec2> {
     let group = &world.groups[world.agents.group[i] as usize];
     group.behaviours.iter().find_map(|b| match b.behaviour {
-        Behaviour::Seek { target } | Behaviour::Arrive { target, .. } | Behaviour::RandomWalk { target, .. } => {
-            match &world.targets[target as usize] {
-                Target::Point(p) => Some(*p),
-                Target::Moving { waypoints, speed } => Some(moving_point(waypoints, *speed, time_s).0),
-                Target::Agent(id) => world.row_of(*id).map(|r| world.agents.position[r]),
-                Target::Random { .. } => Some(world.agents.goal[i]),
-                Target::NearestOf(_) => None,
-            }
+        Behaviour::Seek { target }
+        | Behaviour::Arrive { target, .. }
+        | Behaviour::RandomWalk { target, .. } => match &world.targets[target as usize] {
+            Target::Point(p) => Some(*p),
+            Target::Moving { waypoints, speed } => Some(moving_point(waypoints, *speed, time_s).0),
+            Target::Agent(id) => world.row_of(*id).map(|r| world.agents.position[r]),
+            Target::Random { .. } => Some(world.agents.goal[i]),
+            Target::NearestOf(_) => None,
+        },
+        Behaviour::FollowPath { path, mode: PathMode::Once, .. } => {
+            world.paths[path as usize].nodes.last().copied()
         }
-        Behaviour::FollowPath { path, mode: PathMode::Once, .. } => world.paths[path as usize].nodes.last().copied(),
         _ => None,
     })
 }

@@ -136,7 +136,8 @@ impl ObstacleIndex {
                 [c.x, c.y]
             })
             .collect();
-        let small_max_r = small.iter().map(|&i| obstacles[i as usize].bounding_circle().1).fold(0.0, f32::max);
+        let small_max_r =
+            small.iter().map(|&i| obstacles[i as usize].bounding_circle().1).fold(0.0, f32::max);
         let tree = (!points.is_empty())
             .then(|| ImmutableKdTree::new_from_slice(&points).expect("k-d tree over finite points"));
         ObstacleIndex { bounds: *bounds, count: obstacles.len(), tree, small, small_max_r, large }
@@ -200,7 +201,10 @@ pub fn most_threatening(
         let lp = index.local(o, p);
         let shift = lp - p;
         let (la, la2) = (ahead + shift, ahead2 + shift);
-        if o.inflated_contains(la, radius) || o.inflated_contains(la2, radius) || o.inflated_contains(lp, radius) {
+        if o.inflated_contains(la, radius)
+            || o.inflated_contains(la2, radius)
+            || o.inflated_contains(lp, radius)
+        {
             let d = (lp - o.avoid_centre(la)).length();
             if best.is_none_or(|(bd, bi)| d < bd || (d == bd && i < bi)) {
                 best = Some((d, i));
@@ -222,7 +226,19 @@ pub fn avoid_force(
 ) -> Vec2 {
     let lp = index.local(o, p);
     let (ahead, _) = look_ahead(lp, v, max_speed, see_ahead);
-    norm(ahead - o.avoid_centre(ahead)) * max_avoid_force
+    avoid_direction(o, ahead) * max_avoid_force
+}
+
+/// The unit direction of the avoidance force: `norm(ahead − centre(o))`, except when `ahead`
+/// is inside a rectangle. There the spec's `centre(o)` (the nearest boundary point) would make
+/// `ahead − centre(o)` point *into* the wall, so the force takes the outward normal of that
+/// nearest face instead: still sideways for a long wall, as the resolution intends, and out
+/// of the obstacle, as the circle formula is.
+pub fn avoid_direction(o: &Obstacle, ahead: Vec2) -> Vec2 {
+    match *o {
+        Obstacle::Rect { min, max } if ahead.clamp(min, max) == ahead => nearest_face(min, max, ahead).1,
+        _ => norm(ahead - o.avoid_centre(ahead)),
+    }
 }
 
 /// The `find_threats` pass. Reads positions, velocities, max speeds, radii, groups and the

@@ -31,6 +31,8 @@ pub enum Origin {
     Arg,
     /// In a file (a batch file), at 1-based line and column.
     File { file: String, line: usize, col: usize },
+    /// Somewhere else, named (a golden file's recorded overrides).
+    Other(String),
 }
 
 /// One override: a dotted key and the value it sets.
@@ -60,6 +62,12 @@ impl Override {
             Origin::File { file, line, col } => ScenarioError {
                 file: file.clone(),
                 location: Some((*line, *col)),
+                key: self.key.clone(),
+                message: message.into(),
+            },
+            Origin::Other(name) => ScenarioError {
+                file: name.clone(),
+                location: None,
                 key: self.key.clone(),
                 message: message.into(),
             },
@@ -224,6 +232,7 @@ pub fn check_unique(overrides: &[Override]) -> Result<(), ScenarioError> {
             let at = match &first.origin {
                 Origin::Arg => "by another --set".to_string(),
                 Origin::File { file, line, col } => format!("at {file}:{line}:{col}"),
+                Origin::Other(name) => format!("in {name}"),
             };
             return Err(o.error(format!("`{}` is already set {at}", o.key)));
         }
@@ -393,7 +402,8 @@ fn select(items: &[toml::Value], seg: &str, here: &str) -> Result<usize, String>
     if let Some(k) = items.iter().position(|v| field(v, "name").as_deref() == Some(seg)) {
         return Ok(k);
     }
-    let kinds: Vec<usize> = (0..items.len()).filter(|&k| field(&items[k], "kind").as_deref() == Some(seg)).collect();
+    let kinds: Vec<usize> =
+        (0..items.len()).filter(|&k| field(&items[k], "kind").as_deref() == Some(seg)).collect();
     match kinds.len() {
         1 => return Ok(kinds[0]),
         0 => {}
@@ -468,8 +478,14 @@ kind = "separation"
         );
         let seg = |s: &str| split_key(s).unwrap();
         let v = toml::Value::Float(2.0);
-        assert_eq!(set(&mut doc, &seg("groups.a.behaviours.seek.weight"), v.clone()).unwrap(), "groups[0].behaviours[0].weight");
-        assert_eq!(set(&mut doc, &seg("groups.0.behaviours.2.weight"), v.clone()).unwrap(), "groups[0].behaviours[2].weight");
+        assert_eq!(
+            set(&mut doc, &seg("groups.a.behaviours.seek.weight"), v.clone()).unwrap(),
+            "groups[0].behaviours[0].weight"
+        );
+        assert_eq!(
+            set(&mut doc, &seg("groups.0.behaviours.2.weight"), v.clone()).unwrap(),
+            "groups[0].behaviours[2].weight"
+        );
         let e = set(&mut doc, &seg("groups.a.behaviours.separation.weight"), v.clone()).unwrap_err();
         assert!(e.contains("2 elements of kind `separation`"), "{e}");
         let e = set(&mut doc, &seg("groups.b.count"), v.clone()).unwrap_err();

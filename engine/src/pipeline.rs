@@ -106,6 +106,12 @@ pub struct TickEvents {
 pub struct Pipeline {
     pool: rayon::ThreadPool,
     threads: usize,
+    scratch: Scratch,
+    pub timers: PassTimers,
+}
+
+/// Everything the passes rebuild every tick. Never hashed, never saved.
+struct Scratch {
     index: SpatialIndex,
     neighbours: Neighbours,
     obstacle_index: Option<ObstacleIndex>,
@@ -117,9 +123,7 @@ pub struct Pipeline {
     targets: Vec<ResolvedTarget>,
     /// Per group: does some `NearestOf` target name it?
     targeted: Vec<bool>,
-    pub timers: PassTimers,
-    /// What the last tick did.
-    pub events: TickEvents,
+    events: TickEvents,
 }
 
 impl Pipeline {
@@ -136,18 +140,20 @@ impl Pipeline {
         Ok(Pipeline {
             pool,
             threads,
-            index: SpatialIndex::new(index),
-            neighbours: Neighbours::default(),
-            obstacle_index: None,
-            threat: Vec::new(),
-            steering: Vec::new(),
-            blocked: Vec::new(),
-            prev_position: Vec::new(),
-            keep: Vec::new(),
-            targets: Vec::new(),
-            targeted: Vec::new(),
+            scratch: Scratch {
+                index: SpatialIndex::new(index),
+                neighbours: Neighbours::default(),
+                obstacle_index: None,
+                threat: Vec::new(),
+                steering: Vec::new(),
+                blocked: Vec::new(),
+                prev_position: Vec::new(),
+                keep: Vec::new(),
+                targets: Vec::new(),
+                targeted: Vec::new(),
+                events: TickEvents::default(),
+            },
             timers: PassTimers::default(),
-            events: TickEvents::default(),
         })
     }
 
@@ -156,22 +162,27 @@ impl Pipeline {
     }
 
     pub fn index_kind(&self) -> IndexKind {
-        self.index.kind()
+        self.scratch.index.kind()
+    }
+
+    /// What the last tick did.
+    pub fn events(&self) -> &TickEvents {
+        &self.scratch.events
     }
 
     /// The neighbour lists of the last tick (row order of that tick, before exits).
     pub fn neighbours(&self) -> &Neighbours {
-        &self.neighbours
+        &self.scratch.neighbours
     }
 
     /// The obstacle index, once a tick has run on a world with obstacles.
     pub fn obstacle_index(&self) -> Option<&ObstacleIndex> {
-        self.obstacle_index.as_ref()
+        self.scratch.obstacle_index.as_ref()
     }
 
     /// Which agents had a blocker in the last tick's `queue_brake` (row order before exits).
     pub fn blocked(&self) -> &[bool] {
-        &self.blocked
+        &self.scratch.blocked
     }
 
     /// Runs `f` on this pipeline's worker threads.
@@ -179,221 +190,280 @@ impl Pipeline {
         self.pool.install(f)
     }
 
-    /// Advances `world` by one tick.
+    /// Advances `world` by one tick: the passes in order, each timed.
     pub fn step(&mut self, world: &mut World) -> Result<(), NonFinite> {
-        let Pipeline {
-            pool,
-            index,
-            neighbours,
-            obstacle_index,
-            threat,
-            steering,
-            blocked,
-            prev_position,
-            keep,
-            targets,
-            targeted,
-            timers,
-            events,
-            ..
-        } = self;
+        let Pipeline { pool, scratch: s, timers: t, .. } = self;
         pool.install(|| {
-            let tick = world.tick;
-            let n = world.agents.len();
-            check_finite(tick, Pass::BuildIndex, "position", &world.agents.id, &world.agents.position)?;
-            events.exited = 0;
-            events.spawned = 0;
-            events.queue_length = 0;
-            events.gate_crossings.clear();
-            events.gate_crossings.resize(world.gates.len(), 0);
-
-            // Pack positions and rebuild the k-d trees (all agents; targeted groups). The
-            // obstacle index is built once: obstacles are static.
-            timers.time(Pass::BuildIndex, || {
-                targeted.clear();
-                targeted.resize(world.groups.len(), false);
-                for t in &world.targets {
-                    if let Target::NearestOf(g) = t {
-                        targeted[*g as usize] = true;
-                    }
-                }
-                let a = &world.agents;
-                index.build(&world.bounds, &a.position, &a.group, targeted);
-                if world.obstacles.is_empty() {
-                    *obstacle_index = None;
-                } else if !obstacle_index.as_ref().is_some_and(|o| o.fits(&world.obstacles, &world.bounds)) {
-                    *obstacle_index = Some(ObstacleIndex::build(&world.obstacles, &world.bounds));
-                }
-            });
-
-            // Each agent's neighbours within its sensing radius, nearest first.
-            timers.time(Pass::SenseNeighbours, || {
-                let a = &world.agents;
-                index::sense_neighbours(index, &world.bounds, &world.groups, &a.position, &a.id, &a.group, neighbours);
-            });
-
+            s.begin(world)?;
+            // Pack positions; rebuild the k-d trees or grid (the obstacle index once per run).
+            t.time(Pass::BuildIndex, || s.build_index(world));
+            // Each agent's neighbours within its sensing radius, nearest first, ties by id.
+            t.time(Pass::SenseNeighbours, || s.sense_neighbours(world));
             // Each avoiding agent's most threatening obstacle.
-            timers.time(Pass::FindThreats, || {
-                threat.clear();
-                threat.resize(n, NO_THREAT);
-                if let Some(oi) = obstacle_index.as_ref() {
-                    let a = &world.agents;
-                    obstacles::find_threats(
-                        oi,
-                        &world.obstacles,
-                        &world.groups,
-                        &a.group,
-                        &a.position,
-                        &a.velocity,
-                        &a.max_speed,
-                        &a.radius,
-                        threat,
-                    );
-                }
-            });
-
+            t.time(Pass::FindThreats, || s.find_threats(world));
             // Weighted behaviour forces, from old positions and velocities.
-            timers.time(Pass::Steer, || {
-                let a = &mut world.agents;
-                let ids = &a.id;
-                behaviours::resolve_targets(
-                    &world.targets,
-                    world.tick as f64 * world.dt as f64,
-                    |id| ids.binary_search(&id).ok(),
-                    targets,
-                );
-                steering.resize(n, Vec2::ZERO);
-                let inputs = SteerInputs {
-                    tick,
-                    dt: world.dt,
-                    bounds: &world.bounds,
-                    groups: &world.groups,
-                    target_defs: &world.targets,
-                    targets,
-                    paths: &world.paths,
-                    obstacles: &world.obstacles,
-                    obstacle_index: obstacle_index.as_ref(),
-                    threat,
-                    id: &a.id,
-                    group: &a.group,
-                    position: &a.position,
-                    velocity: &a.velocity,
-                    max_speed: &a.max_speed,
-                    neighbours,
-                    index,
-                };
-                let state = SteerState {
-                    wander: &mut a.wander,
-                    flock_force: &mut a.flock_force,
-                    rng: &mut a.rng,
-                    path_node: &mut a.path_node,
-                    path_dir: &mut a.path_dir,
-                    waypoint: &mut a.waypoint,
-                    walk_state: &mut a.walk_state,
-                    goal: &mut a.goal,
-                };
-                behaviours::steer(&inputs, state, steering);
-            });
-            check_finite(tick, Pass::Steer, "steering", &world.agents.id, steering)?;
-
+            t.time(Pass::Steer, || s.steer(world))?;
             // Braking behind a blocker; reads the summed steering.
-            timers.time(Pass::QueueBrake, || {
-                blocked.clear();
-                blocked.resize(n, false);
-                if world.groups.iter().any(|g| g.queue().is_some()) {
-                    let a = &mut world.agents;
-                    behaviours::queue_brake(
-                        &world.bounds,
-                        &world.groups,
-                        &a.group,
-                        &a.id,
-                        &a.position,
-                        neighbours,
-                        steering,
-                        &mut a.velocity,
-                        blocked,
-                    );
-                    events.queue_length = blocked.par_iter().filter(|b| **b).count() as u32;
-                }
-            });
-            check_finite(tick, Pass::QueueBrake, "steering", &world.agents.id, steering)?;
-
-            // Euler step in seconds; each agent writes only its own row.
-            timers.time(Pass::Integrate, || {
-                let a = &mut world.agents;
-                if !world.gates.is_empty() {
-                    prev_position.clear();
-                    prev_position.extend_from_slice(&a.position);
-                }
-                integrate(
-                    world.dt,
-                    &world.bounds,
-                    steering,
-                    &a.max_speed,
-                    &a.max_force,
-                    &a.mass,
-                    &mut a.position,
-                    &mut a.velocity,
-                );
-            });
-            check_finite(tick, Pass::Integrate, "velocity", &world.agents.id, &world.agents.velocity)?;
-            check_finite(tick, Pass::Integrate, "position", &world.agents.id, &world.agents.position)?;
-
-            // Solid obstacles: nobody ends a tick inside one.
-            timers.time(Pass::Collide, || {
-                if let (true, Some(oi)) = (world.solid_obstacles, obstacle_index.as_ref()) {
-                    let a = &mut world.agents;
-                    obstacles::collide(oi, &world.obstacles, &world.bounds, &a.radius, &mut a.position, &mut a.velocity);
-                }
-                for (g, gate) in world.gates.iter().enumerate() {
-                    events.gate_crossings[g] = count_crossings(&world.bounds, gate, prev_position, &world.agents.position);
-                }
-            });
-
+            t.time(Pass::QueueBrake, || s.queue_brake(world))?;
+            // Euler step in seconds.
+            t.time(Pass::Integrate, || s.integrate(world))?;
+            // Solid obstacles: nobody ends a tick inside one; gate crossings counted.
+            t.time(Pass::Collide, || s.collide(world));
             // Agents inside an exit leave; survivors keep their order.
-            timers.time(Pass::Exits, || {
-                if !world.exits.is_empty() {
-                    let a = &world.agents;
-                    keep.clear();
-                    keep.resize(n, true);
-                    keep.par_iter_mut().enumerate().with_min_len(1024).for_each(|(i, k)| {
-                        *k = !world.exits.iter().any(|e| {
-                            (e.groups.is_empty() || e.groups.contains(&a.group[i])) && e.region.contains(a.position[i])
-                        });
-                    });
-                    let gone = keep.iter().filter(|k| !**k).count();
-                    if gone > 0 {
-                        world.agents.retain_rows(keep);
-                        world.exited += gone as u64;
-                        events.exited = gone as u32;
-                    }
-                }
-            });
-
-            // New agents from spawn sources, in source order, with the next ids.
-            timers.time(Pass::Spawns, || {
-                let end_of_tick = (tick + 1) as f64 * world.dt as f64;
-                for s in 0..world.sources.len() {
-                    let source = &world.sources[s];
-                    let due = source.due_by(end_of_tick);
-                    let (first, group, region) = (source.spawned, source.group, source.region);
-                    let spawner = rng::name_key(&format!("source/{}", source.name));
-                    for k in first..due {
-                        let key = rng::agent_key(spawner, k as u64);
-                        let p = region.sample(&mut rng::agent_rng(world.seed, key, Purpose::Spawn));
-                        world.push_agent(group, key, p);
-                    }
-                    if due > first {
-                        events.spawned += due - first;
-                        world.sources[s].spawned = due;
-                    }
-                }
-            });
-
-            timers.ticks += 1;
+            t.time(Pass::Exits, || s.exits(world));
+            // New agents from spawn sources, with the next ids.
+            t.time(Pass::Spawns, || s.spawns(world));
+            t.ticks += 1;
             world.tick += 1;
             Ok(())
         })
+    }
+
+    /// Runs one pass alone on the current scratch (for per-pass benchmarks). The passes before
+    /// it must have run this tick (a full `step` leaves valid scratch for every pass); the
+    /// tick counter does not advance.
+    pub fn run_pass(&mut self, world: &mut World, pass: Pass) -> Result<(), NonFinite> {
+        let Pipeline { pool, scratch: s, .. } = self;
+        pool.install(|| match pass {
+            Pass::BuildIndex => {
+                s.build_index(world);
+                Ok(())
+            }
+            Pass::SenseNeighbours => {
+                s.sense_neighbours(world);
+                Ok(())
+            }
+            Pass::FindThreats => {
+                s.find_threats(world);
+                Ok(())
+            }
+            Pass::Steer => s.steer(world),
+            Pass::QueueBrake => s.queue_brake(world),
+            Pass::Integrate => s.integrate(world),
+            Pass::Collide => {
+                s.collide(world);
+                Ok(())
+            }
+            Pass::Exits => {
+                s.exits(world);
+                Ok(())
+            }
+            Pass::Spawns => {
+                s.spawns(world);
+                Ok(())
+            }
+        })
+    }
+}
+
+impl Scratch {
+    fn begin(&mut self, world: &World) -> Result<(), NonFinite> {
+        check_finite(world.tick, Pass::BuildIndex, "position", &world.agents.id, &world.agents.position)?;
+        let e = &mut self.events;
+        e.exited = 0;
+        e.spawned = 0;
+        e.queue_length = 0;
+        e.gate_crossings.clear();
+        e.gate_crossings.resize(world.gates.len(), 0);
+        Ok(())
+    }
+
+    fn build_index(&mut self, world: &World) {
+        self.targeted.clear();
+        self.targeted.resize(world.groups.len(), false);
+        for t in &world.targets {
+            if let Target::NearestOf(g) = t {
+                self.targeted[*g as usize] = true;
+            }
+        }
+        let a = &world.agents;
+        let cell = world.groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max);
+        self.index.build_with_cell(
+            &world.bounds,
+            &a.position,
+            &a.id,
+            &a.group,
+            &self.targeted,
+            cell.max(1e-3),
+        );
+        if world.obstacles.is_empty() {
+            self.obstacle_index = None;
+        } else if !self.obstacle_index.as_ref().is_some_and(|o| o.fits(&world.obstacles, &world.bounds)) {
+            self.obstacle_index = Some(ObstacleIndex::build(&world.obstacles, &world.bounds));
+        }
+    }
+
+    fn sense_neighbours(&mut self, world: &World) {
+        let a = &world.agents;
+        index::sense_neighbours(
+            &self.index,
+            &world.bounds,
+            &world.groups,
+            &a.position,
+            &a.id,
+            &a.group,
+            &mut self.neighbours,
+        );
+    }
+
+    fn find_threats(&mut self, world: &World) {
+        self.threat.clear();
+        self.threat.resize(world.agents.len(), NO_THREAT);
+        if let Some(oi) = self.obstacle_index.as_ref() {
+            let a = &world.agents;
+            obstacles::find_threats(
+                oi,
+                &world.obstacles,
+                &world.groups,
+                &a.group,
+                &a.position,
+                &a.velocity,
+                &a.max_speed,
+                &a.radius,
+                &mut self.threat,
+            );
+        }
+    }
+
+    fn steer(&mut self, world: &mut World) -> Result<(), NonFinite> {
+        let a = &mut world.agents;
+        let ids = &a.id;
+        behaviours::resolve_targets(
+            &world.targets,
+            world.tick as f64 * world.dt as f64,
+            |id| ids.binary_search(&id).ok(),
+            &mut self.targets,
+        );
+        self.steering.resize(a.len(), Vec2::ZERO);
+        let inputs = SteerInputs {
+            tick: world.tick,
+            dt: world.dt,
+            bounds: &world.bounds,
+            groups: &world.groups,
+            target_defs: &world.targets,
+            targets: &self.targets,
+            paths: &world.paths,
+            obstacles: &world.obstacles,
+            obstacle_index: self.obstacle_index.as_ref(),
+            threat: &self.threat,
+            id: &a.id,
+            group: &a.group,
+            position: &a.position,
+            velocity: &a.velocity,
+            max_speed: &a.max_speed,
+            neighbours: &self.neighbours,
+            index: &self.index,
+        };
+        let state = SteerState {
+            wander: &mut a.wander,
+            flock_force: &mut a.flock_force,
+            rng: &mut a.rng,
+            path_node: &mut a.path_node,
+            path_dir: &mut a.path_dir,
+            waypoint: &mut a.waypoint,
+            walk_state: &mut a.walk_state,
+            goal: &mut a.goal,
+        };
+        behaviours::steer(&inputs, state, &mut self.steering);
+        check_finite(world.tick, Pass::Steer, "steering", &a.id, &self.steering)
+    }
+
+    fn queue_brake(&mut self, world: &mut World) -> Result<(), NonFinite> {
+        let a = &mut world.agents;
+        self.blocked.clear();
+        self.blocked.resize(a.len(), false);
+        if world.groups.iter().any(|g| g.queue().is_some()) {
+            behaviours::queue_brake(
+                &world.bounds,
+                &world.groups,
+                &a.group,
+                &a.id,
+                &a.position,
+                &self.neighbours,
+                &mut self.steering,
+                &mut a.velocity,
+                &mut self.blocked,
+            );
+            self.events.queue_length = self.blocked.par_iter().filter(|b| **b).count() as u32;
+        }
+        check_finite(world.tick, Pass::QueueBrake, "steering", &a.id, &self.steering)
+    }
+
+    fn integrate(&mut self, world: &mut World) -> Result<(), NonFinite> {
+        let a = &mut world.agents;
+        if !world.gates.is_empty() {
+            self.prev_position.clear();
+            self.prev_position.extend_from_slice(&a.position);
+        }
+        integrate(
+            world.dt,
+            &world.bounds,
+            &self.steering,
+            &a.max_speed,
+            &a.max_force,
+            &a.mass,
+            &mut a.position,
+            &mut a.velocity,
+        );
+        check_finite(world.tick, Pass::Integrate, "velocity", &a.id, &a.velocity)?;
+        check_finite(world.tick, Pass::Integrate, "position", &a.id, &a.position)
+    }
+
+    fn collide(&mut self, world: &mut World) {
+        if let (true, Some(oi)) = (world.solid_obstacles, self.obstacle_index.as_ref()) {
+            let a = &mut world.agents;
+            obstacles::collide(
+                oi,
+                &world.obstacles,
+                &world.bounds,
+                &a.radius,
+                &mut a.position,
+                &mut a.velocity,
+            );
+        }
+        for (g, gate) in world.gates.iter().enumerate() {
+            self.events.gate_crossings[g] =
+                count_crossings(&world.bounds, gate, &self.prev_position, &world.agents.position);
+        }
+    }
+
+    fn exits(&mut self, world: &mut World) {
+        if world.exits.is_empty() {
+            return;
+        }
+        let a = &world.agents;
+        self.keep.clear();
+        self.keep.resize(a.len(), true);
+        self.keep.par_iter_mut().enumerate().with_min_len(1024).for_each(|(i, k)| {
+            *k = !world.exits.iter().any(|e| {
+                (e.groups.is_empty() || e.groups.contains(&a.group[i])) && e.region.contains(a.position[i])
+            });
+        });
+        let gone = self.keep.iter().filter(|k| !**k).count();
+        if gone > 0 {
+            world.agents.retain_rows(&self.keep);
+            world.exited += gone as u64;
+            self.events.exited = gone as u32;
+        }
+    }
+
+    fn spawns(&mut self, world: &mut World) {
+        let end_of_tick = (world.tick + 1) as f64 * world.dt as f64;
+        for s in 0..world.sources.len() {
+            let source = &world.sources[s];
+            let due = source.due_by(end_of_tick);
+            let (first, group, region) = (source.spawned, source.group, source.region);
+            let spawner = rng::name_key(&format!("source/{}", source.name));
+            for k in first..due {
+                let key = rng::agent_key(spawner, k as u64);
+                let p = region.sample(&mut rng::agent_rng(world.seed, key, Purpose::Spawn));
+                world.push_agent(group, key, p);
+            }
+            if due > first {
+                self.events.spawned += due - first;
+                world.sources[s].spawned = due;
+            }
+        }
     }
 }
 
@@ -419,7 +489,9 @@ pub fn segments_cross(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
     let d2 = cross(c, d, b);
     let d3 = cross(a, b, c);
     let d4 = cross(a, b, d);
-    d1 != 0.0 && ((d1 > 0.0) != (d2 > 0.0) || d2 == 0.0) && ((d3 > 0.0) != (d4 > 0.0) || d3 == 0.0 || d4 == 0.0)
+    d1 != 0.0
+        && ((d1 > 0.0) != (d2 > 0.0) || d2 == 0.0)
+        && ((d3 > 0.0) != (d4 > 0.0) || d3 == 0.0 || d4 == 0.0)
 }
 
 /// The `integrate` pass, exactly as the spec gives it:

@@ -313,7 +313,14 @@ pub const BEHAVIOUR_KINDS: &[(&str, &[&str])] = &[
     ),
     (
         "queue",
-        &["queue_ahead", "queue_radius", "brake_factor", "hard_stop_factor", "separation_radius", "max_separation"],
+        &[
+            "queue_ahead",
+            "queue_radius",
+            "brake_factor",
+            "hard_stop_factor",
+            "separation_radius",
+            "max_separation",
+        ],
     ),
     ("random_walk", &["target", "aggro_radius", "min_step", "max_step", "reach_radius", "slowing_radius"]),
 ];
@@ -514,6 +521,93 @@ impl Scenario {
 
     pub fn agent_count(&self) -> u64 {
         self.groups.iter().map(|g| g.count as u64).sum()
+    }
+
+    /// The same scenario with about `agents` agents at the same density: every count (and
+    /// every source's rate and maximum) is multiplied by `k = agents / agent_count()`, and all
+    /// geometry (bounds, spawn regions, targets, obstacles, paths, exits, gates, source regions)
+    /// by `√k` about the origin. Agent parameters, radii and sensing stay as they are, so each
+    /// agent sees the same neighbourhood. Fails for `points` spawns, which cannot grow.
+    pub fn scaled(&self, agents: u64) -> Result<Scenario, String> {
+        if agents == 0 || agents > MAX_AGENTS {
+            return Err(format!("cannot scale to {agents} agents (1 to {MAX_AGENTS})"));
+        }
+        let k = agents as f64 / self.agent_count() as f64;
+        let s = k.sqrt() as f32;
+        let mut out = self.clone();
+        let mut remaining = agents;
+        let last = out.groups.len() - 1;
+        for (g, spec) in out.groups.iter_mut().enumerate() {
+            if let Spawn::Points(_) = spec.spawn {
+                return Err(format!(
+                    "group \"{}\" spawns at listed points, which cannot be scaled",
+                    spec.group.name
+                ));
+            }
+            // Counts in proportion; the last group takes the remainder so the total is exact.
+            let count = if g == last {
+                remaining
+            } else {
+                ((spec.count as f64 * k).round() as u64).clamp(1, remaining)
+            };
+            remaining = remaining.saturating_sub(count);
+            spec.count = count.max(1) as u32;
+        }
+        for src in &mut out.sources {
+            src.rate_per_s *= k as f32;
+            src.max = ((src.max as f64 * k).round() as u64).min(MAX_AGENTS) as u32;
+        }
+        out.scale_geometry(s);
+        out.name = format!("{} x{:.3}", self.name, k);
+        Ok(out)
+    }
+
+    /// Multiplies all geometry (bounds, spawn regions, targets, obstacles, paths, exits,
+    /// gates, source regions) by `s` about the origin; counts and agent parameters stay. With
+    /// uniform spawns this divides the density by `s²`.
+    pub fn scale_geometry(&mut self, s: f32) {
+        let region = |r: &Region| match *r {
+            Region::Rect { min, max } => Region::Rect { min: min * s, max: max * s },
+            Region::Circle { centre, radius } => Region::Circle { centre: centre * s, radius: radius * s },
+        };
+        self.bounds.min *= s;
+        self.bounds.max *= s;
+        for spec in &mut self.groups {
+            spec.spawn = match &spec.spawn {
+                Spawn::Rect { min, max } => Spawn::Rect { min: *min * s, max: *max * s },
+                Spawn::Circle { centre, radius } => Spawn::Circle { centre: *centre * s, radius: radius * s },
+                Spawn::Points(points) => Spawn::Points(points.iter().map(|p| *p * s).collect()),
+            };
+        }
+        for t in &mut self.targets {
+            match t {
+                Target::Point(p) => *p *= s,
+                Target::Moving { waypoints, .. } => waypoints.iter_mut().for_each(|w| *w *= s),
+                Target::Random { region: r, .. } => *r = region(r),
+                Target::Agent(_) | Target::NearestOf(_) => {}
+            }
+        }
+        for o in &mut self.obstacles {
+            *o = match *o {
+                Obstacle::Circle { centre, radius } => {
+                    Obstacle::Circle { centre: centre * s, radius: radius * s }
+                }
+                Obstacle::Rect { min, max } => Obstacle::Rect { min: min * s, max: max * s },
+            };
+        }
+        for p in &mut self.paths {
+            p.nodes.iter_mut().for_each(|n| *n *= s);
+        }
+        for e in &mut self.exits {
+            e.region = region(&e.region);
+        }
+        for g in &mut self.gates {
+            g.from *= s;
+            g.to *= s;
+        }
+        for src in &mut self.sources {
+            src.region = region(&src.region);
+        }
     }
 
     /// The world at tick 0: every agent spawned, parameters drawn, generators seeded.
@@ -815,11 +909,19 @@ impl<'a> Validator<'a> {
     ) -> Option<Region> {
         let at = |k: &'static str| [base, &[Seg::Key(k)]].concat();
         let k = self.choice(&at("kind"), kind, &[("rect", 0), ("circle", 1)])?;
-        let present = [("min", min.is_some()), ("max", max.is_some()), ("centre", centre.is_some()), ("radius", radius.is_some())];
+        let present = [
+            ("min", min.is_some()),
+            ("max", max.is_some()),
+            ("centre", centre.is_some()),
+            ("radius", radius.is_some()),
+        ];
         let allowed: &[&str] = if k == 0 { &["min", "max"] } else { &["centre", "radius"] };
         for (key, is) in present {
             if is && !allowed.contains(&key) {
-                return self.fail(&at(key), format!("`{key}` is not a key of a \"{kind}\" {what} (it takes: {})", allowed.join(", ")));
+                return self.fail(
+                    &at(key),
+                    format!("`{key}` is not a key of a \"{kind}\" {what} (it takes: {})", allowed.join(", ")),
+                );
             }
             if !is && allowed.contains(&key) {
                 return self.fail(base, format!("missing key `{key}` for a \"{kind}\" {what}"));
@@ -904,9 +1006,11 @@ impl<'a> Validator<'a> {
         }
         let index = match &raw.index {
             None => IndexKind::Kd,
-            Some(s) => {
-                self.choice(&[Key("index")], s, &[("kd", IndexKind::Kd), ("brute", IndexKind::Brute)])?
-            }
+            Some(s) => self.choice(
+                &[Key("index")],
+                s,
+                &[("kd", IndexKind::Kd), ("brute", IndexKind::Brute), ("grid", IndexKind::Grid)],
+            )?,
         };
         let bounds = self.bounds(&raw.bounds)?;
 
@@ -955,13 +1059,22 @@ impl<'a> Validator<'a> {
         let mut obstacles = Vec::new();
         for (o, raw_o) in raw.obstacles.iter().enumerate() {
             let base = [Key("obstacles"), Seg::Index(o)];
-            let region = self.region(&base, &raw_o.kind, raw_o.min, raw_o.max, raw_o.centre, raw_o.radius, "obstacle")?;
+            let region = self.region(
+                &base,
+                &raw_o.kind,
+                raw_o.min,
+                raw_o.max,
+                raw_o.centre,
+                raw_o.radius,
+                "obstacle",
+            )?;
             obstacles.push(match region {
                 Region::Rect { min, max } => Obstacle::Rect { min, max },
                 Region::Circle { centre, radius } => Obstacle::Circle { centre, radius },
             });
         }
-        let names = Names { groups: &group_names, targets: &target_names, paths: &path_names, counts: &counts };
+        let names =
+            Names { groups: &group_names, targets: &target_names, paths: &path_names, counts: &counts };
 
         let mut groups = Vec::new();
         for (g, group) in raw.groups.iter().enumerate() {
@@ -986,14 +1099,22 @@ impl<'a> Validator<'a> {
         let mut capacity = total;
         for (i, raw_s) in raw.sources.iter().enumerate() {
             if raw.sources[..i].iter().any(|o| o.name == raw_s.name) {
-                return self.fail(&[Key("sources"), Seg::Index(i), Key("name")], format!("source name \"{}\" is used twice", raw_s.name));
+                return self.fail(
+                    &[Key("sources"), Seg::Index(i), Key("name")],
+                    format!("source name \"{}\" is used twice", raw_s.name),
+                );
             }
             let source = self.source(i, raw_s, &group_names, dt * raw.ticks as f32)?;
             capacity += source.max as u64;
             sources.push(source);
         }
         if capacity > MAX_AGENTS {
-            return self.fail(&[Key("sources")], format!("up to {capacity} agents with the sources' max_agents; at most {MAX_AGENTS} are supported"));
+            return self.fail(
+                &[Key("sources")],
+                format!(
+                    "up to {capacity} agents with the sources' max_agents; at most {MAX_AGENTS} are supported"
+                ),
+            );
         }
         let metrics = match &raw.metrics {
             None => MetricsConfig::default(),
@@ -1001,9 +1122,21 @@ impl<'a> Validator<'a> {
                 let d = MetricsConfig::default();
                 let at = |k: &'static str| [Key("metrics"), Key(k)];
                 MetricsConfig {
-                    stuck_distance: self.num(&at("stuck_distance"), m.stuck_distance.unwrap_or(d.stuck_distance), Rule::NonNegative(MAX_MAGNITUDE))?,
-                    stuck_window_s: self.num(&at("stuck_window_s"), m.stuck_window_s.unwrap_or(d.stuck_window_s), Rule::Positive(1e6))?,
-                    goal_radius: self.num(&at("goal_radius"), m.goal_radius.unwrap_or(d.goal_radius), Rule::NonNegative(MAX_MAGNITUDE))?,
+                    stuck_distance: self.num(
+                        &at("stuck_distance"),
+                        m.stuck_distance.unwrap_or(d.stuck_distance),
+                        Rule::NonNegative(MAX_MAGNITUDE),
+                    )?,
+                    stuck_window_s: self.num(
+                        &at("stuck_window_s"),
+                        m.stuck_window_s.unwrap_or(d.stuck_window_s),
+                        Rule::Positive(1e6),
+                    )?,
+                    goal_radius: self.num(
+                        &at("goal_radius"),
+                        m.goal_radius.unwrap_or(d.goal_radius),
+                        Rule::NonNegative(MAX_MAGNITUDE),
+                    )?,
                 }
             }
         };
@@ -1060,7 +1193,9 @@ impl<'a> Validator<'a> {
         match groups.iter().position(|g| *g == name) {
             Some(g) => Some(g as u16),
             None => {
-                let hint = nearest_word(name, groups.iter().copied()).map(|n| format!("; did you mean \"{n}\"?")).unwrap_or_default();
+                let hint = nearest_word(name, groups.iter().copied())
+                    .map(|n| format!("; did you mean \"{n}\"?"))
+                    .unwrap_or_default();
                 self.fail(path, format!("no group is named \"{name}\"{hint} (groups: {})", groups.join(", ")))
             }
         }
@@ -1073,16 +1208,24 @@ impl<'a> Validator<'a> {
             let base = [Key("exits"), Index(i)];
             let region = self.region(&base, &e.kind, e.min, e.max, e.centre, e.radius, "exit")?;
             if raw[..i].iter().any(|x| x.name == e.name) {
-                return self.fail(&[Key("exits"), Index(i), Key("name")], format!("exit name \"{}\" is used twice", e.name));
+                return self.fail(
+                    &[Key("exits"), Index(i), Key("name")],
+                    format!("exit name \"{}\" is used twice", e.name),
+                );
             }
             let mut gs = Vec::new();
             for (k, g) in e.groups.iter().enumerate() {
                 gs.push(self.group_index(&[Key("exits"), Index(i), Key("groups"), Index(k)], g, groups)?);
             }
             let (lo, hi) = region.aabb();
-            let overlaps = lo.x <= bounds.max.x && hi.x >= bounds.min.x && lo.y <= bounds.max.y && hi.y >= bounds.min.y;
+            let overlaps =
+                lo.x <= bounds.max.x && hi.x >= bounds.min.x && lo.y <= bounds.max.y && hi.y >= bounds.min.y;
             if !overlaps {
-                let hint = if bounds.kind == BoundsKind::Wrap { "no agent can reach it" } else { "agents must leave the bounds to reach it" };
+                let hint = if bounds.kind == BoundsKind::Wrap {
+                    "no agent can reach it"
+                } else {
+                    "agents must leave the bounds to reach it"
+                };
                 self.warn(&base, format!("exit \"{}\" lies outside the bounds; {hint}", e.name));
             }
             exits.push(Exit { name: e.name.clone(), region, groups: gs });
@@ -1106,7 +1249,8 @@ impl<'a> Validator<'a> {
             return self.fail(&at("end_s"), format!("end_s {end_s} is before start_s {start_s}"));
         }
         if s.max_agents > MAX_AGENTS {
-            return self.fail(&at("max_agents"), format!("expected at most {MAX_AGENTS}, found {}", s.max_agents));
+            return self
+                .fail(&at("max_agents"), format!("expected at most {MAX_AGENTS}, found {}", s.max_agents));
         }
         Some(Source {
             name: s.name.clone(),
@@ -1172,7 +1316,14 @@ impl<'a> Validator<'a> {
         Some(count as u32)
     }
 
-    fn target(&mut self, name: &str, t: &TargetToml, groups: &[&str], agents: u64, dt: f32) -> Option<Target> {
+    fn target(
+        &mut self,
+        name: &str,
+        t: &TargetToml,
+        groups: &[&str],
+        agents: u64,
+        dt: f32,
+    ) -> Option<Target> {
         use Seg::Key;
         let base = [Key("targets"), Key(name)];
         let at = |k: &'static str| [Key("targets"), Key(name), Key(k)];
@@ -1204,7 +1355,11 @@ impl<'a> Validator<'a> {
             if is && !allowed.contains(&key) {
                 return self.fail(
                     &at(key),
-                    format!("`{key}` is not a parameter of a \"{}\" target (it takes: {})", t.kind, allowed.join(", ")),
+                    format!(
+                        "`{key}` is not a parameter of a \"{}\" target (it takes: {})",
+                        t.kind,
+                        allowed.join(", ")
+                    ),
                 );
             }
         }
@@ -1224,7 +1379,8 @@ impl<'a> Validator<'a> {
                 }
                 let mut waypoints = Vec::new();
                 for (i, p) in wps.iter().enumerate() {
-                    waypoints.push(self.point(&[Key("targets"), Key(name), Key("waypoints"), Seg::Index(i)], *p)?);
+                    waypoints
+                        .push(self.point(&[Key("targets"), Key(name), Key("waypoints"), Seg::Index(i)], *p)?);
                 }
                 let speed = self.num(&at("speed"), speed, Rule::NonNegative(MAX_MAGNITUDE))?;
                 Some(Target::Moving { waypoints, speed })
@@ -1446,7 +1602,8 @@ impl<'a> Validator<'a> {
         use Seg::{Index, Key};
         let at = |k: &'static str| [Key("groups"), Index(g), Key("behaviours"), Index(b), Key(k)];
         let base = [Key("groups"), Index(g), Key("behaviours"), Index(b)];
-        let kinds: Vec<(&str, usize)> = BEHAVIOUR_KINDS.iter().enumerate().map(|(i, (n, _))| (*n, i)).collect();
+        let kinds: Vec<(&str, usize)> =
+            BEHAVIOUR_KINDS.iter().enumerate().map(|(i, (n, _))| (*n, i)).collect();
         let k = self.choice(&at("kind"), &raw.kind, &kinds)?;
         let (kind, allowed) = BEHAVIOUR_KINDS[k];
         for key in raw.present() {
@@ -1454,7 +1611,10 @@ impl<'a> Validator<'a> {
                 let path = [Key("groups"), Index(g), Key("behaviours"), Index(b), Key(key)];
                 return self.fail(
                     &path,
-                    format!("`{key}` is not a parameter of `{kind}` (it takes: weight, {})", allowed.join(", ")),
+                    format!(
+                        "`{key}` is not a parameter of `{kind}` (it takes: weight, {})",
+                        allowed.join(", ")
+                    ),
                 );
             }
         }
@@ -1465,20 +1625,24 @@ impl<'a> Validator<'a> {
                 "`queue` takes no weight: it brakes after the weighted sum (see docs/behaviours.md)",
             );
         }
-        let named_target = |v: &mut Self, key: &'static str, name: &str, targets: &[Target]| -> Option<TargetId> {
-            let _ = targets;
-            match names.targets.iter().position(|n| *n == name) {
-                Some(i) => Some(i as TargetId),
-                None => {
-                    let hint = nearest_word(name, names.targets.iter().copied())
-                        .map(|n| format!("; did you mean \"{n}\"?"))
-                        .unwrap_or_default();
-                    let known =
-                        if names.targets.is_empty() { "none are defined".to_string() } else { names.targets.join(", ") };
-                    v.fail(&at(key), format!("no target is named \"{name}\"{hint} (targets: {known})"))
+        let named_target =
+            |v: &mut Self, key: &'static str, name: &str, targets: &[Target]| -> Option<TargetId> {
+                let _ = targets;
+                match names.targets.iter().position(|n| *n == name) {
+                    Some(i) => Some(i as TargetId),
+                    None => {
+                        let hint = nearest_word(name, names.targets.iter().copied())
+                            .map(|n| format!("; did you mean \"{n}\"?"))
+                            .unwrap_or_default();
+                        let known = if names.targets.is_empty() {
+                            "none are defined".to_string()
+                        } else {
+                            names.targets.join(", ")
+                        };
+                        v.fail(&at(key), format!("no target is named \"{name}\"{hint} (targets: {known})"))
+                    }
                 }
-            }
-        };
+            };
         let target = |v: &mut Self, targets: &mut Vec<Target>| -> Option<TargetId> {
             let Some(t) = &raw.target else {
                 return v.fail(
@@ -1528,7 +1692,9 @@ impl<'a> Validator<'a> {
                 distance: opt(self, "distance", raw.distance, 2.0, LEN0)?,
                 jitter: opt(self, "jitter", raw.jitter, 1.0, LEN0)?,
             },
-            "pursuit" => Behaviour::Pursuit { target: target(self, targets)?, look_ahead_s: look_ahead(self)? },
+            "pursuit" => {
+                Behaviour::Pursuit { target: target(self, targets)?, look_ahead_s: look_ahead(self)? }
+            }
             "evade" => Behaviour::Evade {
                 target: target(self, targets)?,
                 look_ahead_s: look_ahead(self)?,
@@ -1537,7 +1703,10 @@ impl<'a> Validator<'a> {
                     Some(p) => self.choice(
                         &at("prediction"),
                         p,
-                        &[("target_speed", EvadePrediction::TargetSpeed), ("own_speed", EvadePrediction::OwnSpeed)],
+                        &[
+                            ("target_speed", EvadePrediction::TargetSpeed),
+                            ("own_speed", EvadePrediction::OwnSpeed),
+                        ],
                     )?,
                 },
             },
@@ -1549,7 +1718,10 @@ impl<'a> Validator<'a> {
                     Some(p) => self.choice(
                         &at("variant"),
                         p,
-                        &[("mean", SeparationVariant::Mean), ("inverse_distance", SeparationVariant::InverseDistance)],
+                        &[
+                            ("mean", SeparationVariant::Mean),
+                            ("inverse_distance", SeparationVariant::InverseDistance),
+                        ],
                     )?,
                 },
             },
@@ -1561,7 +1733,13 @@ impl<'a> Validator<'a> {
             },
             "avoid_obstacles" => Behaviour::AvoidObstacles {
                 see_ahead: opt(self, "see_ahead", raw.see_ahead, 5.0, LEN)?,
-                max_avoid_force: opt(self, "max_avoid_force", raw.max_avoid_force, 1.0, Rule::NonNegative(1e9))?,
+                max_avoid_force: opt(
+                    self,
+                    "max_avoid_force",
+                    raw.max_avoid_force,
+                    1.0,
+                    Rule::NonNegative(1e9),
+                )?,
             },
             "follow_path" => {
                 let Some(name) = &raw.path else {
@@ -1571,8 +1749,13 @@ impl<'a> Validator<'a> {
                     let hint = nearest_word(name, names.paths.iter().copied())
                         .map(|n| format!("; did you mean \"{n}\"?"))
                         .unwrap_or_default();
-                    let known = if names.paths.is_empty() { "none are defined".to_string() } else { names.paths.join(", ") };
-                    return self.fail(&at("path"), format!("no path is named \"{name}\"{hint} (paths: {known})"));
+                    let known = if names.paths.is_empty() {
+                        "none are defined".to_string()
+                    } else {
+                        names.paths.join(", ")
+                    };
+                    return self
+                        .fail(&at("path"), format!("no path is named \"{name}\"{hint} (paths: {known})"));
                 };
                 let mode = match &raw.mode {
                     None => PathMode::Loop,
@@ -1586,7 +1769,10 @@ impl<'a> Validator<'a> {
                 if mode != PathMode::Once && nodes < 2 {
                     return self.fail(
                         &at("mode"),
-                        format!("path \"{name}\" has {nodes} node; mode \"{}\" needs at least 2", raw.mode.as_deref().unwrap_or("loop")),
+                        format!(
+                            "path \"{name}\" has {nodes} node; mode \"{}\" needs at least 2",
+                            raw.mode.as_deref().unwrap_or("loop")
+                        ),
                     );
                 }
                 Behaviour::FollowPath {
@@ -1597,7 +1783,10 @@ impl<'a> Validator<'a> {
             }
             "follow_leader" => {
                 let Some(name) = &raw.leader else {
-                    return self.fail(&base, "missing key `leader` for `follow_leader` (a target of kind \"agent\")");
+                    return self.fail(
+                        &base,
+                        "missing key `leader` for `follow_leader` (a target of kind \"agent\")",
+                    );
                 };
                 let leader = named_target(self, "leader", name, targets)?;
                 let Target::Agent(id) = targets[leader as usize] else {
@@ -1623,7 +1812,13 @@ impl<'a> Validator<'a> {
                     slowing_radius: opt(self, "slowing_radius", raw.slowing_radius, 5.0, LEN)?,
                     sight_radius: opt(self, "sight_radius", raw.sight_radius, 3.0, LEN0)?,
                     separation_radius: opt(self, "separation_radius", raw.separation_radius, 1.0, LEN)?,
-                    max_separation: opt(self, "max_separation", raw.max_separation, 1.0, Rule::NonNegative(1e9))?,
+                    max_separation: opt(
+                        self,
+                        "max_separation",
+                        raw.max_separation,
+                        1.0,
+                        Rule::NonNegative(1e9),
+                    )?,
                 }
             }
             "queue" => {
@@ -1632,16 +1827,35 @@ impl<'a> Validator<'a> {
                     queue_ahead: opt(self, "queue_ahead", raw.queue_ahead, 2.0, LEN0)?,
                     queue_radius,
                     brake_factor: opt(self, "brake_factor", raw.brake_factor, 0.8, Rule::NonNegative(10.0))?,
-                    hard_stop_factor: opt(self, "hard_stop_factor", raw.hard_stop_factor, 0.3, Rule::NonNegative(1.0))?,
-                    separation_radius: opt(self, "separation_radius", raw.separation_radius, queue_radius, LEN)?,
-                    max_separation: opt(self, "max_separation", raw.max_separation, 1.0, Rule::NonNegative(1e9))?,
+                    hard_stop_factor: opt(
+                        self,
+                        "hard_stop_factor",
+                        raw.hard_stop_factor,
+                        0.3,
+                        Rule::NonNegative(1.0),
+                    )?,
+                    separation_radius: opt(
+                        self,
+                        "separation_radius",
+                        raw.separation_radius,
+                        queue_radius,
+                        LEN,
+                    )?,
+                    max_separation: opt(
+                        self,
+                        "max_separation",
+                        raw.max_separation,
+                        1.0,
+                        Rule::NonNegative(1e9),
+                    )?,
                 }
             }
             "random_walk" => {
                 let min_step = opt(self, "min_step", raw.min_step, 1.0, LEN)?;
                 let max_step = opt(self, "max_step", raw.max_step, 10.0, LEN)?;
                 if min_step > max_step {
-                    return self.fail(&at("max_step"), format!("max_step {max_step} is below min_step {min_step}"));
+                    return self
+                        .fail(&at("max_step"), format!("max_step {max_step} is below min_step {min_step}"));
                 }
                 Behaviour::RandomWalk {
                     target: target(self, targets)?,

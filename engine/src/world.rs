@@ -269,9 +269,16 @@ pub enum Behaviour {
         speed: f32,
     },
     /// Steer away from the most threatening obstacle found by the `find_threats` pass.
-    AvoidObstacles { see_ahead: f32, max_avoid_force: f32 },
+    AvoidObstacles {
+        see_ahead: f32,
+        max_avoid_force: f32,
+    },
     /// Seek the current node of a path; the cursor lives in `Agents::path_node`/`path_dir`.
-    FollowPath { path: u16, mode: PathMode, slowing_radius: f32 },
+    FollowPath {
+        path: u16,
+        mode: PathMode,
+        slowing_radius: f32,
+    },
     /// Arrive behind the leader, keep apart from the other followers, and evade the leader when
     /// in its sight.
     FollowLeader {

@@ -1,0 +1,524 @@
+//! `throng batch`: run a batch file's scenarios × seeds × overrides, in parallel, resumably.
+//!
+//! Output directory:
+//!
+//! - `batch.json`: which batch (its id, from the runs it expands to), which shard, which engine.
+//!   A directory holding another batch's (or shard's) results is refused, never overwritten.
+//! - `runs/<id>/result.json`: one finished run, written atomically. Its presence is what
+//!   "done" means: re-running the same command skips it and redoes every other run.
+//! - `results.csv`, `results.jsonl`: one row per finished run, in plan order, rebuilt from the
+//!   finished runs and replaced atomically (temporary file, then rename) after every run. A
+//!   crash (even SIGKILL) leaves the previous complete file, never a torn row; the next start
+//!   rebuilds them from `runs/`.
+//! - `.lock`: held (flock) while a batch writes here, so two processes cannot mix.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use throng_engine::batch::{self, Plan, PlannedRun};
+use throng_engine::checkpoint::{self, ENGINE_VERSION, write_atomically};
+use throng_engine::metrics::{MetricsCollector, Summary};
+use throng_engine::{Pipeline, state_hash};
+
+#[derive(Args)]
+pub struct BatchArgs {
+    /// Batch file (TOML): scenarios × seeds × overrides (see docs/batches.md).
+    batch: PathBuf,
+    /// Runs at a time (default: cores / --threads-per-job).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Worker threads of each run. Results do not depend on it, nor on --jobs.
+    #[arg(long, default_value_t = 1, value_name = "T")]
+    threads_per_job: usize,
+    /// Output directory (default: `<batch file stem>.out` next to the batch file, with
+    /// `/shard-I-of-N` appended for a shard).
+    #[arg(long, short, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Run only shard I of N (0-based): the runs whose plan index is I modulo N.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Also save each run's final state (`runs/<id>/final.ckpt`, resumable with `throng run`).
+    #[arg(long)]
+    save_final: bool,
+    /// Print nothing but errors.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// What `batch.json` says about the directory.
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+pub struct Manifest {
+    pub format: String,
+    pub format_version: u32,
+    pub batch_id: String,
+    pub batch_file: String,
+    pub name: String,
+    /// `[i, n]`: shard i of n (`[0, 1]` for a whole batch).
+    pub shard: (usize, usize),
+    /// Runs in this shard, and in the whole batch.
+    pub runs: usize,
+    pub batch_runs: usize,
+    pub engine_version: String,
+    /// Every override key of the batch, sorted: the `set.` columns of results.csv.
+    pub keys: Vec<String>,
+}
+
+pub const MANIFEST: &str = "batch.json";
+pub const MANIFEST_FORMAT: &str = "throng-batch-output";
+
+/// One finished run: a line of results.jsonl, and `runs/<id>/result.json`.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Row {
+    pub index: usize,
+    pub id: String,
+    pub point: String,
+    pub scenario: String,
+    pub scenario_file: String,
+    pub seed: u64,
+    pub ticks: u64,
+    /// Override key → value (TOML values as JSON).
+    pub overrides: BTreeMap<String, serde_json::Value>,
+    /// `ok`, or `failed` with `error`.
+    pub status: String,
+    pub error: Option<String>,
+    /// Live agents at the end.
+    pub agents: u64,
+    pub final_hash: String,
+    pub wall_s: f64,
+    pub ms_per_tick: f64,
+    /// Summary metrics, by name (see [`metrics_summary`]).
+    pub metrics: BTreeMap<String, f64>,
+}
+
+/// The run's summary metrics as named numbers: the hook through which rows and reports get
+/// their metrics. Every number of `throng_engine::metrics::Summary` is kept, nested fields as
+/// dotted names, list items by their `name` (gates: `gates.door.crossings`). A metric added to
+/// the summary appears in the results without a change here.
+pub fn metrics_summary(summary: &Summary) -> BTreeMap<String, f64> {
+    fn flatten(prefix: &str, v: &serde_json::Value, out: &mut BTreeMap<String, f64>) {
+        let join = |k: &str| if prefix.is_empty() { k.to_string() } else { format!("{prefix}.{k}") };
+        match v {
+            serde_json::Value::Number(n) => {
+                if let Some(x) = n.as_f64() {
+                    out.insert(prefix.to_string(), x);
+                }
+            }
+            serde_json::Value::Bool(b) => {
+                out.insert(prefix.to_string(), if *b { 1.0 } else { 0.0 });
+            }
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    flatten(&join(k), x, out);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let key = item.get("name").and_then(|n| n.as_str()).map_or(i.to_string(), str::to_owned);
+                    let mut inner = item.clone();
+                    if let Some(m) = inner.as_object_mut() {
+                        m.remove("name");
+                    }
+                    flatten(&join(&key), &inner, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = BTreeMap::new();
+    flatten("", &serde_json::to_value(summary).unwrap_or_default(), &mut out);
+    out
+}
+
+fn jobs_default(threads_per_job: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores / threads_per_job).max(1)
+}
+
+/// The default output directory: `<batch file stem>.out` beside the batch file.
+fn default_out(batch: &Path, shard: Option<(usize, usize)>) -> PathBuf {
+    let stem = batch.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "batch".into());
+    let dir = batch.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let out = dir.join(format!("{stem}.out"));
+    match shard {
+        Some((i, n)) if n > 1 => out.join(format!("shard-{i}-of-{n}")),
+        _ => out,
+    }
+}
+
+/// Checks that `out` is empty, absent, or holds this very batch and shard; returns the manifest
+/// to write, and whether one is there already.
+fn check_out_dir(out: &Path, manifest: &Manifest) -> Result<bool> {
+    if !out.exists() {
+        return Ok(false);
+    }
+    if !out.is_dir() {
+        bail!("{}: exists and is not a directory", out.display());
+    }
+    let path = out.join(MANIFEST);
+    if !path.exists() {
+        let mut entries = std::fs::read_dir(out).with_context(|| format!("cannot read {}", out.display()))?;
+        if entries.next().is_some() {
+            bail!(
+                "{}: not empty and not a batch output directory (no {MANIFEST}); nothing was written: use another --out",
+                out.display()
+            );
+        }
+        return Ok(false);
+    }
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let found: Manifest = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not a throng batch manifest; nothing was written", path.display()))?;
+    if found.format != MANIFEST_FORMAT {
+        bail!("{}: not a throng batch manifest; nothing was written", path.display());
+    }
+    if found.batch_id != manifest.batch_id {
+        bail!(
+            "{}: holds the results of another batch ({}, batch id {}); this batch ({}) is {}: use another --out (a batch whose file or scenarios changed is another batch); nothing was written",
+            out.display(),
+            found.batch_file,
+            found.batch_id,
+            manifest.batch_file,
+            manifest.batch_id
+        );
+    }
+    if found.shard != manifest.shard {
+        bail!(
+            "{}: holds shard {}/{} of this batch, not {}/{}: give each shard its own --out; nothing was written",
+            out.display(),
+            found.shard.0,
+            found.shard.1,
+            manifest.shard.0,
+            manifest.shard.1
+        );
+    }
+    if found.engine_version != manifest.engine_version {
+        bail!(
+            "{}: its runs were made by throng-engine {}; this is {}: use another --out; nothing was written",
+            out.display(),
+            found.engine_version,
+            manifest.engine_version
+        );
+    }
+    Ok(true)
+}
+
+/// Removes temporary files left by a crash in `dir` (not recursive).
+fn remove_temporaries(dir: &Path) {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_name().to_str().is_some_and(checkpoint::is_temporary) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
+fn result_path(out: &Path, id: &str) -> PathBuf {
+    out.join("runs").join(id).join("result.json")
+}
+
+/// A finished run's row, if its result file is there and is this run's.
+fn finished(out: &Path, run: &PlannedRun) -> Option<Row> {
+    let text = std::fs::read_to_string(result_path(out, &run.id)).ok()?;
+    let row: Row = serde_json::from_str(&text).ok()?;
+    (row.id == run.id && row.index == run.index).then_some(row)
+}
+
+/// Runs one planned run to the end.
+fn execute(run: &PlannedRun, threads: usize, out: &Path, save_final: bool) -> Result<Row> {
+    let start = Instant::now();
+    let mut scenario = (*run.scenario).clone();
+    scenario.seed = run.seed;
+    let mut world = scenario.build_world();
+    let mut pipeline = Pipeline::new(threads, scenario.index)?;
+    let mut metrics = MetricsCollector::new(scenario.metrics, &world);
+    let mut error = None;
+    for _ in 0..run.ticks {
+        if let Err(e) = pipeline.step(&mut world) {
+            error = Some(e.to_string());
+            break;
+        }
+        pipeline.install(|| {
+            metrics.observe(&world, pipeline.events(), pipeline.obstacle_index());
+        });
+    }
+    let wall_s = start.elapsed().as_secs_f64();
+    let dir = out.join("runs").join(&run.id);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    if save_final && error.is_none() {
+        checkpoint::save(&dir.join("final.ckpt"), &world, &scenario.content_hash, &run.canonical)
+            .with_context(|| format!("cannot write {}", dir.join("final.ckpt").display()))?;
+    }
+    let overrides = run
+        .overrides
+        .iter()
+        .map(|o| (o.key.clone(), serde_json::to_value(&o.value).unwrap_or(serde_json::Value::Null)))
+        .collect();
+    let row = Row {
+        index: run.index,
+        id: run.id.clone(),
+        point: run.point.clone(),
+        scenario: scenario.name.clone(),
+        scenario_file: run.scenario_file.clone(),
+        seed: run.seed,
+        ticks: run.ticks,
+        overrides,
+        status: if error.is_none() { "ok".into() } else { "failed".into() },
+        error,
+        agents: world.agents.len() as u64,
+        final_hash: state_hash(&world).to_hex(),
+        wall_s,
+        ms_per_tick: wall_s * 1e3 / run.ticks.max(1) as f64,
+        metrics: metrics_summary(&metrics.summary(&world)),
+    };
+    let mut json = serde_json::to_string_pretty(&row)?;
+    json.push('\n');
+    let path = dir.join("result.json");
+    write_atomically(&path, json.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(row)
+}
+
+/// The fixed columns of results.csv, before the `set.` and `metric.` ones.
+pub const CSV_COLUMNS: [&str; 14] = [
+    "index",
+    "id",
+    "point",
+    "scenario",
+    "scenario_file",
+    "seed",
+    "ticks",
+    "overrides",
+    "status",
+    "error",
+    "agents",
+    "final_hash",
+    "wall_s",
+    "ms_per_tick",
+];
+
+/// A TOML-ish text for a JSON override value (numbers and strings as they are).
+pub fn value_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The rows as CSV: fixed columns, then `set.KEY` for every override key, then `metric.NAME`
+/// for every metric any row has (sorted).
+pub fn csv_bytes(rows: &[&Row], keys: &[String]) -> Result<Vec<u8>> {
+    let metrics: std::collections::BTreeSet<&String> = rows.iter().flat_map(|r| r.metrics.keys()).collect();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header: Vec<String> = CSV_COLUMNS.iter().map(|s| s.to_string()).collect();
+    header.extend(keys.iter().map(|k| format!("set.{k}")));
+    header.extend(metrics.iter().map(|m| format!("metric.{m}")));
+    w.write_record(&header)?;
+    for r in rows {
+        let overrides: Vec<String> =
+            r.overrides.iter().map(|(k, v)| format!("{k}={}", value_text(v))).collect();
+        let mut rec = vec![
+            r.index.to_string(),
+            r.id.clone(),
+            r.point.clone(),
+            r.scenario.clone(),
+            r.scenario_file.clone(),
+            r.seed.to_string(),
+            r.ticks.to_string(),
+            overrides.join("; "),
+            r.status.clone(),
+            r.error.clone().unwrap_or_default(),
+            r.agents.to_string(),
+            r.final_hash.clone(),
+            r.wall_s.to_string(),
+            r.ms_per_tick.to_string(),
+        ];
+        rec.extend(keys.iter().map(|k| r.overrides.get(k).map(value_text).unwrap_or_default()));
+        rec.extend(metrics.iter().map(|m| r.metrics.get(*m).map(|x| x.to_string()).unwrap_or_default()));
+        w.write_record(&rec)?;
+    }
+    w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))
+}
+
+/// Rewrites results.csv and results.jsonl from every finished row, atomically.
+fn write_results(out: &Path, rows: &BTreeMap<usize, Row>, keys: &[String]) -> Result<()> {
+    let list: Vec<&Row> = rows.values().collect();
+    let csv = csv_bytes(&list, keys)?;
+    let path = out.join("results.csv");
+    write_atomically(&path, &csv).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut jsonl = String::new();
+    for r in &list {
+        jsonl.push_str(&serde_json::to_string(r)?);
+        jsonl.push('\n');
+    }
+    let path = out.join("results.jsonl");
+    write_atomically(&path, jsonl.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+fn progress(runs: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(runs), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise}  eta {eta}  {msg}")
+            .expect("a valid template"),
+    );
+    bar
+}
+
+pub fn batch(args: BatchArgs) -> Result<ExitCode> {
+    let shard = match &args.shard {
+        Some(s) => Some(batch::parse_shard(s).map_err(anyhow::Error::msg)?),
+        None => None,
+    };
+    if args.threads_per_job == 0 {
+        bail!("--threads-per-job must be at least 1");
+    }
+    if args.jobs == Some(0) {
+        bail!("--jobs must be at least 1");
+    }
+    let jobs = args.jobs.unwrap_or_else(|| jobs_default(args.threads_per_job));
+    let plan = Plan::load(&args.batch)?;
+    let (i, n) = shard.unwrap_or((0, 1));
+    let runs = plan.shard(i, n);
+    let out = args.out.clone().unwrap_or_else(|| default_out(&args.batch, shard));
+    let manifest = Manifest {
+        format: MANIFEST_FORMAT.into(),
+        format_version: 1,
+        batch_id: plan.id.clone(),
+        batch_file: args.batch.display().to_string(),
+        name: plan.name.clone(),
+        shard: (i, n),
+        runs: runs.len(),
+        batch_runs: plan.runs.len(),
+        engine_version: ENGINE_VERSION.into(),
+        keys: plan.keys.clone(),
+    };
+    let has_manifest = check_out_dir(&out, &manifest)?;
+
+    std::fs::create_dir_all(out.join("runs")).with_context(|| format!("cannot create {}", out.display()))?;
+    let lock = std::fs::File::create(out.join(".lock"))
+        .with_context(|| format!("cannot create {}", out.display()))?;
+    if lock.try_lock().is_err() {
+        bail!("{}: another throng batch is writing here", out.display());
+    }
+    if !has_manifest {
+        let mut json = serde_json::to_string_pretty(&manifest)?;
+        json.push('\n');
+        write_atomically(&out.join(MANIFEST), json.as_bytes())
+            .with_context(|| format!("cannot write {}", out.join(MANIFEST).display()))?;
+    }
+    remove_temporaries(&out);
+
+    // What a previous (perhaps killed) invocation finished stays finished.
+    let mut rows: BTreeMap<usize, Row> = BTreeMap::new();
+    let mut pending = Vec::new();
+    for run in &runs {
+        let dir = out.join("runs").join(&run.id);
+        remove_temporaries(&dir);
+        match finished(&out, run) {
+            Some(row) => {
+                rows.insert(run.index, row);
+            }
+            None => pending.push(*run),
+        }
+    }
+    let already = rows.len();
+    write_results(&out, &rows, &plan.keys)?;
+
+    let bar = progress(pending.len() as u64, args.quiet);
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Result<Row>>();
+    let mut failures = Vec::new();
+    let mut first_error = None;
+    let (threads, save_final) = (args.threads_per_job, args.save_final);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(pending.len()) {
+            let tx = tx.clone();
+            let (next, pending, out) = (&next, &pending, &out);
+            scope.spawn(move || {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(run) = pending.get(k) else { break };
+                    let result = execute(run, threads, out, save_final)
+                        .with_context(|| format!("run {} ({})", run.id, run.scenario_path.display()));
+                    let stop = result.is_err();
+                    if tx.send(result).is_err() || stop {
+                        // An I/O error: let the others finish what they hold, start nothing new.
+                        next.store(pending.len(), Ordering::Relaxed);
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        while let Ok(first) = rx.recv() {
+            // Write once for every row that is ready, so a fast batch does not rewrite the
+            // files once per run.
+            let mut batch = vec![first];
+            batch.extend(rx.try_iter());
+            for result in batch {
+                match result {
+                    Ok(row) => {
+                        if row.status != "ok" {
+                            failures.push(format!(
+                                "run {} (index {}): {}",
+                                row.id,
+                                row.index,
+                                row.error.clone().unwrap_or_default()
+                            ));
+                        }
+                        rows.insert(row.index, row);
+                        bar.inc(1);
+                    }
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
+            }
+            if let Err(e) = write_results(&out, &rows, &plan.keys) {
+                first_error.get_or_insert(e);
+                next.store(pending.len(), Ordering::Relaxed);
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    let ran = rows.len() - already;
+    if !args.quiet {
+        let shard_text = if n > 1 { format!(" (shard {i}/{n})") } else { String::new() };
+        println!(
+            "batch {}{shard_text}: {} runs, {already} already done, {ran} run now in {:.1} s with {jobs} jobs x {} threads",
+            if plan.name.is_empty() { args.batch.display().to_string() } else { plan.name.clone() },
+            runs.len(),
+            start.elapsed().as_secs_f64(),
+            args.threads_per_job
+        );
+        println!("results    {}", out.join("results.csv").display());
+    }
+    if !failures.is_empty() {
+        for f in &failures {
+            eprintln!("error: {f}");
+        }
+        bail!(
+            "{} of {} runs failed (status `failed` in {})",
+            failures.len(),
+            runs.len(),
+            out.join("results.csv").display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,353 @@
+//! `throng bench`: a scenario scaled to several agent counts, timed at several thread counts,
+//! side by side with the index floor (a bare kiddo build plus radius queries on the same
+//! positions and radii), so a reader sees how close a tick is to the limit set by its index.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use serde::Serialize;
+use throng_engine::{IndexKind, PASSES, Pipeline, Scenario, index};
+
+use crate::IndexArg;
+use crate::run::progress_bar;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Scenario file (TOML), e.g. scenarios/bench/crowd.toml.
+    scenario: PathBuf,
+    /// Agent counts to scale the scenario to, keeping its density (default: as written).
+    #[arg(long, value_delimiter = ',', value_name = "N,N,..")]
+    agents: Vec<u64>,
+    /// Density sweep: also rescale the geometry so that, at uniform density, each agent expects
+    /// this many others within its sensing radius (default: the scenario's own density).
+    #[arg(long, value_delimiter = ',', value_name = "N,N,..")]
+    neighbours: Vec<f64>,
+    /// Thread counts to run each size at.
+    #[arg(long, value_delimiter = ',', default_value = "1,2", value_name = "T,T,..")]
+    threads: Vec<usize>,
+    /// Ticks per repeat.
+    #[arg(long, default_value_t = 20)]
+    ticks: u64,
+    /// Ticks run before timing (neighbourhoods and queues form; buffers reach their size).
+    #[arg(long, default_value_t = 10)]
+    warmup: u64,
+    /// Timed repeats; ms per tick is reported as the median (and min, max) over them.
+    #[arg(long, default_value_t = 5)]
+    repeats: u64,
+    /// Neighbour index (default: the scenario's).
+    #[arg(long, value_enum)]
+    index: Option<IndexArg>,
+    /// Also write the results as CSV.
+    #[arg(long, value_name = "FILE.csv")]
+    csv: Option<PathBuf>,
+    /// Print one JSON object on stdout instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Serialize, Clone)]
+struct BenchResult {
+    agents: usize,
+    threads: usize,
+    /// Expected neighbours within the sensing radius at uniform density:
+    /// `agents / bounds area · π · sensing_radius²`.
+    neighbours: f64,
+    /// Median over repeats.
+    ms_per_tick: f64,
+    ms_per_tick_min: f64,
+    ms_per_tick_max: f64,
+    /// Median over repeats of the bare kiddo build + radius queries.
+    floor_ms: f64,
+    ratio_to_floor: f64,
+    passes: serde_json::Map<String, serde_json::Value>,
+    ticks_per_s: f64,
+    agent_ticks_per_s: f64,
+    peak_rss_mb: f64,
+}
+
+#[derive(Serialize)]
+struct BenchReport {
+    scenario: String,
+    file: String,
+    index: &'static str,
+    ticks: u64,
+    warmup: u64,
+    repeats: u64,
+    machine: String,
+    results: Vec<BenchResult>,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 { v[n / 2] } else { 0.5 * (v[n / 2 - 1] + v[n / 2]) }
+}
+
+/// Peak resident set size of this process so far (VmHWM), in MB; 0 where /proc is missing.
+fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// Resets the peak so each size reports its own (Linux `clear_refs`; ignored elsewhere).
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// Cores and model name, for the report.
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{cores} cores, {cpu}")
+}
+
+pub fn bench(args: BenchArgs) -> Result<ExitCode> {
+    let scenario = Scenario::load(&args.scenario)?;
+    if args.ticks == 0 || args.repeats == 0 {
+        bail!("--ticks and --repeats must be at least 1");
+    }
+    if args.threads.contains(&0) {
+        bail!("--threads must be at least 1");
+    }
+    let index = args.index.map(IndexKind::from).unwrap_or(scenario.index);
+    let mut sizes = if args.agents.is_empty() { vec![scenario.agent_count()] } else { args.agents.clone() };
+    sizes.sort_unstable();
+    sizes.dedup();
+
+    let densities: Vec<Option<f64>> = if args.neighbours.is_empty() {
+        vec![None]
+    } else {
+        args.neighbours.iter().map(|&n| Some(n)).collect()
+    };
+    if args.neighbours.iter().any(|&n| !(n > 0.0 && n.is_finite())) {
+        bail!("--neighbours must be positive");
+    }
+    let total = sizes.len() as u64
+        * densities.len() as u64
+        * args.threads.len() as u64
+        * (args.warmup + args.ticks * args.repeats);
+    let progress = progress_bar(total, args.quiet || args.json);
+    let mut results = Vec::new();
+    let mut points = Vec::new();
+    for (&agents, density) in sizes.iter().flat_map(|a| densities.iter().map(move |d| (a, d))) {
+        let mut scaled = scenario
+            .scaled(agents)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("{}", args.scenario.display()))?;
+        let neighbours_of = |s: &Scenario| {
+            let r = s.groups.iter().map(|g| g.group.sensing_radius).fold(0.0f32, f32::max) as f64;
+            let size = s.bounds.size();
+            s.agent_count() as f64 / (size.x as f64 * size.y as f64) * std::f64::consts::PI * r * r
+        };
+        if let Some(n) = density {
+            let now = neighbours_of(&scaled);
+            if now <= 0.0 {
+                bail!("{}: no sensing radius, so no density to sweep", args.scenario.display());
+            }
+            scaled.scale_geometry((now / n).sqrt() as f32);
+        }
+        let neighbours = neighbours_of(&scaled);
+        for &threads in &args.threads {
+            reset_peak_rss();
+            let mut world = scaled.build_world();
+            let mut pipeline = Pipeline::new(threads, index)?;
+            for _ in 0..args.warmup {
+                pipeline.step(&mut world)?;
+                progress.inc(1);
+            }
+            pipeline.timers = Default::default();
+            let mut per_tick = Vec::new();
+            let mut floors = Vec::new();
+            for _ in 0..args.repeats {
+                let start = Instant::now();
+                for _ in 0..args.ticks {
+                    pipeline.step(&mut world)?;
+                    progress.inc(1);
+                }
+                per_tick.push(start.elapsed().as_secs_f64() * 1e3 / args.ticks as f64);
+                // The floor on this repeat's positions, with each agent's own sensing radius.
+                let radius: Vec<f32> =
+                    world.agents.group.iter().map(|&g| world.groups[g as usize].sensing_radius).collect();
+                let start = Instant::now();
+                let hits = pipeline.install(|| index::kd_floor(&mut points, &world.agents.position, &radius));
+                floors.push(start.elapsed().as_secs_f64() * 1e3);
+                std::hint::black_box(hits);
+            }
+            let ms_min = per_tick.iter().copied().fold(f64::INFINITY, f64::min);
+            let ms_max = per_tick.iter().copied().fold(0.0, f64::max);
+            let ms = median(&mut per_tick);
+            let floor_ms = median(&mut floors);
+            let passes =
+                pipeline.timers.ms_per_tick().map(|(n, ms)| (n.to_string(), serde_json::json!(ms))).collect();
+            let n = world.agents.len();
+            results.push(BenchResult {
+                agents: n,
+                threads,
+                neighbours,
+                ms_per_tick: ms,
+                ms_per_tick_min: ms_min,
+                ms_per_tick_max: ms_max,
+                floor_ms,
+                ratio_to_floor: ms / floor_ms.max(1e-9),
+                passes,
+                ticks_per_s: 1e3 / ms.max(1e-9),
+                agent_ticks_per_s: n as f64 * 1e3 / ms.max(1e-9),
+                peak_rss_mb: peak_rss_mb(),
+            });
+        }
+    }
+    progress.finish_and_clear();
+
+    let report = BenchReport {
+        scenario: scenario.name.clone(),
+        file: args.scenario.display().to_string(),
+        index: index.name(),
+        ticks: args.ticks,
+        warmup: args.warmup,
+        repeats: args.repeats,
+        machine: machine(),
+        results,
+    };
+    if let Some(path) = &args.csv {
+        write_csv(path, &report).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print_table(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_csv(path: &PathBuf, r: &BenchReport) -> Result<()> {
+    let mut w = csv::Writer::from_path(path)?;
+    let mut header: Vec<String> = [
+        "scenario",
+        "index",
+        "agents",
+        "threads",
+        "neighbours",
+        "ms_per_tick",
+        "ms_per_tick_min",
+        "ms_per_tick_max",
+        "floor_ms",
+        "ratio_to_floor",
+        "ticks_per_s",
+        "agent_ticks_per_s",
+        "peak_rss_mb",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    header.extend(PASSES.iter().map(|p| format!("pass_{p}_ms")));
+    w.write_record(&header)?;
+    for x in &r.results {
+        let mut row = vec![
+            r.scenario.clone(),
+            r.index.to_string(),
+            x.agents.to_string(),
+            x.threads.to_string(),
+            format!("{:.1}", x.neighbours),
+            format!("{:.4}", x.ms_per_tick),
+            format!("{:.4}", x.ms_per_tick_min),
+            format!("{:.4}", x.ms_per_tick_max),
+            format!("{:.4}", x.floor_ms),
+            format!("{:.3}", x.ratio_to_floor),
+            format!("{:.2}", x.ticks_per_s),
+            format!("{:.0}", x.agent_ticks_per_s),
+            format!("{:.1}", x.peak_rss_mb),
+        ];
+        row.extend(
+            PASSES.iter().map(|p| format!("{:.4}", x.passes.get(*p).and_then(|v| v.as_f64()).unwrap_or(0.0))),
+        );
+        w.write_record(&row)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn print_table(r: &BenchReport) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "scenario {} ({}), index {}, {}", r.scenario, r.file, r.index, r.machine);
+    let _ = writeln!(
+        out,
+        "{} warm-up ticks, then {} repeats of {} ticks; ms per tick: median (min-max)\n",
+        r.warmup, r.repeats, r.ticks
+    );
+    let _ = writeln!(
+        out,
+        "{:>9} {:>5} {:>3} {:>24} {:>9} {:>7} {:>9} {:>14} {:>8}",
+        "agents", "nbrs", "thr", "ms/tick", "floor ms", "÷floor", "ticks/s", "agent-ticks/s", "RSS MB"
+    );
+    for x in &r.results {
+        let range = format!("{:.3} ({:.3}-{:.3})", x.ms_per_tick, x.ms_per_tick_min, x.ms_per_tick_max);
+        let _ = writeln!(
+            out,
+            "{:>9} {:>5.1} {:>3} {:>24} {:>9.3} {:>7.2} {:>9.1} {:>14.3e} {:>8.1}",
+            x.agents,
+            x.neighbours,
+            x.threads,
+            range,
+            x.floor_ms,
+            x.ratio_to_floor,
+            x.ticks_per_s,
+            x.agent_ticks_per_s,
+            x.peak_rss_mb
+        );
+    }
+    // Thread scaling, where the same size ran at 1 thread and more.
+    for x in &r.results {
+        if x.threads > 1
+            && let Some(one) = r
+                .results
+                .iter()
+                .find(|y| y.agents == x.agents && y.neighbours == x.neighbours && y.threads == 1)
+        {
+            let _ = writeln!(
+                out,
+                "  {} agents, {:.1} neighbours: {} threads are {:.2}x faster than 1",
+                x.agents,
+                x.neighbours,
+                x.threads,
+                one.ms_per_tick / x.ms_per_tick
+            );
+        }
+    }
+    let _ = writeln!(out, "\nms per tick by pass:");
+    let _ = write!(out, "{:>9} {:>3}", "agents", "thr");
+    for p in PASSES {
+        let _ = write!(out, " {:>10}", truncate(p, 10));
+    }
+    let _ = writeln!(out);
+    for x in &r.results {
+        let _ = write!(out, "{:>9} {:>3}", x.agents, x.threads);
+        for p in PASSES {
+            let _ = write!(out, " {:>10.3}", x.passes.get(p).and_then(|v| v.as_f64()).unwrap_or(0.0));
+        }
+        let _ = writeln!(out);
+    }
+}
+
+fn truncate(s: &str, n: usize) -> &str {
+    &s[..s.len().min(n)]
+}

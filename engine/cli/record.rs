@@ -1,0 +1,183 @@
+//! `throng record` and `throng verify`: golden files (see `throng_engine::golden`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use throng_engine::IndexKind;
+use throng_engine::checkpoint::write_atomically;
+use throng_engine::golden::{self, Golden, RecordOptions, VerifyOptions};
+use throng_engine::overrides::{self, Override};
+
+use crate::IndexArg;
+use crate::run::progress_bar;
+
+#[derive(Args)]
+pub struct RecordArgs {
+    /// Scenario file (TOML).
+    scenario: PathBuf,
+    /// The golden file to write (JSON).
+    #[arg(short, long, value_name = "FILE")]
+    out: PathBuf,
+    /// Keep the state hash and column digests every K ticks (and at the last tick).
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    every: u64,
+    /// Ticks to run (default: the scenario's `ticks`).
+    #[arg(long)]
+    ticks: Option<u64>,
+    /// Seed (default: the scenario's `seed`).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Override a scenario value, e.g. `--set groups.boids.max_speed=2.5` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+    /// Worker threads (default: all cores). Stored; `verify` re-runs with its own.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Neighbour index (default: the scenario's).
+    #[arg(long, value_enum)]
+    index: Option<IndexArg>,
+    /// Snapshots of the whole state may be stored at recorded ticks that are multiples of S
+    /// (default: every recorded tick), earliest first, within --max-snapshot-kib.
+    #[arg(long, value_name = "S")]
+    snapshot_every: Option<u64>,
+    /// Most KiB of snapshot data in the file (0: none).
+    #[arg(long, value_name = "KIB", default_value_t = 256)]
+    max_snapshot_kib: usize,
+    /// Print nothing but errors.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Golden files (JSON) written by `throng record`.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Worker threads (default: all cores). Results must not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Neighbour index (default: the one recorded). Results must not depend on it.
+    #[arg(long, value_enum)]
+    index: Option<IndexArg>,
+    /// Use this scenario file instead of the recorded path (one golden file only).
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<PathBuf>,
+    /// Print only failures.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Parses repeated `--set KEY=VALUE` arguments.
+pub fn parse_sets(sets: &[String]) -> Result<Vec<Override>> {
+    let mut out = Vec::new();
+    for s in sets {
+        out.extend(overrides::parse_set(s)?);
+    }
+    overrides::check_unique(&out)?;
+    Ok(out)
+}
+
+/// `--threads`, or every core.
+pub fn threads(arg: Option<usize>, flag: &str) -> Result<usize> {
+    match arg {
+        Some(0) => bail!("{flag} must be at least 1"),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+pub fn record(args: RecordArgs) -> Result<ExitCode> {
+    let threads = threads(args.threads, "--threads")?;
+    if args.every == 0 {
+        bail!("--every must be at least 1");
+    }
+    let snapshot_every = args.snapshot_every.unwrap_or(args.every);
+    if snapshot_every == 0 {
+        bail!("--snapshot-every must be at least 1");
+    }
+    let sets = parse_sets(&args.set)?;
+    let scenario = overrides::load(&args.scenario, &sets)?;
+    let index = args.index.map(IndexKind::from).unwrap_or(scenario.index);
+    let ticks = args.ticks.unwrap_or(scenario.ticks);
+    let opts = RecordOptions {
+        ticks: args.ticks,
+        seed: args.seed,
+        every: args.every,
+        threads,
+        index,
+        snapshot_every,
+        snapshot_budget: args.max_snapshot_kib.saturating_mul(1024),
+    };
+    let bar = progress_bar(ticks, args.quiet);
+    let g = golden::record(&args.scenario, &args.out, &sets, &opts, &mut |_| bar.inc(1))?;
+    bar.finish_and_clear();
+    let json = g.to_json();
+    write_atomically(&args.out, json.as_bytes())
+        .with_context(|| format!("cannot write golden file {}", args.out.display()))?;
+    if !args.quiet {
+        let snap: usize = g.snapshots.iter().map(|s| s.world.len()).sum();
+        println!(
+            "recorded {}: {} ticks of {} (seed {}), {} records, {} snapshots ({:.1} KiB), {:.1} KiB in all",
+            args.out.display(),
+            g.ticks,
+            args.scenario.display(),
+            g.seed,
+            g.records.len(),
+            g.snapshots.len(),
+            snap as f64 / 1024.0,
+            json.len() as f64 / 1024.0
+        );
+        println!("final hash {}", g.final_hash);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
+    let threads = threads(args.threads, "--threads")?;
+    if args.scenario.is_some() && args.files.len() != 1 {
+        bail!("--scenario needs exactly one golden file");
+    }
+    let (mut failed, mut errors) = (0, 0);
+    for file in &args.files {
+        let result = (|| -> Result<golden::Verdict> {
+            let g = Golden::load(file)?;
+            let index = match args.index {
+                Some(i) => IndexKind::from(i),
+                None => IndexKind::parse(&g.recorded_with.index).unwrap_or_default(),
+            };
+            let bar = progress_bar(g.ticks, args.quiet);
+            let v = golden::verify(
+                &g,
+                file,
+                args.scenario.as_deref(),
+                VerifyOptions { threads, index },
+                &mut |_| bar.inc(1),
+            )?;
+            bar.finish_and_clear();
+            Ok(v)
+        })();
+        match result {
+            Ok(v) => {
+                if !v.ok() {
+                    failed += 1;
+                }
+                if !v.ok() || !args.quiet {
+                    print!("{v}");
+                }
+            }
+            Err(e) => {
+                errors += 1;
+                eprintln!("error: {e:#}");
+            }
+        }
+    }
+    Ok(if errors > 0 {
+        ExitCode::from(2)
+    } else if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,293 @@
+//! The self-contained HTML player: one file, no network, no external scripts. The page
+//! (`player.html`) holds its own CSS and JavaScript; the run is embedded as one JSON object in a
+//! `<script type="application/json">` element.
+//!
+//! Data format (all integers little-endian, binary blobs base64-encoded):
+//!
+//! - `agents`: every agent that appears, in id order: a varint count, the ids as varint deltas
+//!   (the first from 0), each agent's group as a varint, and each radius as one byte
+//!   (`radius = byte / 255 · rmax`). An agent's group and radius never change.
+//! - `sets`: which agents are alive, as varint pairs (skip, take) over the agent table. Frames
+//!   whose agents are those of the frame before share its set.
+//! - `frames`: `[set, blob]` per frame, the blob holding `x` and `y` as int16 columns then `vx`
+//!   and `vy` as int8 columns, one row per live agent in id order. World coordinates are
+//!   `q[0] + x · q[2]`, `q[1] + y · q[3]`; velocities `vx · vs`, `vy · vs`. So a frame costs six
+//!   bytes per agent (eight in base64) and positions resolve to 1/65,534 of the run's extent.
+//! - `ticks`, `dt`, `fps`, `name`, `groups` (name, colour), `view` (the initial framing), and the
+//!   scene geometry (`bounds`, `obstacles`, `paths`, `exits`, `sources`, `gates`) when known.
+//!
+//! The same frames give the same bytes: the JSON has sorted keys and shortest round-trip floats.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use serde_json::{Value, json};
+use throng_engine::math::Vec2;
+use throng_engine::world::{BoundsKind, Obstacle, Region};
+
+use super::frame::{Extent, Frame, Scene, View, group_colour};
+
+const TEMPLATE: &str = include_str!("player.html");
+const DATA_MARK: &str = "/*THRONG_DATA*/";
+const TITLE_MARK: &str = "THRONG_TITLE";
+
+/// Collects frames, then writes the page.
+#[derive(Default)]
+pub struct HtmlBuilder {
+    /// id → (group, radius), as first seen.
+    agents: BTreeMap<u32, (u16, f32)>,
+    frames: Vec<(u64, Vec<u32>, Vec<[f32; 4]>)>,
+    extent: Extent,
+    /// Largest |velocity component|.
+    vmax: f32,
+}
+
+impl HtmlBuilder {
+    pub fn push(&mut self, frame: &Frame) {
+        let mut rows = Vec::with_capacity(frame.len());
+        for i in 0..frame.len() {
+            self.agents.entry(frame.id[i]).or_insert((frame.group[i], frame.radius[i]));
+            let (p, v) = (frame.position[i], frame.velocity[i]);
+            self.extent.add(p);
+            self.vmax = self.vmax.max(v.x.abs()).max(v.y.abs());
+            rows.push([p.x, p.y, v.x, v.y]);
+        }
+        self.frames.push((frame.tick, frame.id.clone(), rows));
+    }
+
+    pub fn frames(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// The page. `size` fixes the canvas (CSS pixels); without it the canvas fills the window.
+    pub fn finish(self, scene: &Scene, view: View, fps: f32, size: Option<(u32, u32)>) -> Result<String> {
+        let ids: Vec<u32> = self.agents.keys().copied().collect();
+        let rmax = self.agents.values().map(|a| a.1).fold(0.0f32, f32::max).max(1e-6);
+        let mut table = Vec::new();
+        varint(&mut table, ids.len() as u64);
+        let mut last = 0u32;
+        for &id in &ids {
+            varint(&mut table, (id - last) as u64);
+            last = id;
+        }
+        for a in self.agents.values() {
+            varint(&mut table, a.0 as u64);
+        }
+        for a in self.agents.values() {
+            table.push((a.1 / rmax * 255.0).round().clamp(0.0, 255.0) as u8);
+        }
+
+        // Quantization: int16 over the extent of every position, int8 over the largest speed.
+        let (centre, half) = if self.extent.is_empty() {
+            (Vec2::ZERO, Vec2::ONE)
+        } else {
+            // Halved before adding, so extents near the f32 limit stay finite.
+            let (lo, hi) = (self.extent.min * 0.5, self.extent.max * 0.5);
+            (lo + hi, (hi - lo).max(Vec2::splat(1e-3)))
+        };
+        let step = half / 32767.0;
+        let vs = if self.vmax > 0.0 { self.vmax / 127.0 } else { 1.0 };
+
+        let mut sets: Vec<String> = Vec::new();
+        let mut last_set: Option<Vec<u8>> = None;
+        let mut frames = Vec::with_capacity(self.frames.len());
+        let mut ticks = Vec::with_capacity(self.frames.len());
+        for (tick, frame_ids, rows) in &self.frames {
+            // Runs of consecutive table rows; both lists are in id order, so one merge.
+            let mut set = Vec::new();
+            let mut row = 0usize;
+            let mut k = 0usize;
+            while k < frame_ids.len() {
+                let start = row + ids[row..].partition_point(|&id| id < frame_ids[k]);
+                let mut take = 1;
+                while k + take < frame_ids.len()
+                    && start + take < ids.len()
+                    && ids[start + take] == frame_ids[k + take]
+                {
+                    take += 1;
+                }
+                varint(&mut set, (start - row) as u64);
+                varint(&mut set, take as u64);
+                row = start + take;
+                k += take;
+            }
+            if last_set.as_ref() != Some(&set) {
+                sets.push(base64(&set));
+                last_set = Some(set);
+            }
+            let n = rows.len();
+            let mut blob = vec![0u8; 6 * n];
+            for (i, r) in rows.iter().enumerate() {
+                let qx = ((r[0] - centre.x) / step.x).round().clamp(-32767.0, 32767.0) as i16;
+                let qy = ((r[1] - centre.y) / step.y).round().clamp(-32767.0, 32767.0) as i16;
+                blob[2 * i..2 * i + 2].copy_from_slice(&qx.to_le_bytes());
+                blob[2 * n + 2 * i..2 * n + 2 * i + 2].copy_from_slice(&qy.to_le_bytes());
+                blob[4 * n + i] = ((r[2] / vs).round().clamp(-127.0, 127.0) as i8) as u8;
+                blob[5 * n + i] = ((r[3] / vs).round().clamp(-127.0, 127.0) as i8) as u8;
+            }
+            frames.push(json!([sets.len() - 1, base64(&blob)]));
+            ticks.push(*tick);
+        }
+
+        let mut data = serde_json::Map::new();
+        data.insert("version".into(), json!(1));
+        data.insert("name".into(), json!(scene.name));
+        data.insert("dt".into(), json!(scene.dt));
+        data.insert("fps".into(), json!(fps));
+        data.insert("size".into(), json!(size.map(|(w, h)| [w, h])));
+        data.insert("view".into(), json!([view.x0, view.y0, view.x1, view.y1]));
+        data.insert(
+            "groups".into(),
+            Value::Array(
+                scene
+                    .groups
+                    .iter()
+                    .enumerate()
+                    .map(|(g, name)| json!({"name": name, "colour": group_colour(g as u16).hex()}))
+                    .collect(),
+            ),
+        );
+        data.insert("q".into(), json!([centre.x, centre.y, step.x, step.y]));
+        data.insert("vs".into(), json!(vs));
+        data.insert("rmax".into(), json!(rmax));
+        data.insert("agents".into(), json!(base64(&table)));
+        data.insert("sets".into(), json!(sets));
+        data.insert("ticks".into(), json!(ticks));
+        data.insert("frames".into(), Value::Array(frames));
+        if let Some(g) = &scene.geometry {
+            let region = |r: &Region| match *r {
+                Region::Rect { min, max } => json!({"rect": [min.x, min.y, max.x, max.y]}),
+                Region::Circle { centre, radius } => json!({"circle": [centre.x, centre.y, radius]}),
+            };
+            data.insert(
+                "bounds".into(),
+                json!({
+                    "kind": if g.bounds.kind == BoundsKind::Wrap { "wrap" } else { "open" },
+                    "rect": [g.bounds.min.x, g.bounds.min.y, g.bounds.max.x, g.bounds.max.y],
+                }),
+            );
+            data.insert(
+                "obstacles".into(),
+                Value::Array(
+                    g.obstacles
+                        .iter()
+                        .map(|o| match *o {
+                            Obstacle::Circle { centre, radius } => {
+                                json!({"circle": [centre.x, centre.y, radius]})
+                            }
+                            Obstacle::Rect { min, max } => json!({"rect": [min.x, min.y, max.x, max.y]}),
+                        })
+                        .collect(),
+                ),
+            );
+            data.insert(
+                "paths".into(),
+                Value::Array(
+                    g.paths
+                        .iter()
+                        .map(|p| {
+                            json!({"name": p.name, "radius": p.radius,
+                                   "nodes": p.nodes.iter().map(|n| [n.x, n.y]).collect::<Vec<_>>()})
+                        })
+                        .collect(),
+                ),
+            );
+            data.insert(
+                "exits".into(),
+                Value::Array(
+                    g.exits.iter().map(|e| json!({"name": e.name, "region": region(&e.region)})).collect(),
+                ),
+            );
+            data.insert(
+                "sources".into(),
+                Value::Array(
+                    g.sources.iter().map(|s| json!({"name": s.name, "region": region(&s.region)})).collect(),
+                ),
+            );
+            data.insert(
+                "gates".into(),
+                Value::Array(
+                    g.gates
+                        .iter()
+                        .map(
+                            |x| json!({"name": x.name, "from": [x.from.x, x.from.y], "to": [x.to.x, x.to.y]}),
+                        )
+                        .collect(),
+                ),
+            );
+        }
+        // `</` inside a string would end the script element; JSON allows `<\/` for it.
+        let json = serde_json::to_string(&Value::Object(data))?.replace("</", "<\\/");
+        let title = escape_html(&scene.name);
+        // The data first: the title mark (in <head>) still comes before it, whatever the data holds.
+        Ok(TEMPLATE.replacen(DATA_MARK, &json, 1).replacen(TITLE_MARK, &title, 1))
+    }
+}
+
+/// LEB128: seven bits per byte, low bits first, the high bit set on every byte but the last.
+fn varint(out: &mut Vec<u8>, mut x: u64) {
+    while x >= 0x80 {
+        out.push((x as u8 & 0x7f) | 0x80);
+        x >>= 7;
+    }
+    out.push(x as u8);
+}
+
+/// Standard base64 with padding (what `atob` reads).
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+fn escape_html(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_matches_the_rfc_4648_vectors() {
+        let cases = [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("foobar", "Zm9vYmFy"),
+        ];
+        for (raw, encoded) in cases {
+            assert_eq!(base64(raw.as_bytes()), encoded);
+        }
+    }
+
+    #[test]
+    fn varints_are_leb128() {
+        let mut v = Vec::new();
+        varint(&mut v, 0);
+        varint(&mut v, 127);
+        varint(&mut v, 128);
+        varint(&mut v, 300);
+        assert_eq!(v, [0, 127, 0x80, 1, 0xac, 2]);
+    }
+
+    #[test]
+    fn the_template_has_its_marks() {
+        assert_eq!(TEMPLATE.matches(DATA_MARK).count(), 1);
+        assert_eq!(TEMPLATE.matches(TITLE_MARK).count(), 1);
+        assert!(!TEMPLATE.contains("http://") && !TEMPLATE.contains("https://"), "no network");
+    }
+}

@@ -1,0 +1,182 @@
+//! Where frames come from: a trace CSV written by `throng run --trace` (read whole, checked row
+//! by row), or a scenario run tick by tick.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow, bail};
+use throng_engine::math::Vec2;
+use throng_engine::{Pipeline, Scenario, World};
+
+use super::frame::{DEFAULT_RADIUS, Frame};
+
+/// The header `throng run --trace` writes.
+pub const TRACE_HEADER: [&str; 7] = ["tick", "id", "group", "x", "y", "vx", "vy"];
+
+/// A trace read into memory: frames in tick order, rows in id order.
+pub struct Trace {
+    /// Group names, in the scenario's order when one was given, else in order of appearance.
+    pub groups: Vec<String>,
+    pub frames: Vec<Frame>,
+}
+
+/// Reads a trace. With `scenario_groups` (names and display radii), group names must be the
+/// scenario's; without, groups are numbered in order of appearance and drawn with the default
+/// radius.
+pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Result<Trace> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => anyhow!("{file}: no such trace file"),
+        _ => anyhow!("{file}: cannot read the trace: {e}"),
+    })?;
+    let expected = TRACE_HEADER.join(",");
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        bail!(
+            "{file}: the trace is empty; expected the header `{expected}` (write one with `throng run SCENARIO --trace {file}`)"
+        );
+    }
+    let mut reader =
+        csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(std::io::Cursor::new(&bytes));
+    let header = reader.headers().map_err(|e| csv_error(&file, e))?.clone();
+    if header.iter().map(str::trim).ne(TRACE_HEADER.iter().copied()) {
+        bail!(
+            "{file}:1: not a trace: expected the header `{expected}` (from `throng run --trace`), found `{}`",
+            header.iter().collect::<Vec<_>>().join(",")
+        );
+    }
+
+    let mut groups: Vec<String> =
+        scenario_groups.map(|g| g.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
+    let radius_of = |g: u16| scenario_groups.map_or(DEFAULT_RADIUS, |s| s[g as usize].1);
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => return Err(csv_error(&file, e)),
+        }
+        let line = record.position().map_or(0, |p| p.line());
+        let at = |col: usize| format!("{file}:{line}: column `{}`", TRACE_HEADER[col]);
+        let tick: u64 = record[0].trim().parse().map_err(|_| {
+            anyhow!("{}: expected a tick (a whole number >= 0), found `{}`", at(0), &record[0])
+        })?;
+        let id: u32 = record[1].trim().parse().map_err(|_| {
+            anyhow!("{}: expected an agent id (a whole number >= 0), found `{}`", at(1), &record[1])
+        })?;
+        let name = record[2].trim();
+        if name.is_empty() {
+            bail!("{}: expected a group name, found nothing", at(2));
+        }
+        let num = |col: usize| -> Result<f32> {
+            let text = record[col].trim();
+            match text.parse::<f32>() {
+                Ok(v) if v.is_finite() => Ok(v),
+                _ => bail!("{}: expected a finite number, found `{}`", at(col), &record[col]),
+            }
+        };
+        let (x, y, vx, vy) = (num(3)?, num(4)?, num(5)?, num(6)?);
+        let group = match groups.iter().position(|g| g == name) {
+            Some(g) => g as u16,
+            None if scenario_groups.is_some() => bail!(
+                "{}: group `{name}` is not a group of the scenario (its groups: {})",
+                at(2),
+                groups.join(", ")
+            ),
+            None if groups.len() >= u16::MAX as usize => bail!("{}: more than 65535 groups", at(2)),
+            None => {
+                groups.push(name.to_string());
+                (groups.len() - 1) as u16
+            }
+        };
+        match frames.last() {
+            Some(f) if f.tick == tick => {}
+            Some(f) if f.tick > tick => bail!(
+                "{}: tick {tick} after tick {}; a trace lists its ticks in increasing order",
+                at(0),
+                f.tick
+            ),
+            _ => frames.push(Frame { tick, ..Frame::default() }),
+        }
+        let f = frames.last_mut().expect("a frame was just pushed");
+        if f.id.last() == Some(&id) {
+            bail!("{}: agent {id} appears twice at tick {tick}", at(1));
+        }
+        f.id.push(id);
+        f.group.push(group);
+        f.position.push(Vec2::new(x, y));
+        f.velocity.push(Vec2::new(vx, vy));
+        f.radius.push(radius_of(group));
+    }
+    if frames.is_empty() {
+        bail!("{file}: the trace has a header but no rows: the run traced no agents");
+    }
+    for f in &mut frames {
+        sort_by_id(f);
+        if let Some(w) = f.id.windows(2).find(|w| w[0] == w[1]) {
+            bail!("{file}: agent {} appears twice at tick {}", w[0], f.tick);
+        }
+    }
+    Ok(Trace { groups, frames })
+}
+
+fn csv_error(file: &str, e: csv::Error) -> anyhow::Error {
+    let line = e.position().map(|p| p.line());
+    match (e.kind(), line) {
+        (csv::ErrorKind::UnequalLengths { expected_len, len, .. }, Some(line)) => anyhow!(
+            "{file}:{line}: expected {expected_len} columns ({}), found {len}",
+            TRACE_HEADER.join(",")
+        ),
+        (csv::ErrorKind::Utf8 { .. }, Some(line)) => anyhow!("{file}:{line}: not valid UTF-8"),
+        (_, Some(line)) => anyhow!("{file}:{line}: {e}"),
+        (_, None) => anyhow!("{file}: {e}"),
+    }
+}
+
+/// Puts a frame's rows in id order (a trace from `throng run` already is).
+fn sort_by_id(f: &mut Frame) {
+    if f.id.is_sorted() {
+        return;
+    }
+    let mut order: Vec<usize> = (0..f.len()).collect();
+    order.sort_by_key(|&i| f.id[i]);
+    *f = Frame {
+        tick: f.tick,
+        id: order.iter().map(|&i| f.id[i]).collect(),
+        group: order.iter().map(|&i| f.group[i]).collect(),
+        position: order.iter().map(|&i| f.position[i]).collect(),
+        velocity: order.iter().map(|&i| f.velocity[i]).collect(),
+        radius: order.iter().map(|&i| f.radius[i]).collect(),
+    };
+}
+
+/// A scenario being run, one tick at a time.
+pub struct Simulation {
+    pub world: World,
+    pipeline: Pipeline,
+    origin: String,
+}
+
+impl Simulation {
+    pub fn new(scenario: &Scenario, threads: usize) -> Result<Simulation> {
+        let world = scenario.build_world();
+        let pipeline = Pipeline::new(threads, scenario.index)?;
+        Ok(Simulation { world, pipeline, origin: scenario.origin.clone() })
+    }
+
+    pub fn step(&mut self) -> Result<()> {
+        self.pipeline.step(&mut self.world).with_context(|| format!("{} stopped", self.origin))
+    }
+
+    pub fn pipeline(&self) -> &Pipeline {
+        &self.pipeline
+    }
+}
+
+/// The worker-thread count: `--threads`, or every core.
+pub fn threads(arg: Option<usize>) -> Result<usize> {
+    match arg {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}

@@ -1,0 +1,268 @@
+//! `throng report`: merge the output directories of a batch (its shards) and aggregate every
+//! metric over the seeds of each parameter point: count, mean, standard deviation, min, max.
+//!
+//! Deterministic: points in plan order, metrics in sorted name order, sums taken serially in
+//! plan (seed) order, so the same rows give the same bytes.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use throng_engine::checkpoint::write_atomically;
+
+use crate::batch::{MANIFEST, MANIFEST_FORMAT, Manifest, Row, csv_bytes};
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Output directories of `throng batch` (one per shard, or one for a whole batch).
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Where to write summary.csv and runs.csv (default: the one directory given, or the
+    /// common parent of several).
+    #[arg(long, short, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print nothing but errors (the CSV files are still written).
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// count, mean, sample standard deviation (n − 1; 0 for one value), min, max.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stats {
+    pub n: usize,
+    pub mean: f64,
+    pub std: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// Statistics of `values`, summed serially in the order given.
+pub fn stats(values: &[f64]) -> Option<Stats> {
+    let n = values.len();
+    if n == 0 {
+        return None;
+    }
+    let mut sum = 0.0;
+    for v in values {
+        sum += v;
+    }
+    let mean = sum / n as f64;
+    let mut sq = 0.0;
+    for v in values {
+        sq += (v - mean) * (v - mean);
+    }
+    let std = if n > 1 { (sq / (n - 1) as f64).sqrt() } else { 0.0 };
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Some(Stats { n, mean, std, min, max })
+}
+
+/// The numbers of a row that are aggregated, by name.
+fn numbers(row: &Row) -> BTreeMap<String, f64> {
+    let mut m: BTreeMap<String, f64> = row.metrics.clone();
+    m.insert("agents".into(), row.agents as f64);
+    m.insert("wall_s".into(), row.wall_s);
+    m.insert("ms_per_tick".into(), row.ms_per_tick);
+    m
+}
+
+fn read_dir(dir: &Path) -> Result<(Manifest, Vec<Row>)> {
+    let mpath = dir.join(MANIFEST);
+    if !mpath.exists() {
+        bail!("{}: not a batch output directory (no {MANIFEST})", dir.display());
+    }
+    let text = std::fs::read_to_string(&mpath).with_context(|| format!("cannot read {}", mpath.display()))?;
+    let manifest: Manifest = serde_json::from_str(&text)
+        .with_context(|| format!("{}: not a throng batch manifest", mpath.display()))?;
+    if manifest.format != MANIFEST_FORMAT {
+        bail!("{}: not a throng batch manifest", mpath.display());
+    }
+    let rpath = dir.join("results.jsonl");
+    let text = match std::fs::read_to_string(&rpath) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", rpath.display())),
+    };
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let row: Row = serde_json::from_str(line)
+            .with_context(|| format!("{}:{}: not a result row", rpath.display(), i + 1))?;
+        rows.push(row);
+    }
+    Ok((manifest, rows))
+}
+
+/// The deepest directory holding every path.
+fn common_parent(dirs: &[PathBuf]) -> PathBuf {
+    let abs: Vec<PathBuf> =
+        dirs.iter().map(|d| std::path::absolute(d).unwrap_or_else(|_| d.clone())).collect();
+    let mut common: Vec<std::path::Component> = abs[0].components().collect();
+    for d in &abs[1..] {
+        let c: Vec<_> = d.components().collect();
+        let k = common.iter().zip(&c).take_while(|(a, b)| a == b).count();
+        common.truncate(k);
+    }
+    if common.is_empty() { PathBuf::from(".") } else { common.iter().collect() }
+}
+
+fn fmt(x: f64) -> String {
+    if x == 0.0 || (x.abs() >= 1e-3 && x.abs() < 1e7) { format!("{x:.4}") } else { format!("{x:.4e}") }
+}
+
+pub fn report(args: ReportArgs) -> Result<ExitCode> {
+    let mut manifest: Option<Manifest> = None;
+    let mut merged: BTreeMap<usize, (Row, PathBuf)> = BTreeMap::new();
+    let mut shards = BTreeSet::new();
+    for dir in &args.dirs {
+        let (m, rows) = read_dir(dir)?;
+        if let Some(first) = &manifest
+            && first.batch_id != m.batch_id
+        {
+            bail!(
+                "{} holds batch {} ({}), but {} holds batch {} ({}): a report merges the shards of one batch",
+                args.dirs[0].display(),
+                first.batch_id,
+                first.batch_file,
+                dir.display(),
+                m.batch_id,
+                m.batch_file
+            );
+        }
+        shards.insert(m.shard);
+        for row in rows {
+            match merged.get(&row.index) {
+                Some((other, from)) => {
+                    if other.id != row.id || other.final_hash != row.final_hash {
+                        bail!(
+                            "run {} (index {}) differs between {} (hash {}) and {} (hash {}): results must not depend on where they ran",
+                            row.id,
+                            row.index,
+                            from.display(),
+                            other.final_hash,
+                            dir.display(),
+                            row.final_hash
+                        );
+                    }
+                }
+                None => {
+                    merged.insert(row.index, (row, dir.clone()));
+                }
+            }
+        }
+        manifest.get_or_insert(m);
+    }
+    let manifest = manifest.expect("at least one directory");
+    let rows: Vec<&Row> = merged.values().map(|(r, _)| r).collect();
+
+    // Points in plan order; each point's rows in plan (seed) order.
+    let mut points: Vec<(String, Vec<&Row>)> = Vec::new();
+    for r in &rows {
+        match points.iter_mut().find(|(p, _)| *p == r.point) {
+            Some((_, list)) => list.push(r),
+            None => points.push((r.point.clone(), vec![r])),
+        }
+    }
+    let names: BTreeSet<String> =
+        rows.iter().filter(|r| r.status == "ok").flat_map(|r| numbers(r).into_keys()).collect();
+
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut header =
+        vec!["point".to_string(), "scenario".into(), "overrides".into(), "seeds".into(), "failed".into()];
+    header.extend(manifest.keys.iter().map(|k| format!("set.{k}")));
+    for n in &names {
+        for s in ["mean", "std", "min", "max"] {
+            header.push(format!("{n}.{s}"));
+        }
+    }
+    w.write_record(&header)?;
+    let mut table = String::new();
+    let title = if manifest.name.is_empty() { manifest.batch_file.clone() } else { manifest.name.clone() };
+    table.push_str(&format!(
+        "batch {title} (id {}): {} of {} runs, {} points, from {} director{}\n",
+        manifest.batch_id,
+        rows.len(),
+        manifest.batch_runs,
+        points.len(),
+        args.dirs.len(),
+        if args.dirs.len() == 1 { "y" } else { "ies" }
+    ));
+    for (k, (point, list)) in points.iter().enumerate() {
+        let ok: Vec<&&Row> = list.iter().filter(|r| r.status == "ok").collect();
+        let first = list[0];
+        let overrides: Vec<String> =
+            first.overrides.iter().map(|(key, v)| format!("{key}={}", crate::batch::value_text(v))).collect();
+        let mut rec = vec![
+            point.clone(),
+            first.scenario.clone(),
+            overrides.join("; "),
+            ok.len().to_string(),
+            (list.len() - ok.len()).to_string(),
+        ];
+        rec.extend(
+            manifest
+                .keys
+                .iter()
+                .map(|key| first.overrides.get(key).map(crate::batch::value_text).unwrap_or_default()),
+        );
+        table.push_str(&format!(
+            "\npoint {}/{}  {}  {}  ({} seeds{})\n",
+            k + 1,
+            points.len(),
+            first.scenario,
+            if overrides.is_empty() { "(no overrides)".to_string() } else { overrides.join(", ") },
+            ok.len(),
+            if ok.len() < list.len() { format!(", {} failed", list.len() - ok.len()) } else { String::new() }
+        ));
+        table.push_str(&format!(
+            "  {:<32} {:>12} {:>12} {:>12} {:>12}\n",
+            "metric", "mean", "std", "min", "max"
+        ));
+        for n in &names {
+            let values: Vec<f64> = ok.iter().filter_map(|r| numbers(r).get(n).copied()).collect();
+            match stats(&values) {
+                Some(s) => {
+                    rec.extend([s.mean, s.std, s.min, s.max].iter().map(|x| x.to_string()));
+                    table.push_str(&format!(
+                        "  {:<32} {:>12} {:>12} {:>12} {:>12}\n",
+                        n,
+                        fmt(s.mean),
+                        fmt(s.std),
+                        fmt(s.min),
+                        fmt(s.max)
+                    ));
+                }
+                None => rec.extend(std::iter::repeat_n(String::new(), 4)),
+            }
+        }
+        w.write_record(&rec)?;
+    }
+    let summary = w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))?;
+
+    let out = args.out.clone().unwrap_or_else(|| {
+        if args.dirs.len() == 1 { args.dirs[0].clone() } else { common_parent(&args.dirs) }
+    });
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let path = out.join("summary.csv");
+    write_atomically(&path, &summary).with_context(|| format!("cannot write {}", path.display()))?;
+    let runs_path = out.join("runs.csv");
+    write_atomically(&runs_path, &csv_bytes(&rows, &manifest.keys)?)
+        .with_context(|| format!("cannot write {}", runs_path.display()))?;
+
+    let missing = manifest.batch_runs - rows.len().min(manifest.batch_runs);
+    if missing > 0 {
+        eprintln!(
+            "note: {missing} of {} runs are not in these directories (unfinished, or shards not given: found shards {})",
+            manifest.batch_runs,
+            shards.iter().map(|(i, n)| format!("{i}/{n}")).collect::<Vec<_>>().join(", ")
+        );
+    }
+    if !args.quiet {
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(table.as_bytes());
+        let _ = writeln!(stdout, "\nsummary    {}\nruns       {}", path.display(), runs_path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

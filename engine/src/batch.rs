@@ -1,0 +1,674 @@
+//! Batch files: scenarios × seeds × parameter overrides, expanded into a plan of runs.
+//!
+//! ```toml
+//! version = 1
+//! name = "speed sweep"            # optional
+//! ticks = 200                     # optional: sets every scenario's `ticks`
+//! set = { "groups.boids.mass" = 1.0 }   # optional: overrides for every run
+//!
+//! [[sweep]]
+//! scenario = "../scenarios/flock.toml"  # or scenarios = [...]; relative to this file
+//! seeds = [1, 2, 3]                     # or { from = 1, count = 8 }; default: the scenario's
+//! set = { "groups.boids.max_force" = 2.5 }                        # fixed overrides
+//! grid = { "groups.boids.max_speed" = [1.0, 1.3, 1.6] }           # every combination
+//! points = [{ dt = 0.1 }, { dt = 0.05, "groups.boids.count" = 500 }]   # an explicit list
+//! ```
+//!
+//! A sweep's runs are, outermost first: scenarios, points (one empty point if none), grid
+//! combinations (the first grid key outermost), seeds. Their order is the plan order, which
+//! fixes each run's index, the shard it falls in and the order of result rows.
+//!
+//! Each run has a stable id: a hash of the scenario file's content, the canonical overrides and
+//! the seed. Runs with the same scenario content and overrides are one *parameter point*;
+//! reports aggregate over the seeds of a point.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use crate::overrides::{self, Origin, Override};
+use crate::scenario::{Scenario, ScenarioError, nearest_word};
+
+/// The batch format version this engine reads.
+pub const FORMAT_VERSION: i64 = 1;
+/// Most runs one batch file may expand to.
+pub const MAX_RUNS: usize = 10_000_000;
+
+/// One run of a plan.
+#[derive(Clone, Debug)]
+pub struct PlannedRun {
+    /// Position in the plan (0-based).
+    pub index: usize,
+    /// 16 hex digits: BLAKE3 of the scenario's content hash, the overrides and the seed.
+    pub id: String,
+    /// 16 hex digits: the same without the seed. Runs that share it differ only by seed.
+    pub point: String,
+    /// The scenario file as written in the batch file (relative to it).
+    pub scenario_file: String,
+    /// The same, resolved against the batch file's directory.
+    pub scenario_path: PathBuf,
+    /// The validated scenario with the overrides applied (seed not yet set).
+    pub scenario: Arc<Scenario>,
+    pub seed: u64,
+    /// The overrides in the order they apply.
+    pub overrides: Vec<Override>,
+    /// `key = value`, sorted.
+    pub canonical: Vec<String>,
+    /// Ticks to run (the scenario's, or the batch's `ticks`).
+    pub ticks: u64,
+}
+
+/// A batch file, expanded and validated.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub file: String,
+    pub name: String,
+    /// 16 hex digits: a hash of every run id in plan order. Two batch files with the same runs
+    /// in the same order are the same batch.
+    pub id: String,
+    pub runs: Vec<PlannedRun>,
+    /// Every override key used by some run, sorted.
+    pub keys: Vec<String>,
+}
+
+fn hex16(bytes: &[u8]) -> String {
+    bytes[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The stable id of a run: scenario content, overrides (canonical, sorted) and seed.
+pub fn run_id(content_hash: &[u8; 32], canonical: &[String], seed: u64) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(b"throng-run-v1\0");
+    h.update(content_hash);
+    for line in canonical {
+        h.update(&(line.len() as u64).to_le_bytes());
+        h.update(line.as_bytes());
+    }
+    h.update(&seed.to_le_bytes());
+    hex16(h.finalize().as_bytes())
+}
+
+/// The parameter point of a run: its id without the seed.
+pub fn point_id(content_hash: &[u8; 32], canonical: &[String]) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(b"throng-point-v1\0");
+    h.update(content_hash);
+    for line in canonical {
+        h.update(&(line.len() as u64).to_le_bytes());
+        h.update(line.as_bytes());
+    }
+    hex16(h.finalize().as_bytes())
+}
+
+/// Parses `i/n` (0-based shard `i` of `n`).
+pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let bad =
+        || format!("--shard {s}: expected i/n, a shard index i from 0 to n-1 and a count n >= 1 (e.g. 3/16)");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n) =
+        (i.trim().parse::<usize>().map_err(|_| bad())?, n.trim().parse::<usize>().map_err(|_| bad())?);
+    if n == 0 {
+        return Err(format!("--shard {s}: the shard count must be at least 1"));
+    }
+    if i >= n {
+        return Err(format!(
+            "--shard {s}: shard index {i} is out of range; with {n} shards it is 0 to {}",
+            n - 1
+        ));
+    }
+    Ok((i, n))
+}
+
+impl Plan {
+    /// The runs of shard `i` of `n`: every run whose plan index is `i` modulo `n`. Round robin
+    /// keeps the shards balanced across seeds and parameters.
+    pub fn shard(&self, i: usize, n: usize) -> Vec<&PlannedRun> {
+        self.runs.iter().filter(|r| r.index % n == i).collect()
+    }
+
+    /// Reads, expands and validates a batch file; every scenario is validated with the
+    /// overrides of every run, so a bad batch fails before anything runs.
+    pub fn load(path: &Path) -> Result<Plan, ScenarioError> {
+        let file = path.display().to_string();
+        let whole = |message: String| ScenarioError {
+            file: file.clone(),
+            location: None,
+            key: String::new(),
+            message,
+        };
+        if path.is_dir() {
+            return Err(whole("is a directory; expected a batch file (.toml)".into()));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => whole("no such file".into()),
+            std::io::ErrorKind::InvalidData => whole("the file is not valid UTF-8".into()),
+            _ => whole(format!("cannot read: {e}")),
+        })?;
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Plan::parse(&text, &file, dir)
+    }
+
+    /// Parses batch text; `file` names it in errors, scenario paths are relative to `dir`.
+    pub fn parse(text: &str, file: &str, dir: &Path) -> Result<Plan, ScenarioError> {
+        let p = Parser { file, text };
+        if text.trim().is_empty() {
+            return Err(p.err(
+                0..0,
+                "",
+                "the file is empty; a batch needs `version = 1` and at least one [[sweep]]",
+            ));
+        }
+        let doc = DeTable::parse(text).map_err(|e| {
+            let span = e.span().unwrap_or(0..0);
+            p.err(span, "", e.message().trim())
+        })?;
+        p.plan(&doc, dir)
+    }
+}
+
+/// 1-based line and column (in characters) of byte `offset`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..text.floor_char_boundary(offset)];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, col)
+}
+
+struct Parser<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+/// Entries of a table in file order (toml sorts them by key).
+fn entries<'t, 'i>(
+    t: &'t DeTable<'i>,
+) -> Vec<(&'t Spanned<std::borrow::Cow<'i, str>>, &'t Spanned<DeValue<'i>>)> {
+    let mut v: Vec<_> = t.iter().collect();
+    v.sort_by_key(|(k, _)| k.span().start);
+    v
+}
+
+/// A grid key: its key, where it is written, and for each value swept the overrides it sets.
+type GridKey = (String, Range<usize>, Vec<Vec<Override>>);
+
+/// A sweep as written.
+struct Sweep {
+    key: String,
+    span: Range<usize>,
+    scenarios: Vec<(String, Range<usize>)>,
+    seeds: Option<Vec<u64>>,
+    set: Vec<Override>,
+    grid: Vec<GridKey>,
+    points: Vec<Vec<Override>>,
+}
+
+impl Parser<'_> {
+    fn err(&self, span: Range<usize>, key: &str, message: impl Into<String>) -> ScenarioError {
+        ScenarioError {
+            file: self.file.into(),
+            location: Some(line_col(self.text, span.start)),
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+
+    fn origin(&self, span: &Range<usize>) -> Origin {
+        let (line, col) = line_col(self.text, span.start);
+        Origin::File { file: self.file.into(), line, col }
+    }
+
+    fn unknown(&self, k: &Spanned<std::borrow::Cow<'_, str>>, path: &str, allowed: &[&str]) -> ScenarioError {
+        let key = k.get_ref();
+        let hint = nearest_word(key, allowed.iter().copied())
+            .map(|n| format!("; did you mean `{n}`?"))
+            .unwrap_or_default();
+        let full = if path.is_empty() { key.to_string() } else { format!("{path}.{key}") };
+        self.err(
+            k.span(),
+            &full,
+            format!("unknown key `{key}`{hint} (expected one of: {})", allowed.join(", ")),
+        )
+    }
+
+    fn table<'t, 'i>(
+        &self,
+        v: &'t Spanned<DeValue<'i>>,
+        key: &str,
+        what: &str,
+    ) -> Result<&'t DeTable<'i>, ScenarioError> {
+        match v.get_ref() {
+            DeValue::Table(t) => Ok(t),
+            other => Err(self.err(v.span(), key, format!("expected {what}, found {}", other.type_str()))),
+        }
+    }
+
+    fn string(&self, v: &Spanned<DeValue<'_>>, key: &str) -> Result<String, ScenarioError> {
+        match v.get_ref() {
+            DeValue::String(s) => Ok(s.to_string()),
+            other => Err(self.err(v.span(), key, format!("expected a string, found {}", other.type_str()))),
+        }
+    }
+
+    fn integer(&self, v: &Spanned<DeValue<'_>>, key: &str, what: &str) -> Result<u64, ScenarioError> {
+        let parsed = match v.get_ref() {
+            DeValue::Integer(_) => {
+                self.text[v.span()].parse::<toml::Value>().ok().and_then(|x| x.as_integer())
+            }
+            _ => None,
+        };
+        match parsed {
+            Some(i) if i >= 0 => Ok(i as u64),
+            _ => {
+                Err(self.err(v.span(), key, format!("expected {what}, found {}", self.text[v.span()].trim())))
+            }
+        }
+    }
+
+    /// The value at `v` as a `toml::Value`, from its source text.
+    fn value(&self, v: &Spanned<DeValue<'_>>, key: &str) -> Result<toml::Value, ScenarioError> {
+        let src = &self.text[v.span()];
+        match v.get_ref() {
+            DeValue::String(s) => Ok(toml::Value::String(s.to_string())),
+            _ => src.trim().parse::<toml::Value>().map_err(|e| {
+                self.err(v.span(), key, format!("cannot read this value: {}", e.message().trim()))
+            }),
+        }
+    }
+
+    /// Overrides from a table of dotted keys (quoted, or TOML's own dotted keys: nested
+    /// tables are flattened to their leaves).
+    fn overrides(
+        &self,
+        t: &DeTable<'_>,
+        prefix: &[String],
+        path: &str,
+        out: &mut Vec<Override>,
+    ) -> Result<(), ScenarioError> {
+        for (k, v) in entries(t) {
+            let mut segs = prefix.to_vec();
+            let split = overrides::split_key(k.get_ref()).map_err(|m| self.err(k.span(), path, m))?;
+            segs.extend(split);
+            match v.get_ref() {
+                DeValue::Table(inner) if !inner.is_empty() => self.overrides(inner, &segs, path, out)?,
+                _ => {
+                    let key = overrides::join_key(&segs);
+                    if segs[0] == "seed" {
+                        return Err(self.err(
+                            k.span(),
+                            &key,
+                            "the seed is not an override: list seeds with `seeds = [...]`",
+                        ));
+                    }
+                    let value = self.value(v, &key)?;
+                    out.push(Override { key, value, origin: self.origin(&v.span()) });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A grid: dotted keys to lists of values; nested tables are flattened until a list.
+    fn grid(
+        &self,
+        t: &DeTable<'_>,
+        prefix: &[String],
+        path: &str,
+        out: &mut Vec<GridKey>,
+    ) -> Result<(), ScenarioError> {
+        for (k, v) in entries(t) {
+            let mut segs = prefix.to_vec();
+            segs.extend(overrides::split_key(k.get_ref()).map_err(|m| self.err(k.span(), path, m))?);
+            let key = overrides::join_key(&segs);
+            match v.get_ref() {
+                DeValue::Table(inner) if !inner.is_empty() => self.grid(inner, &segs, path, out)?,
+                DeValue::Array(items) if !items.is_empty() => {
+                    if segs[0] == "seed" {
+                        return Err(self.err(
+                            k.span(),
+                            &key,
+                            "the seed is not an override: list seeds with `seeds = [...]`",
+                        ));
+                    }
+                    let mut values = Vec::new();
+                    for item in items.iter() {
+                        let mut leaves = Vec::new();
+                        let value = match item.get_ref() {
+                            DeValue::Table(it) => {
+                                self.overrides(it, &segs, path, &mut leaves)?;
+                                values.push(leaves);
+                                continue;
+                            }
+                            _ => self.value(item, &key)?,
+                        };
+                        leaves.push(Override { key: key.clone(), value, origin: self.origin(&item.span()) });
+                        values.push(leaves);
+                    }
+                    out.push((key, k.span(), values));
+                }
+                DeValue::Array(_) => return Err(self.err(v.span(), &key, "a grid needs at least one value")),
+                other => {
+                    return Err(self.err(
+                        v.span(),
+                        &key,
+                        format!(
+                            "a grid lists the values to sweep: `{key} = [v1, v2, ...]`, found {}",
+                            other.type_str()
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn seeds(&self, v: &Spanned<DeValue<'_>>, key: &str) -> Result<Vec<u64>, ScenarioError> {
+        let seeds = match v.get_ref() {
+            DeValue::Array(items) => {
+                let mut s = Vec::new();
+                for item in items.iter() {
+                    s.push(self.integer(item, key, "a seed (an integer >= 0)")?);
+                }
+                s
+            }
+            DeValue::Table(t) => {
+                let (mut from, mut count) = (None, None);
+                for (k, x) in entries(t) {
+                    match k.get_ref().as_ref() {
+                        "from" => from = Some(self.integer(x, &format!("{key}.from"), "an integer >= 0")?),
+                        "count" => {
+                            count = Some(self.integer(x, &format!("{key}.count"), "an integer >= 1")?)
+                        }
+                        _ => return Err(self.unknown(k, key, &["from", "count"])),
+                    }
+                }
+                let (Some(from), Some(count)) = (from, count) else {
+                    return Err(self.err(
+                        v.span(),
+                        key,
+                        "a seed range needs `from` and `count`: { from = 1, count = 10 }",
+                    ));
+                };
+                if count == 0 || count > MAX_RUNS as u64 {
+                    return Err(self.err(
+                        v.span(),
+                        key,
+                        format!("expected a count from 1 to {MAX_RUNS}, found {count}"),
+                    ));
+                }
+                let Some(last) = from.checked_add(count - 1) else {
+                    return Err(self.err(v.span(), key, "the seed range overflows u64"));
+                };
+                (from..=last).collect()
+            }
+            other => {
+                return Err(self.err(
+                    v.span(),
+                    key,
+                    format!(
+                        "expected a list of seeds or {{ from = .., count = .. }}, found {}",
+                        other.type_str()
+                    ),
+                ));
+            }
+        };
+        if seeds.is_empty() {
+            return Err(self.err(v.span(), key, "expected at least one seed"));
+        }
+        let mut seen = BTreeSet::new();
+        for s in &seeds {
+            if !seen.insert(s) {
+                return Err(self.err(v.span(), key, format!("seed {s} is listed twice")));
+            }
+        }
+        Ok(seeds)
+    }
+
+    fn sweep(&self, k: usize, v: &Spanned<DeValue<'_>>) -> Result<Sweep, ScenarioError> {
+        let key = format!("sweep[{k}]");
+        let t = self.table(v, &key, "a table ([[sweep]])")?;
+        let mut s = Sweep {
+            key: key.clone(),
+            span: v.span(),
+            scenarios: Vec::new(),
+            seeds: None,
+            set: Vec::new(),
+            grid: Vec::new(),
+            points: Vec::new(),
+        };
+        const ALLOWED: [&str; 6] = ["scenario", "scenarios", "seeds", "set", "grid", "points"];
+        for (name, x) in entries(t) {
+            let at = format!("{key}.{}", name.get_ref());
+            match name.get_ref().as_ref() {
+                "scenario" => s.scenarios.push((self.string(x, &at)?, x.span())),
+                "scenarios" => match x.get_ref() {
+                    DeValue::Array(items) if !items.is_empty() => {
+                        for item in items.iter() {
+                            s.scenarios.push((self.string(item, &at)?, item.span()));
+                        }
+                    }
+                    _ => return Err(self.err(x.span(), &at, "expected a non-empty list of scenario files")),
+                },
+                "seeds" => s.seeds = Some(self.seeds(x, &at)?),
+                "set" => self.overrides(self.table(x, &at, "a table of overrides")?, &[], &at, &mut s.set)?,
+                "grid" => self.grid(self.table(x, &at, "a table of lists")?, &[], &at, &mut s.grid)?,
+                "points" => match x.get_ref() {
+                    DeValue::Array(items) if !items.is_empty() => {
+                        for (i, item) in items.iter().enumerate() {
+                            let at = format!("{at}[{i}]");
+                            let mut o = Vec::new();
+                            self.overrides(self.table(item, &at, "a table of overrides")?, &[], &at, &mut o)?;
+                            s.points.push(o);
+                        }
+                    }
+                    _ => return Err(self.err(x.span(), &at, "expected a non-empty list of override tables")),
+                },
+                _ => return Err(self.unknown(name, &key, &ALLOWED)),
+            }
+        }
+        if s.scenarios.is_empty() {
+            return Err(self.err(
+                v.span(),
+                &key,
+                "missing key `scenario` (a scenario file, relative to the batch file)",
+            ));
+        }
+        Ok(s)
+    }
+
+    fn plan(&self, doc: &Spanned<DeTable<'_>>, dir: &Path) -> Result<Plan, ScenarioError> {
+        let (mut version, mut name, mut ticks, mut global, mut sweeps) =
+            (None, String::new(), None, Vec::new(), Vec::new());
+        const ALLOWED: [&str; 6] = ["version", "name", "description", "ticks", "set", "sweep"];
+        for (k, v) in entries(doc.get_ref()) {
+            let key = k.get_ref().to_string();
+            match key.as_str() {
+                "version" => version = Some((self.integer(v, &key, "the format version 1")?, v.span())),
+                "name" => name = self.string(v, &key)?,
+                "description" => {
+                    self.string(v, &key)?;
+                }
+                "ticks" => {
+                    let t = self.integer(v, &key, "a tick count from 1 to 1e9")?;
+                    if t == 0 || t > 1_000_000_000 {
+                        return Err(self.err(
+                            v.span(),
+                            &key,
+                            format!("expected a tick count from 1 to 1e9, found {t}"),
+                        ));
+                    }
+                    ticks = Some(Override {
+                        key: "ticks".into(),
+                        value: toml::Value::Integer(t as i64),
+                        origin: self.origin(&v.span()),
+                    });
+                }
+                "set" => {
+                    self.overrides(self.table(v, &key, "a table of overrides")?, &[], &key, &mut global)?
+                }
+                "sweep" => match v.get_ref() {
+                    DeValue::Array(items) => {
+                        for (i, item) in items.iter().enumerate() {
+                            sweeps.push(self.sweep(i, item)?);
+                        }
+                    }
+                    DeValue::Table(_) => sweeps.push(self.sweep(0, v)?),
+                    other => {
+                        return Err(self.err(
+                            v.span(),
+                            &key,
+                            format!("expected [[sweep]] tables, found {}", other.type_str()),
+                        ));
+                    }
+                },
+                _ => return Err(self.unknown(k, "", &ALLOWED)),
+            }
+        }
+        match version {
+            None => {
+                return Err(self.err(
+                    0..0,
+                    "version",
+                    "missing key `version` (write `version = 1` at the top)",
+                ));
+            }
+            Some((v, _)) if v as i64 == FORMAT_VERSION => {}
+            Some((v, span)) => {
+                return Err(self.err(
+                    span,
+                    "version",
+                    format!("this engine reads batch format version {FORMAT_VERSION}, found {v}"),
+                ));
+            }
+        }
+        if sweeps.is_empty() {
+            return Err(self.err(
+                doc.span().end..doc.span().end,
+                "sweep",
+                "expected at least one [[sweep]] table",
+            ));
+        }
+
+        let mut runs = Vec::new();
+        let mut cache: Vec<(PathBuf, String)> = Vec::new();
+        let mut seen = std::collections::BTreeMap::new();
+        for s in &sweeps {
+            for (file, span) in &s.scenarios {
+                let path = dir.join(file);
+                let at = format!("{}.scenario", s.key);
+                let text = match cache.iter().find(|(p, _)| p == &path) {
+                    Some((_, t)) => t.clone(),
+                    None => {
+                        // A bad scenario file is its own error, at its own place.
+                        Scenario::load(&path).map_err(|e| {
+                            if e.location.is_none() {
+                                self.err(span.clone(), &at, format!("{}: {}", path.display(), e.message))
+                            } else {
+                                e
+                            }
+                        })?;
+                        let t = std::fs::read_to_string(&path).map_err(|e| {
+                            self.err(span.clone(), &at, format!("{}: cannot read: {e}", path.display()))
+                        })?;
+                        cache.push((path.clone(), t.clone()));
+                        t
+                    }
+                };
+                let points: Vec<Vec<Override>> =
+                    if s.points.is_empty() { vec![Vec::new()] } else { s.points.clone() };
+                for point in &points {
+                    // Every grid combination, the first key outermost.
+                    let mut combos: Vec<Vec<Override>> = vec![Vec::new()];
+                    for (_, _, values) in &s.grid {
+                        combos = combos
+                            .iter()
+                            .flat_map(|c| {
+                                values.iter().map(move |v| c.iter().chain(v).cloned().collect::<Vec<_>>())
+                            })
+                            .collect();
+                        if combos.len() > MAX_RUNS {
+                            return Err(self.err(
+                                s.span.clone(),
+                                &s.key,
+                                format!("the grid has more than {MAX_RUNS} combinations"),
+                            ));
+                        }
+                    }
+                    for combo in &combos {
+                        let mut ov: Vec<Override> = Vec::new();
+                        ov.extend(ticks.iter().cloned());
+                        ov.extend(global.iter().cloned());
+                        ov.extend(s.set.iter().cloned());
+                        ov.extend(point.iter().cloned());
+                        ov.extend(combo.iter().cloned());
+                        overrides::check_unique(&ov)?;
+                        let scenario = overrides::parse(&text, &path.display().to_string(), &ov)?;
+                        let canonical = overrides::canonical(&ov);
+                        let point = point_id(&scenario.content_hash, &canonical);
+                        let scenario = Arc::new(scenario);
+                        let seeds = s.seeds.clone().unwrap_or_else(|| vec![scenario.seed]);
+                        for seed in seeds {
+                            let id = run_id(&scenario.content_hash, &canonical, seed);
+                            if let Some(first) = seen.insert(id.clone(), runs.len()) {
+                                return Err(self.err(s.span.clone(), &s.key, format!(
+                                    "run {id} (seed {seed}, {}) is listed twice (first as run {first}); every run must be distinct",
+                                    if canonical.is_empty() { "no overrides".to_string() } else { canonical.join(", ") }
+                                )));
+                            }
+                            if runs.len() >= MAX_RUNS {
+                                return Err(self.err(
+                                    s.span.clone(),
+                                    &s.key,
+                                    format!("the batch has more than {MAX_RUNS} runs"),
+                                ));
+                            }
+                            runs.push(PlannedRun {
+                                index: runs.len(),
+                                id,
+                                point: point.clone(),
+                                scenario_file: file.clone(),
+                                scenario_path: path.clone(),
+                                ticks: scenario.ticks,
+                                scenario: scenario.clone(),
+                                seed,
+                                overrides: ov.clone(),
+                                canonical: canonical.clone(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let mut h = blake3::Hasher::new();
+        h.update(b"throng-batch-v1\0");
+        for r in &runs {
+            h.update(r.id.as_bytes());
+        }
+        let keys: BTreeSet<String> =
+            runs.iter().flat_map(|r| r.overrides.iter().map(|o| o.key.clone())).collect();
+        Ok(Plan {
+            file: self.file.into(),
+            name,
+            id: hex16(h.finalize().as_bytes()),
+            runs,
+            keys: keys.into_iter().collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_checked() {
+        assert_eq!(parse_shard("3/16"), Ok((3, 16)));
+        assert!(parse_shard("16/16").unwrap_err().contains("out of range"));
+        assert!(parse_shard("0/0").is_err());
+        assert!(parse_shard("a/2").is_err());
+    }
+}

@@ -1,0 +1,242 @@
+//! Checkpoints: a run resumed in a fresh process, with another thread count, from a checkpoint
+//! at tick 1, N/2 or N−1 gives the straight run's per-tick hashes; save → load → save is
+//! byte-identical; corrupted, truncated or mismatched checkpoints are refused with one clear
+//! error, and nothing runs.
+
+use std::path::Path;
+
+use throng_engine::checkpoint;
+
+use crate::common::{scratch_dir, throng};
+use crate::fixtures::{assert_error, s, small, text, write};
+
+const N: u64 = 12;
+
+/// `throng run ... --json --hash-every 1` → [(tick, hash)].
+fn run_hashes(args: &[&str]) -> (Vec<(u64, String)>, serde_json::Value) {
+    let out = throng(args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    (serde_json::from_value(v["hashes"].clone()).expect("hashes"), v)
+}
+
+fn ckpt(dir: &Path, tick: u64) -> String {
+    s(&dir.join(checkpoint::file_name(tick))).to_owned()
+}
+
+#[test]
+fn resumed_runs_give_the_straight_runs_hashes() {
+    let dir = scratch_dir("checkpoint_resume");
+    let scenario = write(&dir, "small.toml", small(5, 40));
+    let cdir = dir.join("ckpt");
+    let n = N.to_string();
+    let (straight, _) = run_hashes(&[
+        "run",
+        s(&scenario),
+        "--ticks",
+        &n,
+        "--threads",
+        "2",
+        "--hash-every",
+        "1",
+        "--json",
+        "--checkpoint-every",
+        "1",
+        "--checkpoint-dir",
+        s(&cdir),
+    ]);
+    assert_eq!(straight.len(), N as usize + 1);
+    assert_ne!(straight[1].1, straight[N as usize].1, "the state moves");
+    for (t, threads) in [(1, "1"), (N / 2, "3"), (N - 1, "4")] {
+        let (resumed, v) = run_hashes(&[
+            "run",
+            s(&scenario),
+            "--ticks",
+            &n,
+            "--threads",
+            threads,
+            "--hash-every",
+            "1",
+            "--json",
+            "--resume",
+            &ckpt(&cdir, t),
+        ]);
+        assert_eq!(v["resumed_from"], t, "{v}");
+        assert_eq!(resumed, straight[t as usize..], "resumed at tick {t} on {threads} threads");
+        assert_eq!(v["hash"].as_str(), Some(straight[N as usize].1.as_str()));
+    }
+    // A directory resumes from its latest checkpoint (tick N: nothing left to run).
+    let (resumed, v) = run_hashes(&[
+        "run",
+        s(&scenario),
+        "--ticks",
+        &n,
+        "--hash-every",
+        "1",
+        "--json",
+        "--resume",
+        s(&cdir),
+    ]);
+    assert_eq!(v["resumed_from"], N);
+    assert_eq!(resumed, straight[N as usize..]);
+    // Every checkpoint written is whole: no temporary file is left.
+    for e in std::fs::read_dir(&cdir).expect("dir") {
+        let name = e.expect("entry").file_name().to_string_lossy().into_owned();
+        assert!(name.starts_with("tick-") && name.ends_with(".ckpt"), "{name}");
+    }
+}
+
+#[test]
+fn save_load_save_is_byte_identical() {
+    let dir = scratch_dir("checkpoint_bytes");
+    let scenario = write(&dir, "small.toml", small(5, 40));
+    let cdir = dir.join("ckpt");
+    let out = throng(&[
+        "run",
+        s(&scenario),
+        "--ticks",
+        "6",
+        "--quiet",
+        "--set",
+        "groups.walkers.max_force=1.25",
+        "--checkpoint-every",
+        "3",
+        "--checkpoint-dir",
+        s(&cdir),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for tick in [3, 6] {
+        let path = cdir.join(checkpoint::file_name(tick));
+        let bytes = std::fs::read(&path).expect("checkpoint");
+        let (header, world) = checkpoint::load(&path).expect("loads");
+        assert_eq!(world.tick, tick);
+        assert_eq!(header.overrides, ["groups.walkers.max_force = 1.25"]);
+        let again = checkpoint::encode(&world, &header.scenario_hash, &header.overrides);
+        assert!(again == bytes, "tick {tick}: save → load → save changed the bytes");
+        // Continuing a resumed run writes the same checkpoints as the straight run did.
+        let cdir2 = dir.join(format!("again-{tick}"));
+        let out = throng(&[
+            "run",
+            s(&scenario),
+            "--ticks",
+            "6",
+            "--quiet",
+            "--set",
+            "groups.walkers.max_force=1.25",
+            "--resume",
+            s(&path),
+            "--checkpoint-every",
+            "3",
+            "--checkpoint-dir",
+            s(&cdir2),
+            "--threads",
+            "1",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        if tick == 3 {
+            let a = std::fs::read(cdir.join(checkpoint::file_name(6))).expect("straight");
+            let b = std::fs::read(cdir2.join(checkpoint::file_name(6))).expect("resumed");
+            assert!(a == b, "the resumed run's tick-6 checkpoint differs from the straight run's");
+        }
+    }
+}
+
+#[test]
+fn bad_checkpoints_are_refused_and_nothing_runs() {
+    let dir = scratch_dir("checkpoint_bad");
+    let scenario = write(&dir, "small.toml", small(5, 40));
+    let cdir = dir.join("ckpt");
+    let out = throng(&[
+        "run",
+        s(&scenario),
+        "--ticks",
+        "4",
+        "--quiet",
+        "--checkpoint-every",
+        "2",
+        "--checkpoint-dir",
+        s(&cdir),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let good = std::fs::read(cdir.join(checkpoint::file_name(2))).expect("checkpoint");
+
+    let mut flipped_payload = good.clone();
+    let last = flipped_payload.len() - 10;
+    flipped_payload[last] ^= 1;
+    let mut flipped_header = good.clone();
+    flipped_header[20] ^= 1; // inside the engine version or the scenario hash
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("empty.ckpt", Vec::new(), "truncated checkpoint"),
+        ("short.ckpt", good[..5].to_vec(), "truncated checkpoint"),
+        ("header.ckpt", good[..60].to_vec(), "truncated checkpoint: the file ends inside the header"),
+        ("payload.ckpt", good[..good.len() - 1].to_vec(), "truncated checkpoint: the state should be"),
+        ("flipped.ckpt", flipped_payload, "corrupted checkpoint: the payload checksum does not match"),
+        ("flipped-header.ckpt", flipped_header, "corrupted checkpoint: the header checksum does not match"),
+        ("text.ckpt", b"version = 1\n".to_vec(), "not a throng checkpoint"),
+    ];
+    for (name, bytes, has) in cases {
+        let p = write(&dir, name, bytes);
+        let out = throng(&["run", s(&scenario), "--ticks", "4", "--resume", s(&p)]);
+        assert_error(&out, &[name, has]);
+        assert!(out.stdout.is_empty(), "{name}: nothing runs");
+    }
+    let p = cdir.join(checkpoint::file_name(2));
+    // Another scenario: same text but another seed.
+    let other = write(&dir, "other.toml", small(6, 40));
+    assert_error(
+        &throng(&["run", s(&other), "--resume", s(&p)]),
+        &["written for another scenario", "other.toml has"],
+    );
+    // Other overrides.
+    assert_error(
+        &throng(&["run", s(&scenario), "--resume", s(&p), "--set", "dt=0.05"]),
+        &["written with other overrides", "this run has [dt = 0.05]"],
+    );
+    // Missing file, empty directory.
+    assert_error(
+        &throng(&["run", s(&scenario), "--resume", s(&dir.join("nope.ckpt"))]),
+        &["nope.ckpt: no such file"],
+    );
+    let empty = dir.join("empty-dir");
+    std::fs::create_dir_all(&empty).expect("dir");
+    assert_error(&throng(&["run", s(&scenario), "--resume", s(&empty)]), &["no checkpoint"]);
+}
+
+#[test]
+fn checkpoint_options_are_checked() {
+    let dir = scratch_dir("checkpoint_options");
+    let scenario = write(&dir, "small.toml", small(5, 10));
+    let cdir = dir.join("ckpt");
+    let sc = s(&scenario);
+    assert_error(
+        &throng(&["run", sc, "--checkpoint-every", "0", "--checkpoint-dir", s(&cdir)]),
+        &["--checkpoint-every must be at least 1"],
+    );
+    assert_error(
+        &throng(&["run", sc, "--checkpoint-every", "2"]),
+        &["--checkpoint-every needs --checkpoint-dir"],
+    );
+    assert_error(
+        &throng(&["run", sc, "--checkpoint-dir", s(&cdir)]),
+        &["--checkpoint-dir needs --checkpoint-every"],
+    );
+    assert!(!cdir.exists(), "nothing was created");
+    let out = throng(&[
+        "run",
+        sc,
+        "--ticks",
+        "4",
+        "--quiet",
+        "--checkpoint-every",
+        "4",
+        "--checkpoint-dir",
+        s(&cdir),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let p = ckpt(&cdir, 4);
+    assert_error(
+        &throng(&["run", sc, "--resume", &p, "--seed", "3"]),
+        &["--seed cannot be combined with --resume"],
+    );
+    assert_error(&throng(&["run", sc, "--resume", &p, "--ticks", "2"]), &["beyond --ticks 2"]);
+}

@@ -1,0 +1,326 @@
+//! Golden files: every shipped scenario reproduces its committed record (`tests/golden/`), and
+//! `throng verify` really catches a change: an edited snapshot value, hash, seed or scenario
+//! gives exit code 1 and a report naming the tick, the agent, the field and both values.
+//!
+//! Re-mint the shipped golden files after a deliberate change to the simulation:
+//!
+//! ```sh
+//! THRONG_REMINT=1 cargo test --test suite golden
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use throng_engine::IndexKind;
+use throng_engine::golden::{self, Golden, RecordOptions, VerifyOptions};
+
+use crate::common::{root, scratch_dir, shipped_scenarios, throng};
+use crate::fixtures::{s, small, text, write};
+
+/// Ticks recorded for each shipped scenario: a state hash and column digests at every tick.
+const GOLDEN_TICKS: u64 = 40;
+
+fn golden_path(scenario: &Path) -> PathBuf {
+    let stem = scenario.file_stem().expect("a file name").to_string_lossy();
+    root().join("tests").join("golden").join(format!("{stem}.golden.json"))
+}
+
+/// The settings the shipped golden files are minted with (also in docs/determinism.md).
+fn shipped_options() -> RecordOptions {
+    RecordOptions {
+        ticks: Some(GOLDEN_TICKS),
+        seed: None,
+        every: 1,
+        threads: 2,
+        index: IndexKind::Kd,
+        snapshot_every: 1,
+        // Whole-world snapshots of thousands of agents are hundreds of KiB: the shipped files
+        // keep hashes and digests only (a few KiB).
+        snapshot_budget: 0,
+    }
+}
+
+#[test]
+fn golden_files_of_shipped_scenarios_verify() {
+    let remint = std::env::var_os("THRONG_REMINT").is_some();
+    let scenarios = shipped_scenarios();
+    for path in &scenarios {
+        let gpath = golden_path(path);
+        if remint {
+            let g = golden::record(path, &gpath, &[], &shipped_options(), &mut |_| {})
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            std::fs::write(&gpath, g.to_json()).expect("write golden file");
+            continue;
+        }
+        let g = Golden::load(&gpath).unwrap_or_else(|e| {
+            panic!("{e}: every shipped scenario needs a golden file; mint it with THRONG_REMINT=1 cargo test --test suite golden")
+        });
+        assert_eq!(g.ticks, GOLDEN_TICKS, "{}", gpath.display());
+        // Recorded on 2 threads; checked on 1 with the brute-force index for the small ones.
+        let index = if g.agents <= 1000 { IndexKind::Brute } else { IndexKind::Kd };
+        let v = golden::verify(&g, &gpath, None, VerifyOptions { threads: 1, index }, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            v.ok() && v.notes.is_empty(),
+            "{v}\nIf the change to the simulation is deliberate, re-mint: THRONG_REMINT=1 cargo test --test suite golden"
+        );
+        let size = std::fs::metadata(&gpath).expect("golden file").len();
+        assert!(size < 64 * 1024, "{}: {size} bytes; golden files stay small", gpath.display());
+    }
+    // No golden file outlives its scenario (other kinds of golden data may live here too).
+    for entry in std::fs::read_dir(root().join("tests/golden")).expect("tests/golden") {
+        let p = entry.expect("entry").path();
+        let name = p.file_name().expect("name").to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".golden.json") else { continue };
+        assert!(
+            scenarios.iter().any(|s| s.file_stem().is_some_and(|f| f == stem)),
+            "tests/golden/{name} has no scenario in scenarios/"
+        );
+    }
+}
+
+#[test]
+fn golden_files_verify_with_the_binary_at_another_thread_count() {
+    let files: Vec<String> = shipped_scenarios().iter().map(|p| s(&golden_path(p)).to_owned()).collect();
+    let mut args = vec!["verify", "--threads", "3"];
+    args.extend(files.iter().map(String::as_str));
+    let out = throng(&args);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("ok   ")).count(), files.len(), "{stdout}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verify catches changes.
+
+/// Records `small` (30 agents, 12 ticks) into `dir/golden.json` with the given extra arguments.
+fn record_small(dir: &Path, extra: &[&str]) -> (PathBuf, PathBuf) {
+    let scenario = write(dir, "small.toml", small(3, 30));
+    let g = dir.join("golden.json");
+    let mut args = vec!["record", s(&scenario), "-o", s(&g), "--threads", "2", "--quiet"];
+    args.extend_from_slice(extra);
+    let out = throng(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    (scenario, g)
+}
+
+fn verify(g: &Path, extra: &[&str]) -> (Option<i32>, String) {
+    let mut args = vec!["verify", s(g)];
+    args.extend_from_slice(extra);
+    let out = throng(&args);
+    assert!(!text(&out.stderr).contains("panicked"), "{}", text(&out.stderr));
+    (out.status.code(), text(&out.stdout) + &text(&out.stderr))
+}
+
+/// The value lines of a report: `expected` then `actual` (or `stored` then `run`), each with a
+/// bit pattern.
+#[track_caller]
+fn assert_values(report: &str, labels: (&str, &str), want: (&str, &str)) {
+    let line = |label: &str| {
+        report
+            .lines()
+            .find(|l| l.trim_start().strip_prefix(label).is_some_and(|r| r.trim_start().starts_with(':')))
+            .unwrap_or_else(|| panic!("no `{label}` line in:\n{report}"))
+            .to_string()
+    };
+    let (e, a) = (line(labels.0), line(labels.1));
+    assert!(e.contains(want.0), "expected `{}` in `{e}`:\n{report}", want.0);
+    assert!(a.contains(want.1), "expected `{}` in `{a}`:\n{report}", want.1);
+    assert!(e.contains("(f32 0x") && a.contains("(f32 0x"), "bit patterns:\n{report}");
+}
+
+#[test]
+fn verify_passes_on_an_untouched_record_at_any_thread_count() {
+    let dir = scratch_dir("golden_untouched");
+    let (_, g) = record_small(&dir, &["--ticks", "12"]);
+    for threads in ["1", "2", "3"] {
+        let (code, report) = verify(&g, &["--threads", threads]);
+        assert_eq!(code, Some(0), "{report}");
+        assert!(report.starts_with("ok   "), "{report}");
+    }
+    let (code, report) = verify(&g, &["--index", "brute"]);
+    assert_eq!(code, Some(0), "{report}");
+}
+
+/// Edits one value of a snapshot: `velocity.x` of the agent in row 5 at tick 3.
+#[test]
+fn verify_names_an_edited_snapshot_value() {
+    let dir = scratch_dir("golden_edit_snapshot");
+    let (_, g) = record_small(&dir, &["--ticks", "12"]);
+    let mut golden = Golden::load(&g).expect("golden file");
+    let snap = golden.snapshots.iter_mut().find(|s| s.tick == 3).expect("a snapshot at tick 3");
+    let mut world = snap.decode().expect("a world");
+    let old = world.agents.velocity[5].x;
+    let new = f32::from_bits(old.to_bits() ^ 1); // one bit of the mantissa
+    world.agents.velocity[5].x = new;
+    *snap = golden::Snapshot::of(&world);
+    std::fs::write(&g, golden.to_json()).expect("write");
+
+    let (code, report) = verify(&g, &[]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("snapshot stored at tick 3 differs from the run"), "{report}");
+    let id = world.agents.id[5];
+    assert!(
+        report.contains(&format!("first differing agent: id {id} (row 5), field velocity.x")),
+        "{report}"
+    );
+    assert_values(
+        &report,
+        ("stored", "run"),
+        (
+            &format!("{new:?} (f32 0x{:08x})", new.to_bits()),
+            &format!("{old:?} (f32 0x{:08x})", old.to_bits()),
+        ),
+    );
+}
+
+/// What an engine whose results changed looks like to verify: the golden file holds another
+/// state at tick 5, consistently (snapshot, hash and digests agree). A re-run of the recorded
+/// inputs cannot reproduce it, so the expected values come from the stored snapshot.
+#[test]
+fn verify_takes_expected_values_from_the_snapshot_when_the_engine_changed() {
+    let dir = scratch_dir("golden_engine_changed");
+    let (_, g) = record_small(&dir, &["--ticks", "12"]);
+    let mut golden = Golden::load(&g).expect("golden file");
+    let snap = golden.snapshots.iter_mut().find(|s| s.tick == 5).expect("a snapshot at tick 5");
+    let mut world = snap.decode().expect("a world");
+    let run_value = world.agents.position[7].y;
+    let recorded = run_value + 0.25;
+    world.agents.position[7].y = recorded;
+    *snap = golden::Snapshot::of(&world);
+    let rec = golden.records.iter_mut().find(|r| r.tick == 5).expect("tick 5");
+    rec.hash = throng_engine::state_hash(&world).to_hex();
+    let digest = throng_engine::fields::column_digests(&world)
+        .into_iter()
+        .find(|c| c.name == "agents.position")
+        .expect("a position column");
+    rec.digests.insert(digest.name, format!("{:016x}", digest.digest));
+    std::fs::write(&g, golden.to_json()).expect("write");
+
+    let (code, report) = verify(&g, &["--threads", "1"]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("first diverging tick: 5"), "{report}");
+    assert!(report.contains("differing columns at tick 5: agents.position"), "{report}");
+    assert!(report.contains("expected values: from the snapshot stored at tick 5"), "{report}");
+    let id = world.agents.id[7];
+    assert!(
+        report.contains(&format!("first differing agent: id {id} (row 7), field position.y")),
+        "{report}"
+    );
+    let bits = |v: f32| format!("{v:?} (f32 0x{:08x})", v.to_bits());
+    assert_values(&report, ("expected", "actual"), (&bits(recorded), &bits(run_value)));
+}
+
+#[test]
+fn verify_names_an_edited_hash_as_an_edited_file() {
+    let dir = scratch_dir("golden_edit_hash");
+    let (_, g) = record_small(&dir, &["--ticks", "12"]);
+    let mut golden = Golden::load(&g).expect("golden file");
+    let rec = golden.records.iter_mut().find(|r| r.tick == 4).expect("tick 4");
+    let last = rec.hash.pop().expect("hex");
+    rec.hash.push(if last == '0' { '1' } else { '0' });
+    std::fs::write(&g, golden.to_json()).expect("write");
+    let (code, report) = verify(&g, &["--threads", "1"]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("first diverging tick: 4"), "{report}");
+    assert!(
+        report.contains("only the recorded hashes or digests differ (the golden file was edited)"),
+        "{report}"
+    );
+}
+
+#[test]
+fn verify_names_a_changed_seed_with_both_values() {
+    let dir = scratch_dir("golden_edit_seed");
+    let (_, g) = record_small(&dir, &["--ticks", "12"]);
+    let mut golden = Golden::load(&g).expect("golden file");
+    golden.seed = 4;
+    std::fs::write(&g, golden.to_json()).expect("write");
+    let (code, report) = verify(&g, &[]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("first diverging tick: 0"), "{report}");
+    assert!(
+        report.contains("differing field seed: expected 3 (u64 0x0000000000000003), actual 4"),
+        "{report}"
+    );
+    // Spawn positions come from the seed: agent 0's position differs first.
+    assert!(report.contains("first differing agent: id 0 (row 0), field position.x"), "{report}");
+    assert_values(&report, ("expected", "actual"), ("", ""));
+}
+
+/// Without snapshots and with a record only every 4 ticks, a changed scenario is still pinned
+/// to the exact tick, agent and field: verify re-runs the recorded scenario text.
+#[test]
+fn verify_pins_a_changed_scenario_to_the_exact_tick_agent_and_field() {
+    let dir = scratch_dir("golden_edit_scenario");
+    let (scenario, g) = record_small(&dir, &["--ticks", "12", "--every", "4", "--max-snapshot-kib", "0"]);
+    let golden = Golden::load(&g).expect("golden file");
+    assert!(golden.snapshots.is_empty());
+    // The wander jitter changes: spawn is identical, agents first move differently at tick 1.
+    let before = std::fs::read_to_string(&scenario).expect("read");
+    std::fs::write(&scenario, before.replacen("jitter = 2.0", "jitter = 2.5", 1)).expect("write");
+    let (code, report) = verify(&g, &["--threads", "1"]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("scenario changed:"), "{report}");
+    let line = before.lines().position(|l| l == "jitter = 2.0").expect("line") + 1;
+    assert!(report.contains(&format!("first changed line {line}:")), "{report}");
+    assert!(
+        report.contains("recorded: jitter = 2.0") && report.contains("now:      jitter = 2.5"),
+        "{report}"
+    );
+    assert!(
+        report.contains("first diverging tick: 0"),
+        "the behaviour's parameter differs from tick 0: {report}"
+    );
+    assert!(
+        report.contains("jitter: expected 2.0 (f32 0x40000000), actual 2.5 (f32 0x40200000)"),
+        "{report}"
+    );
+    assert!(report.contains("(agents first differ at tick 1)"), "{report}");
+    assert!(report.contains("expected values: from a re-run of the recorded inputs"), "{report}");
+    // Wander is drawn in `steer`; the neighbour lists of tick 1 still match.
+    assert!(report.contains("first differing agent: id 0 (row 0), field "), "{report}");
+    assert_values(&report, ("expected", "actual"), ("", ""));
+}
+
+#[test]
+fn verify_reports_a_changed_scenario_even_when_results_match() {
+    let dir = scratch_dir("golden_comment");
+    let (scenario, g) = record_small(&dir, &["--ticks", "5"]);
+    let before = std::fs::read_to_string(&scenario).expect("read");
+    std::fs::write(&scenario, before.replacen("# A small scenario for tests.", "# Edited.", 1))
+        .expect("write");
+    let (code, report) = verify(&g, &[]);
+    assert_eq!(code, Some(1), "{report}");
+    assert!(report.contains("scenario changed:") && report.contains("first changed line 1:"), "{report}");
+    assert!(!report.contains("first diverging tick"), "{report}");
+}
+
+#[test]
+fn verify_notes_another_engine_version_and_rejects_bad_files() {
+    let dir = scratch_dir("golden_versions");
+    let (_, g) = record_small(&dir, &["--ticks", "3"]);
+    let mut golden = Golden::load(&g).expect("golden file");
+    golden.engine_version = "0.0.1".into();
+    std::fs::write(&g, golden.to_json()).expect("write");
+    let (code, report) = verify(&g, &[]);
+    assert_eq!(code, Some(0), "same results from another version pass: {report}");
+    assert!(report.contains("note: recorded with throng-engine 0.0.1; this is"), "{report}");
+
+    let json = std::fs::read_to_string(&g).expect("read");
+    let cases = [
+        (
+            "future.json",
+            json.replacen("\"format_version\": 1", "\"format_version\": 99", 1),
+            "format version 99",
+        ),
+        ("other.json", json.replacen("throng-golden", "something-else", 1), "not a golden file"),
+        ("broken.json", json[..json.len() / 2].to_string(), "invalid JSON"),
+        ("gone.json", json.replace("small.toml", "missing.toml"), "no such file"),
+    ];
+    for (name, contents, has) in cases {
+        let p = write(&dir, name, contents);
+        let (code, report) = verify(&p, &[]);
+        assert_eq!(code, Some(2), "{name}: {report}");
+        assert!(report.starts_with("error: ") && report.contains(has), "{name}: {report}");
+    }
+}
