@@ -82,8 +82,10 @@ impl Checkpointer {
             (Some(_), None) => bail!("--checkpoint-every needs --checkpoint-dir DIR"),
             (None, Some(_)) => bail!("--checkpoint-dir needs --checkpoint-every K"),
         };
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create checkpoint directory {}", dir.display()))?;
+        if dir.exists() && !dir.is_dir() {
+            bail!("--checkpoint-dir {}: exists and is not a directory", dir.display());
+        }
+        // Created at the first checkpoint, so a run refused for another reason leaves nothing.
         Ok(Some(Checkpointer {
             every,
             dir: dir.to_path_buf(),
@@ -97,6 +99,8 @@ impl Checkpointer {
         if world.tick == 0 || !world.tick.is_multiple_of(self.every) {
             return Ok(None);
         }
+        std::fs::create_dir_all(&self.dir)
+            .with_context(|| format!("cannot create checkpoint directory {}", self.dir.display()))?;
         let path = self.dir.join(checkpoint::file_name(world.tick));
         let bytes = checkpoint::encode(world, &self.scenario_hash, &self.overrides);
         write_atomically(&path, &bytes)
