@@ -234,36 +234,48 @@ impl Grid {
     /// The cell of `p`, clamped into the grid.
     #[inline]
     fn cell_coords(&self, p: Vec2) -> (i64, i64) {
-        let c = ((p - self.origin) * self.inv_cell).floor();
-        ((c.x as i64).clamp(0, self.nx - 1), (c.y as i64).clamp(0, self.ny - 1))
+        let c = (p - self.origin) * self.inv_cell;
+        ((c.x.floor() as i64).clamp(0, self.nx - 1), (c.y.floor() as i64).clamp(0, self.ny - 1))
     }
 
     /// Calls `visit(row, position, id)` for every agent in a cell overlapping the square
     /// around `p` of half side `r`, each at most once.
     #[inline]
     fn candidates(&self, p: Vec2, r: f32, mut visit: impl FnMut(u32, Vec2, u32)) {
-        let lo = ((p - Vec2::splat(r) - self.origin) * self.inv_cell).floor();
-        let hi = ((p + Vec2::splat(r) - self.origin) * self.inv_cell).floor();
+        // Scalar `floor` is exact and fast; glam's (with its libm feature) is a software call.
+        let lo = (p - Vec2::splat(r) - self.origin) * self.inv_cell;
+        let hi = (p + Vec2::splat(r) - self.origin) * self.inv_cell;
         let span = |lo: f32, hi: f32, n: i64| -> (i64, i64) {
+            let (lo, hi) = (lo.floor() as i64, hi.floor() as i64);
             if self.wrap {
                 // Every distinct column once, even when the square is wider than the world.
-                let lo = lo as i64;
-                let hi = (hi as i64).min(lo + n - 1);
-                (lo, hi)
+                (lo, hi.min(lo + n - 1))
             } else {
-                ((lo as i64).clamp(0, n - 1), (hi as i64).clamp(0, n - 1))
+                (lo.clamp(0, n - 1), hi.clamp(0, n - 1))
             }
         };
         let (x0, x1) = span(lo.x, hi.x, self.nx);
         let (y0, y1) = span(lo.y, hi.y, self.ny);
-        for cy in y0..=y1 {
-            let cy = cy.rem_euclid(self.ny);
-            for cx in x0..=x1 {
-                let c = (cy * self.nx + cx.rem_euclid(self.nx)) as usize;
+        // One modulo per axis; then step with a conditional wrap (no division per cell).
+        let first_cx = x0.rem_euclid(self.nx);
+        let mut cy = y0.rem_euclid(self.ny);
+        for _ in y0..=y1 {
+            let row_base = cy * self.nx;
+            let mut cx = first_cx;
+            for _ in x0..=x1 {
+                let c = (row_base + cx) as usize;
                 let (a, b) = (self.cell_start[c] as usize, self.cell_start[c + 1] as usize);
-                for k in a..b {
-                    visit(self.rows[k], self.points[k], self.ids[k]);
+                for ((&row, &q), &id) in self.rows[a..b].iter().zip(&self.points[a..b]).zip(&self.ids[a..b]) {
+                    visit(row, q, id);
                 }
+                cx += 1;
+                if cx == self.nx {
+                    cx = 0;
+                }
+            }
+            cy += 1;
+            if cy == self.ny {
+                cy = 0;
             }
         }
     }
