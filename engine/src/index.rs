@@ -15,6 +15,10 @@ use crate::world::{Bounds, BoundsKind, Group};
 
 type Tree = ImmutableKdTree<f32, 2>;
 
+/// Trees over at least this many points are built in parallel when the pool has more than
+/// one thread (measured: see docs/benchmarks.md).
+const PARALLEL_BUILD_POINTS: usize = 16_384;
+
 /// Which neighbour-search backend a run uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum IndexKind {
@@ -70,7 +74,15 @@ impl PointSet {
             // Nearest-of-group sets use a k-d tree with the grid backend too.
             IndexKind::Kd | IndexKind::Grid if !self.points.is_empty() => {
                 // Finite points never fail to build; positions are checked before every build.
-                Some(Tree::new_from_slice(&self.points).expect("k-d tree over finite points"))
+                // With more than one worker, build in parallel well below kiddo's default
+                // threshold (262,144 points); the tree's shape never affects results, since
+                // membership is decided by the exact test and order by (distance², id).
+                let tree = if rayon::current_num_threads() > 1 {
+                    Tree::builder().with_parallel_construction_threshold(PARALLEL_BUILD_POINTS).build_from_slice(&self.points)
+                } else {
+                    Tree::new_from_slice(&self.points)
+                };
+                Some(tree.expect("k-d tree over finite points"))
             }
             _ => None,
         };
