@@ -78,7 +78,9 @@ impl PointSet {
                 // threshold (262,144 points); the tree's shape never affects results, since
                 // membership is decided by the exact test and order by (distance², id).
                 let tree = if rayon::current_num_threads() > 1 {
-                    Tree::builder().with_parallel_construction_threshold(PARALLEL_BUILD_POINTS).build_from_slice(&self.points)
+                    Tree::builder()
+                        .with_parallel_construction_threshold(PARALLEL_BUILD_POINTS)
+                        .build_from_slice(&self.points)
                 } else {
                     Tree::new_from_slice(&self.points)
                 };
