@@ -306,6 +306,11 @@ proptest! {
         // The failing scenario's TOML is in the failure message; no regression files are kept
         // next to the sources.
         failure_persistence: None,
+        // A fixed seed keeps CI reproducible; set PROPTEST_RNG_SEED=<u64> to explore others.
+        rng_seed: std::env::var("PROPTEST_RNG_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .map_or(proptest::test_runner::RngSeed::Fixed(0x7468_726f_6e67), proptest::test_runner::RngSeed::Fixed),
         ..ProptestConfig::default()
     })]
 

@@ -71,6 +71,7 @@ impl From<IndexArg> for IndexKind {
 }
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bench(args) => bench::bench(args),
@@ -89,5 +90,16 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so `println!` panics when a reader such as `head` closes the pipe
+/// early. Restoring the default action makes `throng check ... | head` end quietly, as other
+/// command-line tools do.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_DFL at startup, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
