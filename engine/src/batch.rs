@@ -133,21 +133,7 @@ impl Plan {
     /// Reads, expands and validates a batch file; every scenario is validated with the
     /// overrides of every run, so a bad batch fails before anything runs.
     pub fn load(path: &Path) -> Result<Plan, ScenarioError> {
-        let file = path.display().to_string();
-        let whole = |message: String| ScenarioError {
-            file: file.clone(),
-            location: None,
-            key: String::new(),
-            message,
-        };
-        if path.is_dir() {
-            return Err(whole("is a directory; expected a batch file (.toml)".into()));
-        }
-        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => whole("no such file".into()),
-            std::io::ErrorKind::InvalidData => whole("the file is not valid UTF-8".into()),
-            _ => whole(format!("cannot read: {e}")),
-        })?;
+        let (file, text) = crate::scenario::read_source(path, "a batch file (.toml)")?;
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         Plan::parse(&text, &file, dir)
     }

@@ -468,30 +468,8 @@ pub struct Scenario {
 impl Scenario {
     /// Reads and validates a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-        let file = path.display().to_string();
-        let whole = |message: String| ScenarioError {
-            file: file.clone(),
-            location: None,
-            key: String::new(),
-            message,
-        };
-        if path.is_dir() {
-            return Err(whole("is a directory; expected a scenario file (.toml)".into()));
-        }
-        let bytes = std::fs::read(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => whole("no such file".into()),
-            _ => whole(format!("cannot read: {e}")),
-        })?;
-        let text = std::str::from_utf8(&bytes).map_err(|e| {
-            let (line, col) = line_col(&String::from_utf8_lossy(&bytes[..e.valid_up_to()]), e.valid_up_to());
-            ScenarioError {
-                file: file.clone(),
-                location: Some((line, col)),
-                key: String::new(),
-                message: "the file is not valid UTF-8".into(),
-            }
-        })?;
-        Scenario::parse(text, &file)
+        let (file, text) = read_source(path, "a scenario file (.toml)")?;
+        Scenario::parse(&text, &file)
     }
 
     /// Validates scenario text; `origin` names it in errors.
@@ -651,6 +629,36 @@ impl Scenario {
             }
         }
         world
+    }
+}
+
+/// Reads a TOML source file for the loaders: the path as it will be named in errors, and the
+/// text. A directory, a missing or unreadable file, and invalid UTF-8 (located at the first bad
+/// byte) are errors; `expected` says what the file should have been.
+pub(crate) fn read_source(path: &Path, expected: &str) -> Result<(String, String), ScenarioError> {
+    let file = path.display().to_string();
+    let whole =
+        |message: String| ScenarioError { file: file.clone(), location: None, key: String::new(), message };
+    if path.is_dir() {
+        return Err(whole(format!("is a directory; expected {expected}")));
+    }
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => whole("no such file".into()),
+        _ => whole(format!("cannot read: {e}")),
+    })?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((file, text)),
+        Err(e) => {
+            let bytes = e.as_bytes();
+            let valid = e.utf8_error().valid_up_to();
+            let location = Some(line_col(&String::from_utf8_lossy(&bytes[..valid]), valid));
+            Err(ScenarioError {
+                file,
+                location,
+                key: String::new(),
+                message: "the file is not valid UTF-8".into(),
+            })
+        }
     }
 }
 
@@ -895,6 +903,27 @@ impl<'a> Validator<'a> {
         });
     }
 
+    /// Rejects a key present in the table at `base` that its kind does not take (`what`
+    /// names the kind, e.g. `a "rect" spawn`).
+    fn only_allowed(
+        &mut self,
+        base: &[Seg],
+        present: &[(&'static str, bool)],
+        allowed: &[&str],
+        what: &str,
+    ) -> Option<()> {
+        for &(key, is) in present {
+            if is && !allowed.contains(&key) {
+                let path = [base, &[Seg::Key(key)]].concat();
+                return self.fail(
+                    &path,
+                    format!("`{key}` is not a parameter of {what} (it takes: {})", allowed.join(", ")),
+                );
+            }
+        }
+        Some(())
+    }
+
     /// A region from `kind` and its keys; `base` is the table holding them.
     #[allow(clippy::too_many_arguments)] // the four optional region keys of one table
     fn region(
@@ -916,16 +945,9 @@ impl<'a> Validator<'a> {
             ("radius", radius.is_some()),
         ];
         let allowed: &[&str] = if k == 0 { &["min", "max"] } else { &["centre", "radius"] };
-        for (key, is) in present {
-            if is && !allowed.contains(&key) {
-                return self.fail(
-                    &at(key),
-                    format!("`{key}` is not a key of a \"{kind}\" {what} (it takes: {})", allowed.join(", ")),
-                );
-            }
-            if !is && allowed.contains(&key) {
-                return self.fail(base, format!("missing key `{key}` for a \"{kind}\" {what}"));
-            }
+        self.only_allowed(base, &present, allowed, &format!("a \"{kind}\" {what}"))?;
+        if let Some((key, _)) = present.iter().find(|(k, is)| !is && allowed.contains(k)) {
+            return self.fail(base, format!("missing key `{key}` for a \"{kind}\" {what}"));
         }
         if k == 0 {
             let min = self.point(&at("min"), min?)?;
@@ -1351,18 +1373,7 @@ impl<'a> Validator<'a> {
             ("radius", t.radius.is_some()),
             ("every_s", t.every_s.is_some()),
         ];
-        for (key, is) in present {
-            if is && !allowed.contains(&key) {
-                return self.fail(
-                    &at(key),
-                    format!(
-                        "`{key}` is not a parameter of a \"{}\" target (it takes: {})",
-                        t.kind,
-                        allowed.join(", ")
-                    ),
-                );
-            }
-        }
+        self.only_allowed(&base, &present, allowed, &format!("a \"{}\" target", t.kind))?;
         let missing = |v: &mut Self, key: &str| {
             v.fail::<Target>(&base, format!("missing key `{key}` for a \"{}\" target", t.kind))
         };
@@ -1544,18 +1555,7 @@ impl<'a> Validator<'a> {
             ("radius", s.radius.is_some()),
             ("points", s.points.is_some()),
         ];
-        for (key, is) in present {
-            if is && !allowed.contains(&key) {
-                return self.fail(
-                    &at(key),
-                    format!(
-                        "`{key}` is not a parameter of a \"{}\" spawn (it takes: {})",
-                        s.kind,
-                        allowed.join(", ")
-                    ),
-                );
-            }
-        }
+        self.only_allowed(&base, &present, allowed, &format!("a \"{}\" spawn", s.kind))?;
         for key in allowed {
             let is = present.iter().any(|(k, p)| k == key && *p);
             if !is {
