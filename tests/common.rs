@@ -31,8 +31,20 @@ pub fn load(path: &Path) -> Scenario {
 
 /// Runs `ticks` ticks and returns the state hash after every tick (tick 0 first).
 pub fn hashes(scenario: &Scenario, ticks: u64, threads: usize, index: IndexKind) -> Vec<String> {
+    hashes_reordered(scenario, ticks, threads, index, 0)
+}
+
+/// As [`hashes`], with the rows put in spatial order every `reorder_every` ticks.
+pub fn hashes_reordered(
+    scenario: &Scenario,
+    ticks: u64,
+    threads: usize,
+    index: IndexKind,
+    reorder_every: u64,
+) -> Vec<String> {
     let mut world = scenario.build_world();
     let mut pipeline = Pipeline::new(threads, index).expect("thread pool");
+    pipeline.set_reorder_every(reorder_every);
     let mut out = vec![state_hash(&world).to_hex()];
     for _ in 0..ticks {
         pipeline.step(&mut world).unwrap_or_else(|e| panic!("{}: {e}", scenario.name));

@@ -4,7 +4,7 @@
 
 use throng_engine::IndexKind;
 
-use crate::common::{hashes, load, root, shipped_scenarios, throng};
+use crate::common::{hashes, hashes_reordered, load, root, scratch_dir, shipped_scenarios, throng};
 
 const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 const TICKS: u64 = 20;
@@ -60,4 +60,60 @@ fn separate_processes_agree() {
         let bin: Vec<String> = a.into_iter().map(|(_, h)| h).collect();
         assert_eq!(bin, lib, "{rel}: binary and library disagree");
     }
+}
+
+/// Spatial reordering of the rows is a speed lever only: per-tick hashes are unchanged for
+/// every shipped scenario, with either index and any thread count.
+#[test]
+fn spatial_reordering_changes_no_hash() {
+    for path in shipped_scenarios() {
+        let scenario = load(&path);
+        let reference = hashes(&scenario, TICKS, 2, IndexKind::Kd);
+        for (every, index, threads) in [(1, IndexKind::Kd, 1), (5, IndexKind::Grid, 2), (3, IndexKind::Kd, 8)]
+        {
+            let got = hashes_reordered(&scenario, TICKS, threads, index, every);
+            if let Some(t) = (0..got.len()).find(|&t| got[t] != reference[t]) {
+                panic!(
+                    "{}: reordering every {every} ticks ({index}, {threads} threads) diverges at tick {t}",
+                    scenario.name
+                );
+            }
+        }
+    }
+}
+
+/// With reordering, the binary's outputs stay in id order: the same trace bytes, the same
+/// metrics summary and hash as without it (agents leave through the exit meanwhile).
+#[test]
+fn reordered_runs_write_the_same_outputs() {
+    let dir = scratch_dir("reordered_outputs");
+    let run = |name: &str, extra: &[&str]| {
+        let trace = dir.join(format!("{name}.csv"));
+        let metrics = dir.join(format!("{name}.metrics.csv"));
+        let mut args = vec![
+            "run",
+            "scenarios/doorway.toml",
+            "--ticks",
+            "400",
+            "--json",
+            "--trace",
+            trace.to_str().unwrap(),
+            "--trace-every",
+            "50",
+            "--metrics",
+            metrics.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = throng(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        (v, std::fs::read(&trace).unwrap(), std::fs::read(&metrics).unwrap())
+    };
+    let (a, trace_a, metrics_a) = run("plain", &[]);
+    let (b, trace_b, metrics_b) = run("reordered", &["--reorder-every", "3"]);
+    assert_eq!(a["hash"], b["hash"]);
+    assert_eq!(a["metrics"], b["metrics"]);
+    assert!(a["metrics"]["agents_exited"].as_u64().unwrap() > 0, "the run must remove agents");
+    assert!(trace_a == trace_b, "trace CSVs differ");
+    assert!(metrics_a == metrics_b, "metrics CSVs differ");
 }

@@ -38,6 +38,9 @@ pub struct BenchArgs {
     /// Timed repeats; ms per tick is reported as the median (and min, max) over them.
     #[arg(long, default_value_t = 5)]
     repeats: u64,
+    /// Put rows in spatial (Morton) order every K ticks (0: never); results are identical.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    reorder_every: u64,
     /// Neighbour index (default: the scenario's).
     #[arg(long, value_enum)]
     index: Option<IndexArg>,
@@ -77,6 +80,7 @@ struct BenchReport {
     scenario: String,
     file: String,
     index: &'static str,
+    reorder_every: u64,
     ticks: u64,
     warmup: u64,
     repeats: u64,
@@ -171,6 +175,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             reset_peak_rss();
             let mut world = scaled.build_world();
             let mut pipeline = Pipeline::new(threads, index)?;
+            pipeline.set_reorder_every(args.reorder_every);
             for _ in 0..args.warmup {
                 pipeline.step(&mut world)?;
                 progress.inc(1);
@@ -222,6 +227,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
         scenario: scenario.name.clone(),
         file: args.scenario.display().to_string(),
         index: index.name(),
+        reorder_every: args.reorder_every,
         ticks: args.ticks,
         warmup: args.warmup,
         repeats: args.repeats,
@@ -288,7 +294,11 @@ fn write_csv(path: &PathBuf, r: &BenchReport) -> Result<()> {
 
 fn print_table(r: &BenchReport) {
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "scenario {} ({}), index {}, {}", r.scenario, r.file, r.index, r.machine);
+    let _ = writeln!(
+        out,
+        "scenario {} ({}), index {}, reorder every {} ticks, {}",
+        r.scenario, r.file, r.index, r.reorder_every, r.machine
+    );
     let _ = writeln!(
         out,
         "{} warm-up ticks, then {} repeats of {} ticks; ms per tick: median (min-max)\n",

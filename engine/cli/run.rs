@@ -42,6 +42,10 @@ pub struct RunArgs {
     /// Write the per-tick metrics to this CSV file.
     #[arg(long, value_name = "FILE.csv")]
     metrics: Option<PathBuf>,
+    /// Put rows in spatial (Morton) order every K ticks: faster for large crowds, identical
+    /// results (hashes and outputs stay in id order). 0: never.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    reorder_every: u64,
     /// Skip the metrics (overlaps, penetrations, stuck agents, ...) entirely.
     #[arg(long, conflicts_with = "metrics")]
     no_metrics: bool,
@@ -122,6 +126,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         bail!("the checkpoint is at tick {first_tick}, beyond --ticks {ticks} (ticks count from tick 0)");
     }
     let mut pipeline = Pipeline::new(threads, index)?;
+    pipeline.set_reorder_every(args.reorder_every);
     let mut trace = match &args.trace {
         Some(path) => Some(Trace::create(path)?),
         None => None,
@@ -339,7 +344,13 @@ impl Trace {
 
     fn write(&mut self, world: &World) -> Result<()> {
         let a = &world.agents;
-        for i in 0..a.len() {
+        // Rows in id order, even when the pipeline keeps them in spatial order.
+        let order = a.id_order();
+        let rows: Vec<usize> = match &order {
+            None => (0..a.len()).collect(),
+            Some(o) => o.iter().map(|&r| r as usize).collect(),
+        };
+        for i in rows {
             let (p, v) = (a.position[i], a.velocity[i]);
             let g = &world.groups[a.group[i] as usize].name;
             self.writer

@@ -54,15 +54,26 @@ fn f32le(v: &f32, out: &mut Vec<u8>) {
     out.extend_from_slice(&v.to_le_bytes());
 }
 
-/// Hashes the world's state.
+/// Hashes the world's state. Rows are hashed in id order even when the pipeline has
+/// reordered them spatially, so the hash does not depend on row order.
 pub fn state_hash(world: &World) -> StateHash {
+    match world.agents.id_order() {
+        None => hash_rows(world, &world.agents),
+        Some(order) => {
+            let mut agents = world.agents.clone();
+            agents.permute_rows(&order);
+            hash_rows(world, &agents)
+        }
+    }
+}
+
+fn hash_rows(world: &World, a: &crate::world::Agents) -> StateHash {
     let mut c = Columns { hasher: blake3::Hasher::new(), buf: Vec::with_capacity(4096 * 16) };
     c.hasher.update(HASH_LAYOUT);
     c.hasher.update(&world.tick.to_le_bytes());
     c.hasher.update(&world.next_id.to_le_bytes());
     c.hasher.update(&world.exited.to_le_bytes());
     c.column("source_spawned", &world.sources, |s, o| o.extend_from_slice(&s.spawned.to_le_bytes()));
-    let a = &world.agents;
     c.column("id", &a.id, |v, o| o.extend_from_slice(&v.to_le_bytes()));
     c.column("group", &a.group, |v, o| o.extend_from_slice(&v.to_le_bytes()));
     c.column("position", &a.position, vec2);

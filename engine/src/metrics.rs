@@ -141,11 +141,17 @@ impl MetricsCollector {
             *t += *c as u64;
         }
 
-        // Serial, in row order: the float means do not depend on the thread count.
+        // Serial, in id order: the float means depend neither on the thread count nor on a
+        // spatial reordering of the rows.
         let mut speed_sum = 0.0f64;
         let mut heading = (0.0f64, 0.0f64);
         let mut moving = 0u64;
-        for v in &a.velocity {
+        let order = a.id_order();
+        let rows: Box<dyn Iterator<Item = usize>> = match &order {
+            None => Box::new(0..n),
+            Some(o) => Box::new(o.iter().map(|&r| r as usize)),
+        };
+        for v in rows.map(|r| &a.velocity[r]) {
             let s = v.length();
             speed_sum += s as f64;
             if s > 0.0 {

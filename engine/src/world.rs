@@ -495,6 +495,56 @@ impl Agents {
         self.id.len()
     }
 
+    /// The row of agent `id`. Rows are in id order unless the pipeline reordered them
+    /// spatially (`Pipeline::set_reorder_every`); then this falls back to a scan.
+    pub fn row_of(&self, id: u32) -> Option<usize> {
+        match self.id.binary_search(&id) {
+            Ok(row) => Some(row),
+            Err(_) if self.is_id_ordered() => None,
+            Err(_) => self.id.iter().position(|&x| x == id),
+        }
+    }
+
+    /// Are the rows in ascending id order (the canonical order)?
+    pub fn is_id_ordered(&self) -> bool {
+        self.id.windows(2).all(|w| w[0] < w[1])
+    }
+
+    /// The rows in ascending id order: `None` when they already are, else the permutation.
+    pub fn id_order(&self) -> Option<Vec<u32>> {
+        if self.is_id_ordered() {
+            return None;
+        }
+        let mut order: Vec<u32> = (0..self.len() as u32).collect();
+        order.sort_unstable_by_key(|&r| self.id[r as usize]);
+        Some(order)
+    }
+
+    /// Moves row `order[k]` to row `k` in every column. Results never depend on row order
+    /// (every tie is broken by id, every output is written in id order), so a spatial order
+    /// only changes speed.
+    pub fn permute_rows(&mut self, order: &[u32]) {
+        fn gather<T: Clone>(col: &mut Vec<T>, order: &[u32]) {
+            *col = order.iter().map(|&r| col[r as usize].clone()).collect();
+        }
+        gather(&mut self.id, order);
+        gather(&mut self.group, order);
+        gather(&mut self.position, order);
+        gather(&mut self.velocity, order);
+        gather(&mut self.max_speed, order);
+        gather(&mut self.max_force, order);
+        gather(&mut self.mass, order);
+        gather(&mut self.radius, order);
+        gather(&mut self.wander, order);
+        gather(&mut self.flock_force, order);
+        gather(&mut self.rng, order);
+        gather(&mut self.path_node, order);
+        gather(&mut self.path_dir, order);
+        gather(&mut self.waypoint, order);
+        gather(&mut self.walk_state, order);
+        gather(&mut self.goal, order);
+    }
+
     /// Keeps the rows for which `keep(row)` is true, in order (ids stay sorted).
     pub fn retain_rows(&mut self, keep: &[bool]) {
         fn retain<T>(col: &mut Vec<T>, keep: &[bool]) {
@@ -558,7 +608,7 @@ impl World {
 
     /// The row of agent `id`, if it is alive. Rows are sorted by id.
     pub fn row_of(&self, id: u32) -> Option<usize> {
-        self.agents.id.binary_search(&id).ok()
+        self.agents.row_of(id)
     }
 
     /// Appends a new agent of group `g` at `position` with the next id. Every random draw is
