@@ -160,8 +160,8 @@ pub struct RecordOptions {
     pub index: IndexKind,
     /// Snapshots may be taken at recorded ticks that are multiples of this (and the last).
     pub snapshot_every: u64,
-    /// Most bytes of snapshot text in the file; snapshots are taken in tick order until the
-    /// next one would not fit.
+    /// Most bytes of snapshot text in the file. Tick 1 comes first (an engine change shows
+    /// there first), then tick 0, then later ticks in order, until the next would not fit.
     pub snapshot_budget: usize,
 }
 
@@ -362,7 +362,8 @@ pub fn record(
             budget = 0; // later snapshots are no smaller: keep the early ones only
         }
     };
-    snapshot(&world, &mut golden.snapshots);
+    // Tick 0 waits for tick 1, which an engine change reaches first; then it goes in front.
+    let mut tick_zero = Some(world.clone());
     for _ in 0..ticks {
         pipeline.step(&mut world)?;
         if is_recorded(world.tick, opts.every, ticks) {
@@ -370,7 +371,15 @@ pub fn record(
             golden.records.push(record_of(&world, &digests, &mut previous, Some(&pipeline)));
             snapshot(&world, &mut golden.snapshots);
         }
+        if let Some(zero) = tick_zero.take() {
+            let mut first = Vec::new();
+            snapshot(&zero, &mut first);
+            golden.snapshots.splice(0..0, first);
+        }
         progress(world.tick);
+    }
+    if let Some(zero) = tick_zero {
+        snapshot(&zero, &mut golden.snapshots); // a run of zero ticks
     }
     golden.final_hash = state_hash(&world).to_hex();
     Ok(golden)
