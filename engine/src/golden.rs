@@ -1080,39 +1080,14 @@ fn write_diff(f: &mut fmt::Formatter<'_>, diff: &Diff, e: &str, a: &str) -> fmt:
 // ---------------------------------------------------------------------------------------------
 // Base64 (RFC 4648, with padding), for snapshots.
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 pub fn base64_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        for k in 0..4 {
-            if k <= chunk.len() {
-                out.push(B64[(n >> (18 - 6 * k) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
-    let text = text.trim_end_matches('=');
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0);
-    for (i, c) in text.bytes().enumerate() {
-        let v = B64.iter().position(|&b| b == c).ok_or_else(|| format!("invalid base64 character at {i}"))?;
-        acc = acc << 6 | v as u32;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Ok(out)
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(text).map_err(|e| format!("invalid base64: {e}"))
 }
 
 #[cfg(test)]
