@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use throng_engine::math::Vec2;
 use throng_engine::{IndexKind, Pipeline, Scenario, state_hash};
 
 /// The repository root.
@@ -68,4 +69,17 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
+}
+
+/// Shorthand for `Vec2::new` in formula tests.
+pub fn v(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+/// `actual` equals `expected` within 1e-5 per component (relative for values above 1).
+#[track_caller]
+pub fn assert_close(actual: Vec2, expected: Vec2) {
+    let err = (actual - expected).abs().max_element();
+    let tol = 1e-5 * expected.abs().max_element().max(1.0);
+    assert!(err <= tol, "expected {expected}, got {actual} (error {err})");
 }

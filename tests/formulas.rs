@@ -13,17 +13,7 @@ use throng_engine::pipeline::integrate;
 use throng_engine::world::{Bounds, BoundsKind, EvadePrediction, SeparationVariant, World};
 use throng_engine::{IndexKind, Pipeline, Scenario};
 
-fn v(x: f32, y: f32) -> Vec2 {
-    Vec2::new(x, y)
-}
-
-/// `actual` equals `expected` within 1e-5 per component (relative for values above 1).
-#[track_caller]
-fn assert_close(actual: Vec2, expected: Vec2) {
-    let err = (actual - expected).abs().max_element();
-    let tol = 1e-5 * expected.abs().max_element().max(1.0);
-    assert!(err <= tol, "expected {expected}, got {actual} (error {err})");
-}
+use crate::common::{assert_close, v};
 
 // ---------------------------------------------------------------------------------------------
 // Seek, flee, arrive

@@ -15,17 +15,7 @@ use throng_engine::rng::{Purpose, agent_rng};
 use throng_engine::world::{Bounds, BoundsKind, Group, Obstacle, PathMode, Region, Source};
 use throng_engine::{IndexKind, Pipeline, Scenario};
 
-fn v(x: f32, y: f32) -> Vec2 {
-    Vec2::new(x, y)
-}
-
-/// `actual` equals `expected` within 1e-5 per component (relative for values above 1).
-#[track_caller]
-fn assert_close(actual: Vec2, expected: Vec2) {
-    let err = (actual - expected).abs().max_element();
-    let tol = 1e-5 * expected.abs().max_element().max(1.0);
-    assert!(err <= tol, "expected {expected}, got {actual} (error {err})");
-}
+use crate::common::{assert_close, v};
 
 #[track_caller]
 fn assert_close_f(actual: f32, expected: f32) {
