@@ -1,13 +1,14 @@
-//! Checkpoints: a run resumed in a fresh process, with another thread count, from a checkpoint
-//! at tick 1, N/2 or N−1 gives the straight run's per-tick hashes; save → load → save is
+//! Checkpoints: a run resumed in a fresh process, with another thread count and reorder
+//! interval, from a checkpoint at tick 1, N/2 or N−1 gives the straight run's per-tick hashes,
+//! also from a world whose rows were in spatial order when saved; save → load → save is
 //! byte-identical; corrupted, truncated or mismatched checkpoints are refused with one clear
 //! error, and nothing runs.
 
 use std::path::Path;
 
-use throng_engine::checkpoint;
+use throng_engine::{IndexKind, Pipeline, World, checkpoint, state_hash};
 
-use crate::common::{scratch_dir, throng};
+use crate::common::{REORDER_INTERVALS, load, scratch_dir, shipped_scenarios, throng};
 use crate::fixtures::{assert_error, s, small, text, write};
 
 const N: u64 = 12;
@@ -47,7 +48,9 @@ fn resumed_runs_give_the_straight_runs_hashes() {
     ]);
     assert_eq!(straight.len(), N as usize + 1);
     assert_ne!(straight[1].1, straight[N as usize].1, "the state moves");
-    for (t, threads) in [(1, "1"), (N / 2, "3"), (N - 1, "4")] {
+    // The straight run reorders its rows every 20 ticks (the default), so at tick 0 only; the
+    // resumed runs at other intervals, on their own schedules.
+    for (t, threads, every) in [(1, "1", "0"), (N / 2, "3", "1"), (N - 1, "4", "7")] {
         let (resumed, v) = run_hashes(&[
             "run",
             s(&scenario),
@@ -55,6 +58,8 @@ fn resumed_runs_give_the_straight_runs_hashes() {
             &n,
             "--threads",
             threads,
+            "--reorder-every",
+            every,
             "--hash-every",
             "1",
             "--json",
@@ -62,7 +67,11 @@ fn resumed_runs_give_the_straight_runs_hashes() {
             &ckpt(&cdir, t),
         ]);
         assert_eq!(v["resumed_from"], t, "{v}");
-        assert_eq!(resumed, straight[t as usize..], "resumed at tick {t} on {threads} threads");
+        assert_eq!(
+            resumed,
+            straight[t as usize..],
+            "resumed at tick {t} on {threads} threads, reordering every {every} ticks"
+        );
         assert_eq!(v["hash"].as_str(), Some(straight[N as usize].1.as_str()));
     }
     // A directory resumes from its latest checkpoint (tick N: nothing left to run).
@@ -84,6 +93,58 @@ fn resumed_runs_give_the_straight_runs_hashes() {
         let name = e.expect("entry").file_name().to_string_lossy().into_owned();
         assert!(name.starts_with("tick-") && name.ends_with(".ckpt"), "{name}");
     }
+}
+
+/// A checkpoint of a world whose rows are in spatial order holds them in id order: the same
+/// bytes as a run that never reorders, and the live world is left as it was. Resumed at any
+/// reorder interval, it gives the straight run's per-tick hashes: the resumed pipeline
+/// reorders at the ticks that are multiples of its interval, which changes no result.
+#[test]
+fn checkpoints_of_reordered_worlds_resume_to_the_same_hashes() {
+    const SAVE_AT: u64 = 10;
+    const END: u64 = 30;
+    let mut reordered_scenes = 0;
+    for path in shipped_scenarios() {
+        let scenario = load(&path);
+        let run = |world: &mut World, every: u64, to: u64| -> Vec<String> {
+            let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("pool");
+            pipeline.set_reorder_every(every);
+            let mut hashes = Vec::new();
+            while world.tick < to {
+                pipeline.step(world).unwrap_or_else(|e| panic!("{e}"));
+                hashes.push(state_hash(world).to_hex());
+            }
+            hashes
+        };
+        // Reordered at tick 7, so in spatial order at tick 10.
+        let mut world = scenario.build_world();
+        let mut straight = run(&mut world, 7, SAVE_AT);
+        reordered_scenes += usize::from(!world.agents.is_id_ordered());
+        let live = world.clone();
+        let bytes = checkpoint::encode(&world, &scenario.content_hash, &[]);
+        assert_eq!(world, live, "{}: saving changed the live world", scenario.name);
+        straight.extend(run(&mut world, 7, END));
+
+        let mut plain = scenario.build_world();
+        run(&mut plain, 0, SAVE_AT);
+        assert!(
+            checkpoint::encode(&plain, &scenario.content_hash, &[]) == bytes,
+            "{}: the checkpoint depends on the row order",
+            scenario.name
+        );
+        for every in REORDER_INTERVALS {
+            let (_, mut resumed) = checkpoint::decode(&bytes, "ckpt").expect("decodes");
+            assert!(resumed.agents.is_id_ordered());
+            let hashes = run(&mut resumed, every, END);
+            assert_eq!(
+                hashes,
+                straight[SAVE_AT as usize..],
+                "{}: resumed at tick {SAVE_AT}, reordering every {every} ticks",
+                scenario.name
+            );
+        }
+    }
+    assert!(reordered_scenes >= 8, "only {reordered_scenes} scenes had their rows out of id order");
 }
 
 #[test]

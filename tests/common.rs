@@ -4,7 +4,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use throng_engine::math::Vec2;
+use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::{IndexKind, Pipeline, Scenario, state_hash};
+
+/// The reorder intervals the order-independence tests compare: never, every tick, every 7
+/// ticks (out of step with everything else) and the default (20).
+pub const REORDER_INTERVALS: [u64; 4] = [0, 1, 7, DEFAULT_REORDER_EVERY];
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -30,7 +35,8 @@ pub fn load(path: &Path) -> Scenario {
     Scenario::load(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Runs `ticks` ticks and returns the state hash after every tick (tick 0 first).
+/// Runs `ticks` ticks with rows always in id order (no spatial reordering: the reference) and
+/// returns the state hash after every tick (tick 0 first).
 pub fn hashes(scenario: &Scenario, ticks: u64, threads: usize, index: IndexKind) -> Vec<String> {
     hashes_reordered(scenario, ticks, threads, index, 0)
 }
@@ -43,15 +49,29 @@ pub fn hashes_reordered(
     index: IndexKind,
     reorder_every: u64,
 ) -> Vec<String> {
+    run_reordered(scenario, ticks, threads, index, reorder_every).0
+}
+
+/// As [`hashes_reordered`], and whether the rows were ever out of id order after a tick (so a
+/// test can tell that the reordering really happened).
+pub fn run_reordered(
+    scenario: &Scenario,
+    ticks: u64,
+    threads: usize,
+    index: IndexKind,
+    reorder_every: u64,
+) -> (Vec<String>, bool) {
     let mut world = scenario.build_world();
     let mut pipeline = Pipeline::new(threads, index).expect("thread pool");
     pipeline.set_reorder_every(reorder_every);
     let mut out = vec![state_hash(&world).to_hex()];
+    let mut reordered = false;
     for _ in 0..ticks {
         pipeline.step(&mut world).unwrap_or_else(|e| panic!("{}: {e}", scenario.name));
         out.push(state_hash(&world).to_hex());
+        reordered |= !world.agents.is_id_ordered();
     }
-    out
+    (out, reordered)
 }
 
 /// Runs the real `throng` binary.

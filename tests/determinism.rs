@@ -1,10 +1,15 @@
 //! Determinism: the same scenario gives the same per-tick state hashes at any thread count,
-//! with either index backend, in separate processes. The committed golden records are checked
-//! in `golden_files.rs`.
+//! with either index backend, in separate processes, and with the rows in spatial order at any
+//! reorder interval (with the same trace and metrics bytes). The committed golden records are
+//! checked in `golden_files.rs`.
+
+use std::path::Path;
 
 use throng_engine::IndexKind;
 
-use crate::common::{hashes, hashes_reordered, load, root, scratch_dir, shipped_scenarios, throng};
+use crate::common::{
+    REORDER_INTERVALS, hashes, load, root, run_reordered, scratch_dir, shipped_scenarios, throng,
+};
 
 const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 const TICKS: u64 = 20;
@@ -62,58 +67,110 @@ fn separate_processes_agree() {
     }
 }
 
-/// Spatial reordering of the rows is a speed lever only: per-tick hashes are unchanged for
-/// every shipped scenario, with either index and any thread count.
+/// Ticks of the reordering tests: the default interval (20) reorders at ticks 0, 20 and 40.
+const REORDER_TICKS: u64 = 41;
+
+/// Spatial reordering of the rows is a speed lever only: per-tick hashes are the same at every
+/// reorder interval for every shipped scenario, with either index and any thread count, and
+/// the rows really do leave id order.
 #[test]
 fn spatial_reordering_changes_no_hash() {
     for path in shipped_scenarios() {
         let scenario = load(&path);
-        let reference = hashes(&scenario, TICKS, 2, IndexKind::Kd);
-        for (every, index, threads) in [(1, IndexKind::Kd, 1), (5, IndexKind::Grid, 2), (3, IndexKind::Kd, 8)]
-        {
-            let got = hashes_reordered(&scenario, TICKS, threads, index, every);
+        let reference = hashes(&scenario, REORDER_TICKS, 2, IndexKind::Kd);
+        let settings = REORDER_INTERVALS.iter().zip([
+            (IndexKind::Kd, 1),
+            (IndexKind::Kd, 3),
+            (IndexKind::Grid, 2),
+            (IndexKind::Kd, 8),
+        ]);
+        for (&every, (index, threads)) in settings {
+            let (got, reordered) = run_reordered(&scenario, REORDER_TICKS, threads, index, every);
             if let Some(t) = (0..got.len()).find(|&t| got[t] != reference[t]) {
                 panic!(
                     "{}: reordering every {every} ticks ({index}, {threads} threads) diverges at tick {t}",
                     scenario.name
                 );
             }
+            assert_eq!(reordered, every > 0, "{}: reordering every {every} ticks", scenario.name);
         }
     }
 }
 
-/// With reordering, the binary's outputs stay in id order: the same trace bytes, the same
-/// metrics summary and hash as without it (agents leave through the exit meanwhile).
+/// `throng run`'s outputs with `--reorder-every K`: the JSON report (the `hashes` are there
+/// with `--hash-every 1`), the trace CSV and the metrics CSV.
+fn run_outputs(
+    dir: &Path,
+    scenario: &str,
+    ticks: u64,
+    trace_every: u64,
+    every: u64,
+) -> (serde_json::Value, Vec<u8>, Vec<u8>) {
+    let stem = Path::new(scenario).file_stem().expect("a file name").to_string_lossy().into_owned();
+    let trace = dir.join(format!("{stem}-{every}.csv"));
+    let metrics = dir.join(format!("{stem}-{every}.metrics.csv"));
+    let (ticks, trace_every, every) = (ticks.to_string(), trace_every.to_string(), every.to_string());
+    let args = [
+        "run",
+        scenario,
+        "--ticks",
+        &ticks,
+        "--threads",
+        "2",
+        "--json",
+        "--hash-every",
+        "1",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--trace-every",
+        &trace_every,
+        "--metrics",
+        metrics.to_str().unwrap(),
+        "--reorder-every",
+        &every,
+    ];
+    let out = throng(&args);
+    assert!(out.status.success(), "{scenario}: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let outputs = (v, std::fs::read(&trace).unwrap(), std::fs::read(&metrics).unwrap());
+    let _ = (std::fs::remove_file(&trace), std::fs::remove_file(&metrics));
+    outputs
+}
+
+/// Compares the outputs of `throng run` at every reorder interval with those of a run that
+/// never reorders, byte for byte; returns the reference's JSON report.
+fn assert_same_outputs(dir: &Path, scenario: &str, ticks: u64, trace_every: u64) -> serde_json::Value {
+    let (a, trace_a, metrics_a) = run_outputs(dir, scenario, ticks, trace_every, 0);
+    assert_eq!(a["hashes"].as_array().map(Vec::len), Some(ticks as usize + 1), "{scenario}: {a}");
+    for every in &REORDER_INTERVALS[1..] {
+        let (b, trace_b, metrics_b) = run_outputs(dir, scenario, ticks, trace_every, *every);
+        for key in ["hashes", "hash", "metrics", "agents"] {
+            assert_eq!(a[key], b[key], "{scenario}: `{key}` differs when reordering every {every} ticks");
+        }
+        assert!(trace_a == trace_b, "{scenario}: trace CSVs differ when reordering every {every} ticks");
+        assert!(
+            metrics_a == metrics_b,
+            "{scenario}: metrics CSVs differ when reordering every {every} ticks"
+        );
+    }
+    a
+}
+
+/// With reordering, the binary's outputs stay in id order: for every shipped scenario, the same
+/// per-tick hashes, metrics summary, trace bytes and metrics bytes at every reorder interval.
 #[test]
 fn reordered_runs_write_the_same_outputs() {
     let dir = scratch_dir("reordered_outputs");
-    let run = |name: &str, extra: &[&str]| {
-        let trace = dir.join(format!("{name}.csv"));
-        let metrics = dir.join(format!("{name}.metrics.csv"));
-        let mut args = vec![
-            "run",
-            "scenarios/doorway.toml",
-            "--ticks",
-            "400",
-            "--json",
-            "--trace",
-            trace.to_str().unwrap(),
-            "--trace-every",
-            "50",
-            "--metrics",
-            metrics.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        let out = throng(&args);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-        (v, std::fs::read(&trace).unwrap(), std::fs::read(&metrics).unwrap())
-    };
-    let (a, trace_a, metrics_a) = run("plain", &[]);
-    let (b, trace_b, metrics_b) = run("reordered", &["--reorder-every", "3"]);
-    assert_eq!(a["hash"], b["hash"]);
-    assert_eq!(a["metrics"], b["metrics"]);
+    for path in shipped_scenarios() {
+        let rel = path.strip_prefix(root()).expect("under the root").to_str().expect("utf-8 path").to_owned();
+        assert_same_outputs(&dir, &rel, REORDER_TICKS, 3);
+    }
+}
+
+/// The same through exits: agents leave the doorway while the rows are in spatial order.
+#[test]
+fn reordered_runs_write_the_same_outputs_while_agents_exit() {
+    let dir = scratch_dir("reordered_outputs_exits");
+    let a = assert_same_outputs(&dir, "scenarios/doorway.toml", 400, 50);
     assert!(a["metrics"]["agents_exited"].as_u64().unwrap() > 0, "the run must remove agents");
-    assert!(trace_a == trace_b, "trace CSVs differ");
-    assert!(metrics_a == metrics_b, "metrics CSVs differ");
 }

@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 
 use throng_engine::IndexKind;
 use throng_engine::golden::{self, Golden, RecordOptions, VerifyOptions};
+use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 
-use crate::common::{root, scratch_dir, shipped_scenarios, throng};
+use crate::common::{REORDER_INTERVALS, root, scratch_dir, shipped_scenarios, throng};
 use crate::fixtures::{s, small, text, write};
 
 /// Ticks recorded for each shipped scenario: a state hash and column digests at every tick.
@@ -32,6 +33,8 @@ fn shipped_options() -> RecordOptions {
         every: 1,
         threads: 2,
         index: IndexKind::Kd,
+        // Results, digests and snapshots do not depend on it (see below).
+        reorder_every: DEFAULT_REORDER_EVERY,
         snapshot_every: 1,
         // Snapshots, earliest ticks first, within 96 KiB per file: the small scenes get the
         // state of every early tick (so verify names agent and values even after an engine
@@ -58,8 +61,14 @@ fn golden_files_of_shipped_scenarios_verify() {
         assert_eq!(g.ticks, GOLDEN_TICKS, "{}", gpath.display());
         // Recorded on 2 threads; checked on 1 with the brute-force index for the small ones.
         let index = if g.agents <= 1000 { IndexKind::Brute } else { IndexKind::Kd };
-        let v = golden::verify(&g, &gpath, None, VerifyOptions { threads: 1, index }, &mut |_| {})
-            .unwrap_or_else(|e| panic!("{e}"));
+        let v = golden::verify(
+            &g,
+            &gpath,
+            None,
+            VerifyOptions { threads: 1, index, reorder_every: DEFAULT_REORDER_EVERY },
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         assert!(
             v.ok() && v.notes.is_empty(),
             "{v}\nIf the change to the simulation is deliberate, re-mint: THRONG_REMINT=1 cargo test --test suite golden"
@@ -88,6 +97,45 @@ fn golden_files_verify_with_the_binary_at_another_thread_count() {
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert_eq!(stdout.lines().filter(|l| l.starts_with("ok   ")).count(), files.len(), "{stdout}");
+}
+
+/// The committed golden files were minted with the rows in id order throughout (before the
+/// reordering default); they verify at every reorder interval (the default's in the two tests
+/// above), so the state hashes, the column digests and the pass digests (neighbour lists,
+/// queue flags) read the same bytes in any row order. And a golden file recorded at any
+/// interval is the same file, snapshots included.
+#[test]
+fn golden_files_do_not_depend_on_reordering() {
+    for path in shipped_scenarios() {
+        let gpath = golden_path(&path);
+        let g = Golden::load(&gpath).unwrap_or_else(|e| panic!("{e}"));
+        for every in REORDER_INTERVALS.into_iter().filter(|&k| k != DEFAULT_REORDER_EVERY) {
+            let opts = VerifyOptions { threads: 2, index: IndexKind::Kd, reorder_every: every };
+            let v = golden::verify(&g, &gpath, None, opts, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+            assert!(v.ok() && v.notes.is_empty(), "reordering every {every} ticks:\n{v}");
+            assert_eq!(v.final_hash.as_ref(), Some(&g.final_hash));
+        }
+        // Every 7th tick's snapshot, within 8 MiB: even the largest scene (20,000 agents)
+        // keeps tick 0 and a tick after the first reordering; the default interval reorders
+        // again at tick 20.
+        let opts = RecordOptions {
+            ticks: Some(21),
+            snapshot_every: 7,
+            snapshot_budget: 8 << 20,
+            ..shipped_options()
+        };
+        let record = |every: u64| {
+            let opts = RecordOptions { reorder_every: every, ..opts.clone() };
+            golden::record(&path, &gpath, &[], &opts, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"))
+        };
+        let plain = record(0);
+        assert!(plain.snapshots.len() >= 2, "{}: snapshots to compare", path.display());
+        let plain = plain.to_json();
+        for every in &REORDER_INTERVALS[1..] {
+            let other = record(*every).to_json();
+            assert!(other == plain, "{}: recorded every {every} ticks, the file differs", path.display());
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -281,6 +329,52 @@ fn verify_pins_a_changed_scenario_to_the_exact_tick_agent_and_field() {
     // Wander is drawn in `steer`; the neighbour lists of tick 1 still match.
     assert!(report.contains("first differing agent: id 0 (row 0), field "), "{report}");
     assert_values(&report, ("expected", "actual"), ("", ""));
+}
+
+/// Verify's reports read agents in id order: the same tick, agent (id and row), field and values
+/// at every reorder interval, whether the expected values come from a stored snapshot or from a
+/// re-run of the recorded inputs. `throng record` writes the same file at any interval too.
+#[test]
+fn verify_reports_do_not_depend_on_reordering() {
+    let reports = |g: &Path| -> Vec<String> {
+        REORDER_INTERVALS
+            .iter()
+            .map(|every| {
+                let (code, report) = verify(g, &["--threads", "1", "--reorder-every", &every.to_string()]);
+                assert_eq!(code, Some(1), "{report}");
+                report
+            })
+            .collect()
+    };
+    let all_equal = |reports: &[String], has: &str| {
+        assert!(reports[0].contains(has), "{}", reports[0]);
+        for (every, r) in REORDER_INTERVALS.iter().zip(reports) {
+            assert_eq!(*r, reports[0], "reordering every {every} ticks changes the report");
+        }
+    };
+
+    // An edited snapshot value (the expected values come from the snapshot).
+    let dir = scratch_dir("golden_reports_snapshot");
+    let (_, g) = record_small(&dir, &["--ticks", "12", "--reorder-every", "0"]);
+    std::fs::create_dir_all(dir.join("every-1")).expect("dir");
+    let (_, g1) = record_small(&dir.join("every-1"), &["--ticks", "12", "--reorder-every", "1"]);
+    assert!(std::fs::read(&g).unwrap() == std::fs::read(&g1).unwrap(), "record depends on reordering");
+    let mut golden = Golden::load(&g).expect("golden file");
+    let snap = golden.snapshots.iter_mut().find(|s| s.tick == 6).expect("a snapshot at tick 6");
+    let mut world = snap.decode().expect("a world");
+    world.agents.position[11].x += 0.5;
+    *snap = golden::Snapshot::of(&world);
+    std::fs::write(&g, golden.to_json()).expect("write");
+    let id = world.agents.id[11];
+    all_equal(&reports(&g), &format!("first differing agent: id {id} (row 11), field position.x"));
+
+    // An edited scenario, records every 4 ticks, no snapshots (the expected values come from a
+    // re-run, stepped in lockstep with the checked run).
+    let dir = scratch_dir("golden_reports_rerun");
+    let (scenario, g) = record_small(&dir, &["--ticks", "12", "--every", "4", "--max-snapshot-kib", "0"]);
+    let before = std::fs::read_to_string(&scenario).expect("read");
+    std::fs::write(&scenario, before.replacen("jitter = 2.0", "jitter = 2.5", 1)).expect("write");
+    all_equal(&reports(&g), "expected values: from a re-run of the recorded inputs");
 }
 
 #[test]

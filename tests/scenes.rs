@@ -13,7 +13,7 @@ use throng_engine::obstacles::penetration;
 use throng_engine::world::Obstacle;
 use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
 
-use crate::common::{hashes, load, root};
+use crate::common::{hashes, hashes_reordered, load, root};
 
 fn shipped(name: &str) -> Scenario {
     load(&root().join("scenarios").join(format!("{name}.toml")))
@@ -98,6 +98,8 @@ fn soldiers_stay_behind_the_leader() {
         if world.tick < 300 {
             continue; // 30 s to settle
         }
+        // Rows may be in spatial order: find the leader (id 0) again.
+        let leader = world.row_of(0).unwrap();
         let a = &world.agents;
         let heading = norm(a.velocity[leader]);
         let along: Vec<f32> = (0..a.len())
@@ -208,20 +210,21 @@ fn follower_in_the_leaders_sight_gets_out_of_the_way() {
 // ---------------------------------------------------------------------------------------------
 // Path following
 
-/// `path_node` of every agent after each tick, with repeats collapsed (the initial 0 first).
+/// `path_node` of every agent after each tick, with repeats collapsed (the initial 0 first); the
+/// world at the end and the sequences with rows in id order.
 fn node_sequences(scenario: &Scenario, ticks: u64) -> (World, Vec<Vec<u32>>) {
     let mut world = scenario.build_world();
     let mut pipeline = Pipeline::new(1, IndexKind::Kd).unwrap();
     let mut seqs: Vec<Vec<u32>> = world.agents.path_node.iter().map(|&n| vec![n]).collect();
     for _ in 0..ticks {
         pipeline.step(&mut world).unwrap();
-        for (seq, &n) in seqs.iter_mut().zip(&world.agents.path_node) {
+        for (seq, &n) in seqs.iter_mut().zip(&world.id_ordered().agents.path_node) {
             if *seq.last().unwrap() != n {
                 seq.push(n);
             }
         }
     }
-    (world, seqs)
+    (world.id_ordered().into_owned(), seqs)
 }
 
 #[test]
@@ -351,13 +354,15 @@ fn random_walk_waypoints_stay_in_the_narrowing_cone() {
     let (mut choices, mut widest, mut left, mut right) = (0, 0.0f32, 0, 0);
     for _ in 0..600 {
         // The choice happens at the start of the tick, from the position before integration.
-        let before: Vec<(Vec2, Vec2, u8)> = (0..n)
-            .map(|i| (world.agents.position[i], world.agents.waypoint[i], world.agents.walk_state[i]))
-            .collect();
+        // Rows in id order on both sides (the pipeline may reorder them during the tick).
+        let w = world.id_ordered();
+        let before: Vec<(Vec2, Vec2, u8)> =
+            (0..n).map(|i| (w.agents.position[i], w.agents.waypoint[i], w.agents.walk_state[i])).collect();
         pipeline.step(&mut world).unwrap();
         assert_eq!(world.agents.len(), n);
+        let w = world.id_ordered();
         for (i, &(p, old_wp, old_state)) in before.iter().enumerate() {
-            let (wp, state) = (world.agents.waypoint[i], world.agents.walk_state[i]);
+            let (wp, state) = (w.agents.waypoint[i], w.agents.walk_state[i]);
             assert_ne!(state, WALK_NONE, "agent {i} has no waypoint after tick {}", world.tick);
             if finished[i] {
                 // The last leg is straight to the target: nothing is chosen any more.
@@ -707,6 +712,9 @@ fn spawned_and_exited_agents_add_up_and_ids_are_never_reused() {
     let scenario = parse(FLOW, "flow");
     let mut world = scenario.build_world();
     let mut pipeline = Pipeline::new(2, IndexKind::Kd).unwrap();
+    // Without spatial reordering rows stay in id order: exits keep the survivors' order and
+    // spawns append the next ids (checked below). Reordered runs give the same hashes (next test).
+    pipeline.set_reorder_every(0);
     let initial = world.agents.len() as u64;
     let mut seen: HashSet<u32> = world.agents.id.iter().copied().collect();
     let mut gone: HashSet<u32> = HashSet::new();
@@ -758,13 +766,19 @@ fn spawned_and_exited_agents_add_up_and_ids_are_never_reused() {
 }
 
 #[test]
-fn spawns_and_exits_are_identical_at_any_thread_count() {
+fn spawns_and_exits_are_identical_at_any_thread_count_and_reordering() {
     let scenario = parse(FLOW, "flow");
     let reference = hashes(&scenario, 400, 1, IndexKind::Kd);
     for threads in [2, 3, 4, 8] {
         let other = hashes(&scenario, 400, threads, IndexKind::Kd);
         if let Some(tick) = (0..reference.len()).find(|&t| reference[t] != other[t]) {
             panic!("{threads} threads differ from 1 thread at tick {tick}");
+        }
+    }
+    for every in [1, 7, 20] {
+        let other = hashes_reordered(&scenario, 400, 2, IndexKind::Kd, every);
+        if let Some(tick) = (0..reference.len()).find(|&t| reference[t] != other[t]) {
+            panic!("reordering every {every} ticks differs at tick {tick}");
         }
     }
 }

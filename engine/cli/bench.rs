@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
+use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::{IndexKind, PASSES, Pipeline, Scenario, index};
 
 use crate::IndexArg;
@@ -39,7 +40,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 5)]
     repeats: u64,
     /// Put rows in spatial (Morton) order every K ticks (0: never); results are identical.
-    #[arg(long, value_name = "K", default_value_t = 0)]
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_REORDER_EVERY)]
     reorder_every: u64,
     /// Neighbour index (default: the scenario's).
     #[arg(long, value_enum)]

@@ -9,6 +9,7 @@ use throng_engine::IndexKind;
 use throng_engine::checkpoint::write_atomically;
 use throng_engine::golden::{self, Golden, RecordOptions, VerifyOptions};
 use throng_engine::overrides::{self, Override};
+use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 
 use crate::IndexArg;
 use crate::run::progress_bar;
@@ -38,6 +39,10 @@ pub struct RecordArgs {
     /// Neighbour index (default: the scenario's).
     #[arg(long, value_enum)]
     index: Option<IndexArg>,
+    /// Put rows in spatial order every K ticks (0: never). Not stored: results, digests and
+    /// snapshots do not depend on it.
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_REORDER_EVERY)]
+    reorder_every: u64,
     /// Snapshots of the whole state may be stored at recorded ticks that are multiples of S
     /// (default: every recorded tick), earliest first, within --max-snapshot-kib.
     #[arg(long, value_name = "S")]
@@ -61,6 +66,9 @@ pub struct VerifyArgs {
     /// Neighbour index (default: the one recorded). Results must not depend on it.
     #[arg(long, value_enum)]
     index: Option<IndexArg>,
+    /// Put rows in spatial order every K ticks (0: never). Results must not depend on it.
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_REORDER_EVERY)]
+    reorder_every: u64,
     /// Use this scenario file instead of the recorded path (one golden file only).
     #[arg(long, value_name = "FILE")]
     scenario: Option<PathBuf>,
@@ -107,6 +115,7 @@ pub fn record(args: RecordArgs) -> Result<ExitCode> {
         every: args.every,
         threads,
         index,
+        reorder_every: args.reorder_every,
         snapshot_every,
         snapshot_budget: args.max_snapshot_kib.saturating_mul(1024),
     };
@@ -152,7 +161,7 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
                 &g,
                 file,
                 args.scenario.as_deref(),
-                VerifyOptions { threads, index },
+                VerifyOptions { threads, index, reorder_every: args.reorder_every },
                 &mut |_| bar.inc(1),
             )?;
             bar.finish_and_clear();

@@ -10,6 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use throng_engine::metrics::{MetricsCollector, Summary, TickMetrics};
+use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::{IndexKind, Pipeline, World, state_hash};
 
 use crate::IndexArg;
@@ -43,8 +44,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE.csv")]
     metrics: Option<PathBuf>,
     /// Put rows in spatial (Morton) order every K ticks: faster for large crowds, identical
-    /// results (hashes and outputs stay in id order). 0: never.
-    #[arg(long, value_name = "K", default_value_t = 0)]
+    /// results (hashes, traces, metrics and checkpoints read rows in id order). 0: never.
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_REORDER_EVERY)]
     reorder_every: u64,
     /// Skip the metrics (overlaps, penetrations, stuck agents, ...) entirely.
     #[arg(long, conflicts_with = "metrics")]

@@ -23,7 +23,9 @@
 //! | … | payload: the `World` in postcard |
 //!
 //! Encoding is deterministic (no timestamps, no maps), so save → load → save gives the same
-//! bytes.
+//! bytes. The payload holds the agent rows in id order whatever order the live world keeps
+//! them in (the pipeline may have put them in spatial order), so the bytes do not depend on
+//! it either; a resumed pipeline reorders again on its own schedule, which changes no result.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -95,7 +97,8 @@ pub fn encode(world: &World, scenario_hash: &[u8; 32], overrides: &[String]) -> 
 }
 
 fn encode_as(engine_version: &str, world: &World, scenario_hash: &[u8; 32], overrides: &[String]) -> Vec<u8> {
-    let payload = postcard::to_stdvec(world).expect("a World always serializes");
+    // A copy in id order when the rows are not: the live world is left as it is.
+    let payload = postcard::to_stdvec(&*world.id_ordered()).expect("a World always serializes");
     let layout = fields::layout(world);
     let mut out = Vec::with_capacity(payload.len() + 512);
     out.extend_from_slice(MAGIC);
@@ -451,9 +454,24 @@ kind = "wander"
         let w = world();
         let bytes = encode(&w, &[7; 32], &["dt = 0.1".into()]);
         let (h, back) = decode(&bytes, "x").expect("decodes");
-        assert_eq!(back, w);
+        assert_eq!(back, *w.id_ordered());
         assert_eq!((h.tick, h.seed, h.overrides.clone()), (3, 9, vec!["dt = 0.1".to_string()]));
         assert_eq!(encode(&back, &h.scenario_hash, &h.overrides), bytes);
+    }
+
+    /// The pipeline's spatial order is not saved: the rows go in id order, the bytes are those
+    /// of the id-ordered world, and the live world keeps its rows.
+    #[test]
+    fn a_reordered_world_is_saved_in_id_order() {
+        let mut w = world();
+        w.agents.permute_rows(&[3, 0, 6, 1, 5, 2, 4]);
+        let live = w.clone();
+        let bytes = encode(&w, &[7; 32], &[]);
+        assert_eq!(w, live, "saving changed the live world");
+        assert_eq!(bytes, encode(&w.id_ordered(), &[7; 32], &[]));
+        let (_, back) = decode(&bytes, "x").expect("decodes");
+        assert!(back.agents.is_id_ordered());
+        assert_eq!(crate::state_hash(&back), crate::state_hash(&w));
     }
 
     #[test]

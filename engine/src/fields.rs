@@ -6,7 +6,10 @@
 //! added to `Agents` (or a field added to `World`) is covered as soon as it derives `Serialize`.
 //!
 //! Columns are the top-level fields of `World` (`tick`, `groups`, ...), except `agents`, whose
-//! own fields are columns of their own (`agents.position`, ...), one row per agent in id order.
+//! own fields are columns of their own (`agents.position`, ...), one row per agent in id order:
+//! [`column_digests`] and [`diff`] read a spatially reordered world through
+//! [`World::id_ordered`], so neither depends on row order. [`walk`] itself visits rows as they
+//! are stored.
 
 use std::fmt;
 
@@ -486,8 +489,12 @@ impl Sink for DigestSink {
     }
 }
 
-/// A digest of every column of `world`, in declaration order.
+/// A digest of every column of `world`, in declaration order, agent rows in id order.
 pub fn column_digests(world: &World) -> Vec<ColumnDigest> {
+    digests_as_stored(&world.id_ordered())
+}
+
+fn digests_as_stored(world: &World) -> Vec<ColumnDigest> {
     let mut sink = DigestSink {
         current: ("", None),
         hasher: blake3::Hasher::new(),
@@ -502,7 +509,8 @@ pub fn column_digests(world: &World) -> Vec<ColumnDigest> {
 
 /// The state layout: every column's name, in declaration order.
 pub fn layout(world: &World) -> Vec<String> {
-    column_digests(world).into_iter().map(|c| c.name).collect()
+    // Names do not depend on row order: no need for an id-ordered copy.
+    digests_as_stored(world).into_iter().map(|c| c.name).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -657,10 +665,11 @@ pub struct FieldDiff {
     pub actual: Option<Value>,
 }
 
-/// The first agent that differs: the lowest row (rows are in id order), then the first column in
+/// The first agent that differs: the lowest row in id order, then the first column in
 /// declaration order, then the first leaf.
 #[derive(Clone, Debug)]
 pub struct AgentDiff {
+    /// The row in id order (the row as stored, unless the pipeline reordered the rows).
     pub row: usize,
     /// The agent's id in the expected world (or the actual one if the expected has no such row).
     pub id: Option<u64>,
@@ -690,9 +699,9 @@ impl Diff {
 /// Most differences listed per world-level column.
 const FIELDS_PER_COLUMN: usize = 3;
 
-/// Compares two worlds leaf by leaf.
+/// Compares two worlds leaf by leaf, agent rows in id order.
 pub fn diff(expected: &World, actual: &World) -> Diff {
-    let (e, a) = (flatten(expected), flatten(actual));
+    let (e, a) = (flatten(&expected.id_ordered()), flatten(&actual.id_ordered()));
     let mut out = Diff::default();
     let find = |flat: &'_ Flat, name: &str| flat.columns.iter().position(|c| c.name == name);
     let mut names: Vec<&str> = e.columns.iter().map(|c| c.name.as_str()).collect();

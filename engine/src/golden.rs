@@ -6,6 +6,8 @@
 //! gave: at every K-th tick (and the last) the state hash, a 64-bit digest of every column
 //! ([`fields::column_digests`]) and of the pass outputs the pipeline exposes (neighbour lists,
 //! queue flags); optionally, within a byte budget, whole-world snapshots (postcard, base64).
+//! All of them read agents in id order, so none depends on the pipeline's spatial reordering
+//! of the rows (`Pipeline::set_reorder_every`), which record and verify use like any run.
 //!
 //! On a mismatch, [`verify`] names the first diverging recorded tick and the columns that
 //! differ there. To name the first agent and field with both values it needs the expected
@@ -31,7 +33,7 @@ use crate::fields::{self, ColumnDigest, Diff};
 use crate::hash::{HASH_LAYOUT, state_hash};
 use crate::index::IndexKind;
 use crate::overrides::{self, Origin, Override};
-use crate::pipeline::{NonFinite, Pipeline, PipelineError};
+use crate::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, Pipeline, PipelineError};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::world::World;
 
@@ -107,9 +109,9 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// A snapshot of `world`.
+    /// A snapshot of `world`, agent rows in id order.
     pub fn of(world: &World) -> Snapshot {
-        let bytes = postcard::to_stdvec(world).expect("a World always serializes");
+        let bytes = postcard::to_stdvec(&*world.id_ordered()).expect("a World always serializes");
         Snapshot { tick: world.tick, world: base64_encode(&bytes) }
     }
 
@@ -158,6 +160,9 @@ pub struct RecordOptions {
     pub every: u64,
     pub threads: usize,
     pub index: IndexKind,
+    /// `Pipeline::set_reorder_every` of the recording run. Not stored: results do not depend
+    /// on it.
+    pub reorder_every: u64,
     /// Snapshots may be taken at recorded ticks that are multiples of this (and the last).
     pub snapshot_every: u64,
     /// Most bytes of snapshot text in the file. Tick 1 comes first (an engine change shows
@@ -173,6 +178,7 @@ impl Default for RecordOptions {
             every: 1,
             threads: 1,
             index: IndexKind::Kd,
+            reorder_every: DEFAULT_REORDER_EVERY,
             snapshot_every: 1,
             snapshot_budget: DEFAULT_SNAPSHOT_BUDGET,
         }
@@ -248,23 +254,37 @@ fn normalize(path: &Path) -> PathBuf {
     if out.is_empty() { PathBuf::from(".") } else { out.iter().collect() }
 }
 
-/// Digests of the pass outputs the pipeline exposes, in pass order.
+/// Digests of the pass outputs the pipeline exposes, in pass order. Agents are read in id
+/// order, and a neighbour is named by its row in id order (its rank among the ids sensed that
+/// tick): when the rows are in id order that is the row itself, so the bytes are those of a
+/// plain row-order digest, and a spatial reordering of the rows changes nothing.
 fn pass_digests(pipeline: &Pipeline) -> Vec<(String, String)> {
+    let ids = pipeline.sensed_ids();
+    let mut order: Vec<u32> = (0..ids.len() as u32).collect();
+    if !ids.is_sorted() {
+        order.sort_unstable_by_key(|&r| ids[r as usize]);
+    }
+    let mut rank = vec![0u32; ids.len()];
+    for (k, &r) in order.iter().enumerate() {
+        rank[r as usize] = k as u32;
+    }
     let n = pipeline.neighbours();
+    debug_assert_eq!(n.count.len(), ids.len(), "one neighbour list per sensed row");
     let mut h = blake3::Hasher::new();
     h.update(&(n.count.len() as u64).to_le_bytes());
-    for i in 0..n.count.len() {
-        let (rows, dist_sq) = n.of(i);
+    for &i in &order {
+        let (rows, dist_sq) = n.of(i as usize);
         h.update(&(rows.len() as u32).to_le_bytes());
-        for (r, d) in rows.iter().zip(dist_sq) {
-            h.update(&r.to_le_bytes()).update(&d.to_bits().to_le_bytes());
+        for (&r, d) in rows.iter().zip(dist_sq) {
+            h.update(&rank[r as usize].to_le_bytes()).update(&d.to_bits().to_le_bytes());
         }
     }
     let neighbours = u64::from_le_bytes(h.finalize().as_bytes()[..8].try_into().expect("8 bytes"));
+    let blocked = pipeline.blocked();
     let mut h = blake3::Hasher::new();
-    h.update(&(pipeline.blocked().len() as u64).to_le_bytes());
-    for &b in pipeline.blocked() {
-        h.update(&[b as u8]);
+    h.update(&(blocked.len() as u64).to_le_bytes());
+    for &i in &order {
+        h.update(&[blocked[i as usize] as u8]);
     }
     let blocked = u64::from_le_bytes(h.finalize().as_bytes()[..8].try_into().expect("8 bytes"));
     vec![("sense_neighbours".into(), hex64(neighbours)), ("queue_brake".into(), hex64(blocked))]
@@ -318,6 +338,7 @@ pub fn record(
     let ticks = opts.ticks.unwrap_or(scenario.ticks);
     let mut world = scenario.build_world();
     let mut pipeline = Pipeline::new(opts.threads, opts.index)?;
+    pipeline.set_reorder_every(opts.reorder_every);
     let base = golden_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut sorted: Vec<(String, String)> =
         overrides.iter().map(|o| (o.key.clone(), overrides::inline(&o.value))).collect();
@@ -526,11 +547,13 @@ impl Golden {
 // ---------------------------------------------------------------------------------------------
 // Verifying.
 
-/// How to verify: results must not depend on either.
+/// How to verify: results must not depend on any of these.
 #[derive(Clone, Copy, Debug)]
 pub struct VerifyOptions {
     pub threads: usize,
     pub index: IndexKind,
+    /// `Pipeline::set_reorder_every` of the checking run (and of a reference run).
+    pub reorder_every: u64,
 }
 
 /// Where the expected values of a divergence came from.
@@ -609,8 +632,15 @@ struct Runner {
 }
 
 impl Runner {
-    fn new(scenario: &Scenario, threads: usize, index: IndexKind) -> Result<Runner, GoldenError> {
-        Ok(Runner { world: scenario.build_world(), pipeline: Pipeline::new(threads, index)? })
+    fn new(
+        scenario: &Scenario,
+        threads: usize,
+        index: IndexKind,
+        reorder_every: u64,
+    ) -> Result<Runner, GoldenError> {
+        let mut pipeline = Pipeline::new(threads, index)?;
+        pipeline.set_reorder_every(reorder_every);
+        Ok(Runner { world: scenario.build_world(), pipeline })
     }
     fn step(&mut self) -> Result<(), NonFinite> {
         self.pipeline.step(&mut self.world)
@@ -741,7 +771,7 @@ pub fn verify(
         ));
     }
 
-    let mut run = Runner::new(&scenario, opts.threads, opts.index)?;
+    let mut run = Runner::new(&scenario, opts.threads, opts.index, opts.reorder_every)?;
     let expanded = golden.expanded();
     let mut records = golden.records.iter().zip(&expanded).peekable();
     let mut last_match: Option<u64> = None;
@@ -866,8 +896,8 @@ fn reference_run(
         return Ok(None);
     };
     reference.seed = golden.seed;
-    let mut expected = Runner::new(&reference, threads, index)?;
-    let mut actual = Runner::new(scenario, opts.threads, opts.index)?;
+    let mut expected = Runner::new(&reference, threads, index, opts.reorder_every)?;
+    let mut actual = Runner::new(scenario, opts.threads, opts.index, opts.reorder_every)?;
     let expanded = golden.expanded();
     let mut records = golden.records.iter().zip(&expanded).peekable();
     let mut found: Option<(u64, Diff)> = None;

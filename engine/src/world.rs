@@ -1,8 +1,13 @@
 //! `World`: the simulation state. Everything here is hashed, compared and (later) checkpointed;
 //! scratch that is rebuilt every tick lives in [`crate::Pipeline`] instead.
 //!
-//! Agents are stored as structure-of-arrays columns, one row per live agent, rows in agent-id
-//! order. A pass reads whole columns as slices and writes only its own agent's rows.
+//! Agents are stored as structure-of-arrays columns, one row per live agent. Rows are created
+//! in agent-id order; the pipeline's `reorder` pass may put them in spatial order, which changes
+//! no result. Everything that leaves the engine (hashes, digests, snapshots, checkpoints,
+//! traces) reads rows in id order ([`World::id_ordered`]). A pass reads whole columns as slices
+//! and writes only its own agent's rows.
+
+use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
@@ -456,7 +461,8 @@ pub struct AgentParams {
     pub initial_speed: Param,
 }
 
-/// Agent columns. Row `i` of every column describes the same agent; rows are in id order.
+/// Agent columns. Row `i` of every column describes the same agent. Rows are in id order
+/// unless the pipeline reordered them spatially (`Pipeline::set_reorder_every`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Agents {
     /// Stable id: never reused, assigned in spawn order.
@@ -520,29 +526,51 @@ impl Agents {
         Some(order)
     }
 
-    /// Moves row `order[k]` to row `k` in every column. Results never depend on row order
-    /// (every tie is broken by id, every output is written in id order), so a spatial order
-    /// only changes speed.
+    /// Moves row `order[k]` to row `k` in every column (`order` is a permutation of the rows).
+    /// Results never depend on row order (every tie is broken by id, every output is written
+    /// in id order), so a spatial order only changes speed.
     pub fn permute_rows(&mut self, order: &[u32]) {
-        fn gather<T: Clone>(col: &mut Vec<T>, order: &[u32]) {
-            *col = order.iter().map(|&r| col[r as usize].clone()).collect();
+        self.permute_rows_with(order, &mut Vec::new());
+    }
+
+    /// As [`Agents::permute_rows`], in place: each column follows the permutation's cycles,
+    /// with `done` as reusable scratch, so a warm caller allocates nothing.
+    pub fn permute_rows_with(&mut self, order: &[u32], done: &mut Vec<bool>) {
+        fn cycles<T>(col: &mut [T], order: &[u32], done: &mut [bool]) {
+            done.fill(false);
+            for start in 0..col.len() {
+                // Row `start` holds its old value; each swap puts the right one in row `j`
+                // and carries the old value of `start` along the cycle, to its last row.
+                let mut j = start;
+                while !done[j] {
+                    done[j] = true;
+                    let k = order[j] as usize;
+                    if k == start {
+                        break;
+                    }
+                    col.swap(j, k);
+                    j = k;
+                }
+            }
         }
-        gather(&mut self.id, order);
-        gather(&mut self.group, order);
-        gather(&mut self.position, order);
-        gather(&mut self.velocity, order);
-        gather(&mut self.max_speed, order);
-        gather(&mut self.max_force, order);
-        gather(&mut self.mass, order);
-        gather(&mut self.radius, order);
-        gather(&mut self.wander, order);
-        gather(&mut self.flock_force, order);
-        gather(&mut self.rng, order);
-        gather(&mut self.path_node, order);
-        gather(&mut self.path_dir, order);
-        gather(&mut self.waypoint, order);
-        gather(&mut self.walk_state, order);
-        gather(&mut self.goal, order);
+        assert_eq!(order.len(), self.len(), "a permutation of every row");
+        done.resize(order.len(), false);
+        cycles(&mut self.id, order, done);
+        cycles(&mut self.group, order, done);
+        cycles(&mut self.position, order, done);
+        cycles(&mut self.velocity, order, done);
+        cycles(&mut self.max_speed, order, done);
+        cycles(&mut self.max_force, order, done);
+        cycles(&mut self.mass, order, done);
+        cycles(&mut self.radius, order, done);
+        cycles(&mut self.wander, order, done);
+        cycles(&mut self.flock_force, order, done);
+        cycles(&mut self.rng, order, done);
+        cycles(&mut self.path_node, order, done);
+        cycles(&mut self.path_dir, order, done);
+        cycles(&mut self.waypoint, order, done);
+        cycles(&mut self.walk_state, order, done);
+        cycles(&mut self.goal, order, done);
     }
 
     /// Keeps the rows for which `keep(row)` is true, in order (ids stay sorted).
@@ -606,9 +634,24 @@ impl World {
         self.tick as f64 * self.dt as f64
     }
 
-    /// The row of agent `id`, if it is alive. Rows are sorted by id.
+    /// The row of agent `id`, if it is alive (see [`Agents::row_of`]).
     pub fn row_of(&self, id: u32) -> Option<usize> {
         self.agents.row_of(id)
+    }
+
+    /// This world with its rows in id order: itself when they already are (no copy), else a
+    /// copy with the rows permuted. Everything that leaves the engine in row form (column
+    /// digests, snapshots, checkpoints, field-by-field differences) goes through it, so no
+    /// output depends on the pipeline's spatial reordering.
+    pub fn id_ordered(&self) -> Cow<'_, World> {
+        match self.agents.id_order() {
+            None => Cow::Borrowed(self),
+            Some(order) => {
+                let mut w = self.clone();
+                w.agents.permute_rows(&order);
+                Cow::Owned(w)
+            }
+        }
     }
 
     /// Appends a new agent of group `g` at `position` with the next id. Every random draw is
@@ -662,5 +705,45 @@ mod tests {
         assert_eq!(b.offset(Vec2::new(0.5, 0.5), Vec2::new(9.5, 9.5)), Vec2::new(-1.0, -1.0));
         assert_eq!(b.wrap(Vec2::new(10.0, -0.5)), Vec2::new(0.0, 9.5));
         assert_eq!(b.wrap(Vec2::new(-1e-9, 3.0)).x, 0.0);
+    }
+
+    #[test]
+    fn permuting_in_place_gathers_every_column() {
+        let n = 97u32;
+        let mut a = Agents::default();
+        for i in 0..n {
+            a.id.push(i);
+            a.group.push(i as u16);
+            a.position.push(Vec2::new(i as f32, -(i as f32)));
+            a.goal.push(Vec2::splat(i as f32));
+        }
+        let fill = |v: &mut Vec<_>, x| v.resize(n as usize, x);
+        fill(&mut a.velocity, Vec2::ZERO);
+        fill(&mut a.wander, Vec2::ZERO);
+        fill(&mut a.flock_force, Vec2::ZERO);
+        fill(&mut a.waypoint, Vec2::ZERO);
+        a.max_speed = (0..n).map(|i| i as f32).collect();
+        a.max_force = a.max_speed.clone();
+        a.mass = a.max_speed.clone();
+        a.radius = a.max_speed.clone();
+        a.rng = (0..n).map(|i| crate::rng::agent_rng(1, i as u64, crate::rng::Purpose::Behaviour)).collect();
+        a.path_node = (0..n).collect();
+        a.path_dir = vec![1; n as usize];
+        a.walk_state = vec![0; n as usize];
+        // k -> 31k + 7 (mod 97): a permutation (31 is prime to 97) with one fixed point.
+        let order: Vec<u32> = (0..n).map(|k| (k * 31 + 7) % n).collect();
+        let mut done = Vec::new();
+        let mut b = a.clone();
+        b.permute_rows_with(&order, &mut done);
+        for (k, &r) in order.iter().enumerate() {
+            assert_eq!(b.id[k], a.id[r as usize]);
+            assert_eq!(b.position[k], a.position[r as usize]);
+            assert_eq!(b.rng[k], a.rng[r as usize]);
+            assert_eq!(b.goal[k], a.goal[r as usize]);
+        }
+        // Back to id order.
+        let back = b.id_order().expect("not in id order");
+        b.permute_rows_with(&back, &mut done);
+        assert_eq!(b, a);
     }
 }

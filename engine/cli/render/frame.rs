@@ -221,15 +221,23 @@ pub struct Frame {
 }
 
 impl Frame {
+    /// The agents of `world`, rows in id order (the pipeline may keep them in spatial order).
     pub fn of(world: &World) -> Frame {
         let a = &world.agents;
+        let order = a.id_order();
+        fn gather<T: Copy>(col: &[T], order: &Option<Vec<u32>>) -> Vec<T> {
+            match order {
+                None => col.to_vec(),
+                Some(o) => o.iter().map(|&r| col[r as usize]).collect(),
+            }
+        }
         Frame {
             tick: world.tick,
-            id: a.id.clone(),
-            group: a.group.clone(),
-            position: a.position.clone(),
-            velocity: a.velocity.clone(),
-            radius: a.radius.clone(),
+            id: gather(&a.id, &order),
+            group: gather(&a.group, &order),
+            position: gather(&a.position, &order),
+            velocity: gather(&a.velocity, &order),
+            radius: gather(&a.radius, &order),
         }
     }
 
