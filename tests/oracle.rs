@@ -197,12 +197,54 @@ struct Stats {
     across_seam: usize,
 }
 
+/// The case with its rows in spatial order (by the Morton code of a fine lattice over the
+/// points' extent), as the pipeline's `reorder` pass leaves them, so that consecutive rows are
+/// neighbours and the k-d backend shares queries among clusters of rows. Ids move with their
+/// rows, so they are no longer ascending. Returns the case and `orig[k]`, the original row of
+/// new row `k`.
+fn spatially_ordered(case: &Case) -> (Case, Vec<usize>) {
+    let (lo, hi) = case
+        .positions
+        .iter()
+        .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    let scale = Vec2::splat(1023.0) / (hi - lo).max(Vec2::splat(1e-6));
+    let spread = |v: u32| (0..10).fold(0u64, |acc, b| acc | (((v as u64 >> b) & 1) << (2 * b)));
+    let code = |p: Vec2| {
+        let c = ((p - lo) * scale).clamp(Vec2::ZERO, Vec2::splat(1023.0));
+        spread(c.x as u32) | (spread(c.y as u32) << 1)
+    };
+    let mut orig: Vec<usize> = (0..case.positions.len()).collect();
+    orig.sort_by_key(|&r| (code(case.positions[r]), r));
+    let ordered = Case {
+        bounds: case.bounds,
+        groups: case.groups.clone(),
+        positions: orig.iter().map(|&r| case.positions[r]).collect(),
+        ids: orig.iter().map(|&r| case.ids[r]).collect(),
+        group: orig.iter().map(|&r| case.group[r]).collect(),
+    };
+    (ordered, orig)
+}
+
 /// k-d, grid and brute lists are identical, and each list is well formed: no self, within
-/// the radius, strictly increasing by (distance², id), at most the cap.
+/// the radius, strictly increasing by (distance², id), at most the cap. The k-d and grid lists
+/// are also computed with the rows in spatial order (where the k-d backend shares one query
+/// among a cluster of close rows) and must name the same agents in the same order.
 #[track_caller]
 fn assert_kd_matches_brute(case: &Case) -> (Vec<List>, Stats) {
     let kd = neighbour_lists(IndexKind::Kd, case);
     let brute = neighbour_lists(IndexKind::Brute, case);
+    let (ordered, orig) = spatially_ordered(case);
+    for kind in [IndexKind::Kd, IndexKind::Grid] {
+        for (k, list) in neighbour_lists(kind, &ordered).into_iter().enumerate() {
+            let i = orig[k];
+            let list: List = list.into_iter().map(|(row, d)| (orig[row as usize] as u32, d)).collect();
+            assert_eq!(
+                list, brute[i],
+                "row {i} at {} ({kind}, rows in spatial order): left differs from brute (right)",
+                case.positions[i]
+            );
+        }
+    }
     let grid = neighbour_lists(IndexKind::Grid, case);
     for (i, (g, b)) in grid.iter().zip(&brute).enumerate() {
         assert_eq!(g, b, "row {i} at {}: grid (left) and brute (right) differ", case.positions[i]);

@@ -270,8 +270,13 @@ max_force = 3.0
 fn all_neighbours(position: &[Vec2], id: &[u32]) -> Neighbours {
     let n = position.len();
     let stride = n.saturating_sub(1).max(1);
-    let mut nb =
-        Neighbours { stride, count: vec![0; n], rows: vec![0; n * stride], dist_sq: vec![0.0; n * stride] };
+    let mut nb = Neighbours {
+        stride,
+        count: vec![0; n],
+        rows: vec![0; n * stride],
+        dist_sq: vec![0.0; n * stride],
+        offset: vec![Vec2::ZERO; n * stride],
+    };
     for i in 0..n {
         let mut others: Vec<(f32, u32, u32)> = (0..n)
             .filter(|&j| j != i)
@@ -282,6 +287,7 @@ fn all_neighbours(position: &[Vec2], id: &[u32]) -> Neighbours {
         for (k, (d, _, row)) in others.into_iter().enumerate() {
             nb.rows[i * stride + k] = row;
             nb.dist_sq[i * stride + k] = d;
+            nb.offset[i * stride + k] = position[row as usize] - position[i];
         }
     }
     nb

@@ -106,16 +106,23 @@ pub fn separation(offsets: impl Iterator<Item = Vec2>, max_force: f32, variant: 
 
 /// alignment: `h = Σ norm(n.v) / count; force = h - norm(v)`; zero with no neighbours.
 pub fn alignment(neighbour_velocities: impl Iterator<Item = Vec2>, v: Vec2) -> Vec2 {
+    alignment_of_headings(neighbour_velocities.map(norm), norm(v))
+}
+
+/// [`alignment`] given the headings (`norm(v)`) already, which the steer pass computes once per
+/// agent and tick rather than once per neighbour.
+#[inline]
+pub fn alignment_of_headings(neighbour_headings: impl Iterator<Item = Vec2>, heading: Vec2) -> Vec2 {
     let mut sum = Vec2::ZERO;
     let mut count = 0u32;
-    for nv in neighbour_velocities {
-        sum += norm(nv);
+    for h in neighbour_headings {
+        sum += h;
         count += 1;
     }
     if count == 0 {
         return Vec2::ZERO;
     }
-    sum / count as f32 - norm(v)
+    sum / count as f32 - heading
 }
 
 /// cohesion: `c = Σ n.p / count; force = seek(c)`, written with offsets (`c - p = Σ (n.p - p) /
@@ -308,6 +315,8 @@ pub struct SteerInputs<'a> {
     pub group: &'a [u16],
     pub position: &'a [Vec2],
     pub velocity: &'a [Vec2],
+    /// `norm(velocity)` of every agent, computed once per tick for alignment.
+    pub heading: &'a [Vec2],
     pub max_speed: &'a [f32],
     pub neighbours: &'a Neighbours,
     pub index: &'a SpatialIndex,
@@ -357,24 +366,18 @@ impl SteerInputs<'_> {
         Some((self.bounds.offset(p, self.position[row]), self.velocity[row]))
     }
 
-    /// Offsets `n.p - p` to agent `i`'s neighbours within `radius`, nearest first.
+    /// Offsets `n.p - p` to agent `i`'s neighbours within `radius`, nearest first (as sensing
+    /// computed them with `Bounds::offset`).
     fn neighbour_offsets(&self, i: usize, radius: f32) -> impl Iterator<Item = Vec2> + '_ {
-        let (rows, dist_sq) = self.neighbours.of(i);
-        let p = self.position[i];
-        let r_sq = radius * radius;
-        rows.iter()
-            .zip(dist_sq)
-            .take_while(move |&(_, &d)| d <= r_sq)
-            .map(move |(&row, _)| self.bounds.offset(p, self.position[row as usize]))
+        let n = self.neighbours.within(i, radius);
+        self.neighbours.offsets(i)[..n].iter().copied()
     }
 
-    fn neighbour_velocities(&self, i: usize, radius: f32) -> impl Iterator<Item = Vec2> + '_ {
-        let (rows, dist_sq) = self.neighbours.of(i);
-        let r_sq = radius * radius;
-        rows.iter()
-            .zip(dist_sq)
-            .take_while(move |&(_, &d)| d <= r_sq)
-            .map(move |(&row, _)| self.velocity[row as usize])
+    /// Headings `norm(n.v)` of agent `i`'s neighbours within `radius`, nearest first.
+    fn neighbour_headings(&self, i: usize, radius: f32) -> impl Iterator<Item = Vec2> + '_ {
+        let (rows, _) = self.neighbours.of(i);
+        let n = self.neighbours.within(i, radius);
+        rows[..n].iter().map(move |&row| self.heading[row as usize])
     }
 
     /// One behaviour's force on agent `i`.
@@ -404,7 +407,9 @@ impl SteerInputs<'_> {
             Behaviour::Separation { radius, max_force, variant } => {
                 separation(self.neighbour_offsets(i, radius), max_force, variant)
             }
-            Behaviour::Alignment { radius } => alignment(self.neighbour_velocities(i, radius), v),
+            Behaviour::Alignment { radius } => {
+                alignment_of_headings(self.neighbour_headings(i, radius), self.heading[i])
+            }
             Behaviour::Cohesion { radius } => cohesion(self.neighbour_offsets(i, radius), v, max_speed),
             Behaviour::FlockTarget { target: t, speed } => {
                 target(t).map_or(Vec2::ZERO, |(o, _)| flock_target(o, v, speed))
@@ -607,7 +612,12 @@ pub fn queue_brake(
             };
             let p = position[i];
             let ahead = p + norm(*v) * queue_ahead;
-            let (rows, dist_sq) = neighbours.of(i);
+            // A blocker lies within `queue_radius` of `ahead`, so within `queue_ahead +
+            // queue_radius` of the agent (plus slack for rounding): the nearer prefix of the
+            // list holds every possible one, and the exact test below decides.
+            let (rows, _) = neighbours.of(i);
+            let reach = (queue_ahead.abs() + queue_radius) * 1.001 + 1e-6;
+            let rows = &rows[..neighbours.within(i, reach)];
             let mut blocker: Option<(f32, u32, usize)> = None;
             for &row in rows {
                 let row = row as usize;
@@ -620,12 +630,8 @@ pub fn queue_brake(
             }
             let Some((_, _, b)) = blocker else { return };
             *blocked = true;
-            let r_sq = separation_radius * separation_radius;
-            let offsets = rows
-                .iter()
-                .zip(dist_sq)
-                .take_while(|&(_, &d)| d <= r_sq)
-                .map(|(&row, _)| bounds.offset(p, position[row as usize]));
+            let near = neighbours.within(i, separation_radius);
+            let offsets = neighbours.offsets(i)[..near].iter().copied();
             let sep = separation(offsets, max_separation, SeparationVariant::Mean);
             let brake = queue_brake_force(*steer, *v, brake_factor, sep);
             if bounds.offset(p, position[b]).length_squared() <= queue_radius * queue_radius {

@@ -7,13 +7,33 @@
 
 use std::cell::RefCell;
 
-use kiddo::{ImmutableKdTree, SquaredEuclidean};
+use kiddo::{Eytzinger, KdTree, SquaredEuclidean, VecOfArenas};
 use rayon::prelude::*;
 
 use crate::math::Vec2;
 use crate::world::{Bounds, BoundsKind, Group};
 
-type Tree = ImmutableKdTree<f32, 2>;
+/// Leaf size of the agents' k-d tree. 64 rather than kiddo's default 32: a sensing query
+/// touches one to four leaves either way, and fewer, larger leaves measured about 10% faster
+/// to query and 25% faster to build (docs/benchmarks.md, "k-d tree shape").
+const BUCKET: usize = 64;
+
+/// kiddo's immutable tree with `BUCKET`-point leaves; items are slice indices (rows).
+type Tree = KdTree<f32, u32, Eytzinger, VecOfArenas<f32, u32, 2, BUCKET>, 2, BUCKET>;
+
+/// Builds the tree over `points`, in parallel when the pool has more than one worker and
+/// there are at least [`PARALLEL_BUILD_POINTS`] points (kiddo's own threshold is 262,144).
+/// The tree's shape never affects results: membership is decided by the exact test and order
+/// by (distance², id).
+fn build_tree(points: &[[f32; 2]]) -> Tree {
+    let tree = if rayon::current_num_threads() > 1 {
+        Tree::builder().with_parallel_construction_threshold(PARALLEL_BUILD_POINTS).build_from_slice(points)
+    } else {
+        Tree::new_from_slice(points)
+    };
+    // Finite points never fail to build; positions are checked before every build.
+    tree.expect("k-d tree over finite points")
+}
 
 /// Trees over at least this many points are built in parallel when the pool has more than
 /// one thread (measured: see docs/benchmarks.md).
@@ -72,20 +92,7 @@ impl PointSet {
     fn rebuild(&mut self, kind: IndexKind) {
         self.tree = match kind {
             // Nearest-of-group sets use a k-d tree with the grid backend too.
-            IndexKind::Kd | IndexKind::Grid if !self.points.is_empty() => {
-                // Finite points never fail to build; positions are checked before every build.
-                // With more than one worker, build in parallel well below kiddo's default
-                // threshold (262,144 points); the tree's shape never affects results, since
-                // membership is decided by the exact test and order by (distance², id).
-                let tree = if rayon::current_num_threads() > 1 {
-                    Tree::builder()
-                        .with_parallel_construction_threshold(PARALLEL_BUILD_POINTS)
-                        .build_from_slice(&self.points)
-                } else {
-                    Tree::new_from_slice(&self.points)
-                };
-                Some(tree.expect("k-d tree over finite points"))
-            }
+            IndexKind::Kd | IndexKind::Grid if !self.points.is_empty() => Some(build_tree(&self.points)),
             _ => None,
         };
     }
@@ -94,18 +101,20 @@ impl PointSet {
     fn candidates(&self, bounds: &Bounds, pad: f32, p: Vec2, radius: f32, mut visit: impl FnMut(u32)) {
         match &self.tree {
             None => self.rows.iter().for_each(|&row| visit(row)),
-            Some(tree) => {
-                let r = radius + radius * 1e-4 + pad;
-                let r_sq = r * r;
-                for_each_image(bounds, p, r, |q| {
-                    tree.query(&[q.x, q.y])
-                        .within::<SquaredEuclidean<f32>>(r_sq)
-                        .unsorted()
-                        .visit(|hit| visit(self.rows[hit.item as usize]));
-                });
-            }
+            Some(tree) => query_tree(tree, bounds, pad, p, radius, |item| visit(self.rows[item as usize])),
         }
     }
+}
+
+/// Calls `visit(item)` for every tree item that may lie within `radius` of `p` or of one of its
+/// images across a wrapped seam: one kiddo radius query per image.
+#[inline]
+fn query_tree(tree: &Tree, bounds: &Bounds, pad: f32, p: Vec2, radius: f32, mut visit: impl FnMut(u32)) {
+    let r = radius + radius * 1e-4 + pad;
+    let r_sq = r * r;
+    for_each_image(bounds, p, r, |q| {
+        tree.query(&[q.x, q.y]).within::<SquaredEuclidean<f32>>(r_sq).unsorted().visit(|hit| visit(hit.item));
+    });
 }
 
 /// Calls `f` with `p` and, on a wrapped world, each image of `p` across a seam closer than
@@ -398,11 +407,15 @@ impl SpatialIndex {
         ids: &[u32],
         mut visit: impl FnMut(u32, Vec2, u32),
     ) {
-        match self.kind {
-            IndexKind::Grid => self.grid.candidates(p, radius + radius * 1e-4 + self.pad, visit),
-            _ => self.all.candidates(self.bounds(), self.pad, p, radius, |row| {
+        match (self.kind, &self.all.tree) {
+            (IndexKind::Grid, _) => self.grid.candidates(p, radius + radius * 1e-4 + self.pad, visit),
+            // The all-agents tree is built over the rows in order: items are rows.
+            (_, Some(tree)) => query_tree(tree, self.bounds(), self.pad, p, radius, |row| {
                 visit(row, positions[row as usize], ids[row as usize])
             }),
+            (_, None) => {
+                self.all.rows.iter().for_each(|&row| visit(row, positions[row as usize], ids[row as usize]))
+            }
         }
     }
 
@@ -454,12 +467,18 @@ impl SpatialIndex {
 /// neighbours are `rows[i*stride .. i*stride + count[i]]`, nearest first, ties by id. A fixed
 /// stride lets every agent write its own slice in parallel with no prefix sum and no
 /// allocation after the first tick.
+///
+/// Beside each neighbour's row the list keeps what sensing computed anyway: its squared
+/// distance and its offset `bounds.offset(p_i, p_neighbour)` (the minimum image on a wrapped
+/// world), so the behaviours that need offsets read them here instead of gathering neighbour
+/// positions again. They are the same bits the behaviours would compute.
 #[derive(Default, Debug)]
 pub struct Neighbours {
     pub stride: usize,
     pub count: Vec<u32>,
     pub rows: Vec<u32>,
     pub dist_sq: Vec<f32>,
+    pub offset: Vec<Vec2>,
 }
 
 impl Neighbours {
@@ -471,17 +490,59 @@ impl Neighbours {
         (&self.rows[start..end], &self.dist_sq[start..end])
     }
 
+    /// Offsets from agent row `i` to its neighbours, in list order.
+    #[inline]
+    pub fn offsets(&self, i: usize) -> &[Vec2] {
+        let start = i * self.stride;
+        &self.offset[start..start + self.count[i] as usize]
+    }
+
+    /// How many of agent `i`'s neighbours lie within `radius` (a prefix of its list).
+    #[inline]
+    pub fn within(&self, i: usize, radius: f32) -> usize {
+        let r_sq = radius * radius;
+        let (_, dist_sq) = self.of(i);
+        dist_sq.iter().take_while(|&&d| d <= r_sq).count()
+    }
+
     fn resize(&mut self, agents: usize, stride: usize) {
         self.stride = stride;
         self.count.resize(agents, 0);
         self.rows.resize(agents * stride, 0);
         self.dist_sq.resize(agents * stride, 0.0);
+        self.offset.resize(agents * stride, Vec2::ZERO);
     }
 }
 
+/// One candidate neighbour while a list is being sorted.
+#[derive(Clone, Copy, Default)]
+struct Candidate {
+    /// (distance², id), see [`sort_key`].
+    key: u64,
+    row: u32,
+    offset: Vec2,
+}
+
+/// Per-worker scratch of `sense_neighbours`, reused across agents and ticks.
+#[derive(Default)]
+struct SenseScratch {
+    /// One agent's candidates while its list is sorted.
+    cands: Vec<Candidate>,
+    /// The same for the clustered path, which writes every slot and keeps a prefix: only ever
+    /// grown, never cleared.
+    slots: Vec<Candidate>,
+    /// The shared candidates of a cluster of rows: row, x, y and id of each (columns, so the
+    /// distance loop vectorises).
+    pool_row: Vec<u32>,
+    pool_x: Vec<f32>,
+    pool_y: Vec<f32>,
+    pool_id: Vec<u32>,
+    /// Squared distances from one row of the cluster to each pooled candidate.
+    pool_d_sq: Vec<f32>,
+}
+
 thread_local! {
-    /// Candidate scratch, one per worker thread, reused across agents and ticks.
-    static CANDIDATES: RefCell<Vec<(u64, u32)>> = const { RefCell::new(Vec::new()) };
+    static SENSE_SCRATCH: RefCell<SenseScratch> = RefCell::new(SenseScratch::default());
 }
 
 /// A key that orders candidates by (distance², id) with one integer comparison: for finite
@@ -492,9 +553,48 @@ fn sort_key(d_sq: f32, id: u32) -> u64 {
     ((d_sq.to_bits() as u64) << 32) | id as u64
 }
 
+/// Sorts a short list by key with insertion sort: lists hold about a dozen candidates, where
+/// this beats the standard library's general sort. Keys are unique (they contain the id) except
+/// for the repeats `sense_neighbours` removes.
+#[inline]
+fn insertion_sort(c: &mut [Candidate]) {
+    for i in 1..c.len() {
+        let x = c[i];
+        let mut j = i;
+        while j > 0 && c[j - 1].key > x.key {
+            c[j] = c[j - 1];
+            j -= 1;
+        }
+        c[j] = x;
+    }
+}
+
+/// Rows per parallel task in `sense_neighbours`: enough that the per-task overhead (and the
+/// borrow of the thread's scratch) is paid rarely, small enough to balance two to eight workers.
+const SENSE_CHUNK: usize = 128;
+
+/// Lists of up to this many candidates are ordered by counting ranks rather than by sorting.
+const RANK_SORT_MAX: usize = 32;
+
+/// Most rows in one k-d query cluster (see [`sense_neighbours`]).
+const CLUSTER_MAX: usize = 8;
+
+/// Largest side of a cluster's bounding box, in sensing radii. Wider clusters share one query
+/// among more rows but test more candidates each; 1.5 measured best on the standard crowd.
+const CLUSTER_EXTENT: f32 = 1.5;
+
 /// The `sense_neighbours` pass: for every agent, the other agents within its group's sensing
 /// radius, sorted by (distance², id), truncated to the group's `max_neighbours`.
 /// Reads: positions, ids, groups, the index. Writes: row `i` of `out` for agent `i` only.
+///
+/// With the k-d index, consecutive rows that lie close together (as they do once the rows are
+/// in spatial order, see `reorder`) share one tree query: a *cluster* of up to [`CLUSTER_MAX`]
+/// rows whose bounding box is at most [`CLUSTER_EXTENT`] sensing radii wide queries the tree
+/// once around the box's centre, with the radius grown by the box's half-diagonal, and each
+/// row then tests the shared candidates exactly. Any point within `r` of a row lies within
+/// `r + half-diagonal` of the centre, so the candidates are a superset, and the exact test, the
+/// sort and the cap make the lists the same bits as one query per row (the oracle tests check
+/// this against brute force). A row with no close successor forms a cluster of one.
 pub fn sense_neighbours(
     index: &SpatialIndex,
     bounds: &Bounds,
@@ -512,58 +612,191 @@ pub fn sense_neighbours(
     }
     // Candidates can repeat only when a query (with its padding) reaches across half a
     // wrapped world; the loader forbids that for sensing radii, but stay exact regardless.
-    let may_repeat = bounds.kind == BoundsKind::Wrap
-        && groups.iter().any(|g| 2.0 * (g.sensing_radius * 1.001 + 1e-3) >= bounds.size().min_element());
+    let min_side = bounds.size().min_element();
+    let reaches_half = |r: f32| bounds.kind == BoundsKind::Wrap && 2.0 * (r * 1.001 + 1e-3) >= min_side;
+    let may_repeat = groups.iter().any(|g| reaches_half(g.sensing_radius));
+    let tree = match (index.kind, &index.all.tree) {
+        (IndexKind::Kd, Some(tree)) if !may_repeat => Some(tree),
+        _ => None,
+    };
+    let radius_of = |i: usize| {
+        let g = &groups[group[i] as usize];
+        if g.max_neighbours == 0 { 0.0 } else { g.sensing_radius.max(0.0) }
+    };
     out.rows
-        .par_chunks_mut(stride)
-        .zip(out.dist_sq.par_chunks_mut(stride))
-        .zip(out.count.par_iter_mut())
+        .par_chunks_mut(stride * SENSE_CHUNK)
+        .zip(out.dist_sq.par_chunks_mut(stride * SENSE_CHUNK))
+        .zip(out.offset.par_chunks_mut(stride * SENSE_CHUNK))
+        .zip(out.count.par_chunks_mut(SENSE_CHUNK))
         .enumerate()
-        .with_min_len(64)
-        .for_each(|(i, ((rows, dists), count))| {
-            let g = &groups[group[i] as usize];
-            let cap = g.max_neighbours as usize;
-            if cap == 0 || g.sensing_radius <= 0.0 {
-                *count = 0;
-                return;
-            }
-            let p = position[i];
-            let r_sq = g.sensing_radius * g.sensing_radius;
-            CANDIDATES.with_borrow_mut(|cands| {
-                cands.clear();
-                index.candidates_with(p, g.sensing_radius, position, id, |row, q, q_id| {
-                    if row as usize == i {
-                        return;
+        .for_each(|(chunk, (((rows, dists), offsets), counts))| {
+            SENSE_SCRATCH.with_borrow_mut(|scratch| {
+                let base = chunk * SENSE_CHUNK;
+                let end = base + counts.len();
+                // Writes agent `i`'s sorted, capped list from `scratch.cands`.
+                let mut finish = |i: usize, cands: &mut [Candidate]| {
+                    let cap = groups[group[i] as usize].max_neighbours as usize;
+                    let at = (i - base) * stride;
+                    let mut put = |s: usize, c: &Candidate| {
+                        rows[at + s] = c.row;
+                        dists[at + s] = f32::from_bits((c.key >> 32) as u32);
+                        offsets[at + s] = c.offset;
+                    };
+                    let count = if may_repeat {
+                        // A point proposed twice has the same key twice: sort all, keep one.
+                        cands.sort_unstable_by_key(|c| c.key);
+                        let mut kept = 0;
+                        for k in 0..cands.len() {
+                            if kept == 0 || cands[k].key != cands[kept - 1].key {
+                                cands[kept] = cands[k];
+                                kept += 1;
+                            }
+                        }
+                        let kept = kept.min(cap);
+                        cands[..kept].iter().enumerate().for_each(|(s, c)| put(s, c));
+                        kept
+                    } else if cands.len() <= RANK_SORT_MAX {
+                        // Keys are distinct (each holds its id): a candidate's rank is how many
+                        // keys are smaller. Counting has no data-dependent branches, which beats
+                        // a sort's mispredictions on a dozen items, and the cap is a bound check.
+                        for c in cands.iter() {
+                            let rank = cands.iter().filter(|o| o.key < c.key).count();
+                            if rank < cap {
+                                put(rank, c);
+                            }
+                        }
+                        cands.len().min(cap)
+                    } else {
+                        // The `cap` smallest keys, then only those sorted.
+                        let keep = cands.len().min(cap);
+                        if cands.len() > cap {
+                            cands.select_nth_unstable_by_key(cap, |c| c.key);
+                        }
+                        insertion_sort(&mut cands[..keep]);
+                        cands[..keep].iter().enumerate().for_each(|(s, c)| put(s, c));
+                        keep
+                    };
+                    counts[i - base] = count as u32;
+                };
+                let mut i = base;
+                while i < end {
+                    let r = radius_of(i);
+                    if r <= 0.0 {
+                        scratch.cands.clear();
+                        finish(i, &mut scratch.cands);
+                        i += 1;
+                        continue;
                     }
-                    let d_sq = bounds.offset(p, q).length_squared();
-                    if d_sq <= r_sq {
-                        cands.push((sort_key(d_sq, q_id), row));
+                    let Some(tree) = tree else {
+                        // One query per row.
+                        let (p, r_sq) = (position[i], r * r);
+                        let cands = &mut scratch.cands;
+                        cands.clear();
+                        index.candidates_with(p, r, position, id, |row, q, q_id| {
+                            let offset = bounds.offset(p, q);
+                            let d_sq = offset.length_squared();
+                            if d_sq <= r_sq && row as usize != i {
+                                cands.push(Candidate { key: sort_key(d_sq, q_id), row, offset });
+                            }
+                        });
+                        finish(i, cands);
+                        i += 1;
+                        continue;
+                    };
+                    // Grow a cluster of consecutive rows while its box stays small.
+                    let (mut lo, mut hi, mut r_max) = (position[i], position[i], r);
+                    let mut last = i + 1;
+                    while last < end && last - i < CLUSTER_MAX {
+                        let q = position[last];
+                        let r_q = radius_of(last).max(r_max);
+                        let (lo2, hi2) = (lo.min(q), hi.max(q));
+                        if (hi2 - lo2).max_element() > CLUSTER_EXTENT * r_q {
+                            break;
+                        }
+                        (lo, hi, r_max) = (lo2, hi2, r_q);
+                        last += 1;
                     }
-                });
-                if may_repeat {
-                    // A point proposed twice has the same key twice: sort all, keep one.
-                    cands.sort_unstable_by_key(|c| c.0);
-                    cands.dedup_by_key(|c| c.0);
-                    cands.truncate(cap);
-                } else {
-                    // The `cap` smallest keys, then only those sorted: (distance², id) order.
-                    if cands.len() > cap {
-                        cands.select_nth_unstable_by_key(cap, |c| c.0);
-                        cands.truncate(cap);
+                    let centre = 0.5 * (lo + hi);
+                    // Half-diagonal, rounded up a little so every row is surely inside.
+                    let half_diag =
+                        0.5 * (hi - lo).length() * (1.0 + 1e-5) + 1e-6 * centre.abs().max_element();
+                    let reach = r_max + half_diag;
+                    if reaches_half(reach) {
+                        // Too wide to share on this small world: one query per row instead.
+                        last = i + 1;
                     }
-                    cands.sort_unstable_by_key(|c| c.0);
+                    let (reach, centre) = if last == i + 1 { (r, position[i]) } else { (reach, centre) };
+                    let SenseScratch { cands, slots, pool_row, pool_x, pool_y, pool_id, pool_d_sq } = scratch;
+                    pool_row.clear();
+                    pool_x.clear();
+                    pool_y.clear();
+                    pool_id.clear();
+                    query_tree(tree, bounds, index.pad, centre, reach, |row| {
+                        let q = position[row as usize];
+                        pool_row.push(row);
+                        pool_x.push(q.x);
+                        pool_y.push(q.y);
+                        pool_id.push(id[row as usize]);
+                    });
+                    // Away from a wrapped world's seams, every pooled point lies well within half
+                    // the world of every row, where `Bounds::offset` is exactly `q - p`.
+                    let r_pad = reach + reach * 1e-4 + index.pad;
+                    let plain = bounds.kind == BoundsKind::Open
+                        || (centre - bounds.min).min_element() >= r_pad
+                            && (bounds.max - centre).min_element() >= r_pad;
+                    for (j, &p) in position.iter().enumerate().take(last).skip(i) {
+                        let r = radius_of(j);
+                        cands.clear();
+                        if r > 0.0 {
+                            let r_sq = r * r;
+                            if plain {
+                                pool_d_sq.clear();
+                                pool_d_sq.extend(pool_x.iter().zip(pool_y.iter()).map(|(&x, &y)| {
+                                    let (dx, dy) = (x - p.x, y - p.y);
+                                    dx * dx + dy * dy
+                                }));
+                                // Written unconditionally, kept by advancing the count: no
+                                // branch to mispredict on the one in four candidates in range.
+                                let pool = pool_row.len();
+                                if slots.len() < pool {
+                                    slots.resize(pool, Candidate::default());
+                                }
+                                let mut n = 0;
+                                for k in 0..pool {
+                                    let (d_sq, row) = (pool_d_sq[k], pool_row[k]);
+                                    slots[n] = Candidate {
+                                        key: sort_key(d_sq, pool_id[k]),
+                                        row,
+                                        offset: Vec2::new(pool_x[k] - p.x, pool_y[k] - p.y),
+                                    };
+                                    n += usize::from(d_sq <= r_sq && row as usize != j);
+                                }
+                                finish(j, &mut slots[..n]);
+                                continue;
+                            } else {
+                                for (k, &row) in pool_row.iter().enumerate() {
+                                    let offset = bounds.offset(p, Vec2::new(pool_x[k], pool_y[k]));
+                                    let d_sq = offset.length_squared();
+                                    if d_sq <= r_sq && row as usize != j {
+                                        cands.push(Candidate {
+                                            key: sort_key(d_sq, pool_id[k]),
+                                            row,
+                                            offset,
+                                        });
+                                    }
+                                }
+                            }
+                        }
+                        finish(j, cands);
+                    }
+                    i = last;
                 }
-                for (k, &(key, row)) in cands.iter().enumerate() {
-                    rows[k] = row;
-                    dists[k] = f32::from_bits((key >> 32) as u32);
-                }
-                *count = cands.len() as u32;
             });
         });
 }
 
 /// The index floor `throng bench` compares a tick against: packing `positions`, building a
-/// kiddo tree over them, and one bare radius query per agent (radius `radius[i]`), counting
+/// kiddo tree over them exactly as `build_index` does, and one bare radius query per agent (radius `radius[i]`), counting
 /// hits with no sorting and no behaviour work. Runs on the current rayon pool. Returns the hit
 /// count, so the work cannot be optimised away.
 pub fn kd_floor(points: &mut Vec<[f32; 2]>, positions: &[Vec2], radius: &[f32]) -> u64 {
@@ -572,7 +805,7 @@ pub fn kd_floor(points: &mut Vec<[f32; 2]>, positions: &[Vec2], radius: &[f32]) 
     if points.is_empty() {
         return 0;
     }
-    let tree = Tree::new_from_slice(points).expect("k-d tree over finite points");
+    let tree = build_tree(points);
     points
         .par_iter()
         .zip(radius)

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::behaviours::{self, ResolvedTarget, SteerInputs, SteerState};
 use crate::index::{self, IndexKind, Neighbours, SpatialIndex};
-use crate::math::{Vec2, trunc};
+use crate::math::{Vec2, norm, trunc};
 use crate::obstacles::{self, NO_THREAT, ObstacleIndex};
 use crate::rng::{self, Purpose};
 use crate::world::{Bounds, BoundsKind, Gate, Target, World};
@@ -104,6 +104,9 @@ pub struct TickEvents {
     pub gate_crossings: Vec<u32>,
 }
 
+/// The default of [`Pipeline::set_reorder_every`]: rows in spatial order every 20 ticks.
+pub const DEFAULT_REORDER_EVERY: u64 = 20;
+
 /// Per-tick scratch and the worker threads.
 pub struct Pipeline {
     pool: rayon::ThreadPool,
@@ -116,11 +119,19 @@ pub struct Pipeline {
 
 /// Everything the passes rebuild every tick. Never hashed, never saved.
 struct Scratch {
+    /// The reorder pass's (Morton code, id) keys, permutation and cycle marks.
+    reorder_keys: Vec<(u64, u32)>,
+    reorder_order: Vec<u32>,
+    reorder_done: Vec<bool>,
     index: SpatialIndex,
     neighbours: Neighbours,
+    /// The id of each row of `neighbours` and `blocked` (rows before exits).
+    sensed_id: Vec<u32>,
     obstacle_index: Option<ObstacleIndex>,
     threat: Vec<u32>,
     steering: Vec<Vec2>,
+    /// `norm(velocity)` per row, for alignment (steer).
+    heading: Vec<Vec2>,
     blocked: Vec<bool>,
     prev_position: Vec<Vec2>,
     keep: Vec<bool>,
@@ -144,13 +155,18 @@ impl Pipeline {
         Ok(Pipeline {
             pool,
             threads,
-            reorder_every: 0,
+            reorder_every: DEFAULT_REORDER_EVERY,
             scratch: Scratch {
+                reorder_keys: Vec::new(),
+                reorder_order: Vec::new(),
+                reorder_done: Vec::new(),
                 index: SpatialIndex::new(index),
                 neighbours: Neighbours::default(),
+                sensed_id: Vec::new(),
                 obstacle_index: None,
                 threat: Vec::new(),
                 steering: Vec::new(),
+                heading: Vec::new(),
                 blocked: Vec::new(),
                 prev_position: Vec::new(),
                 keep: Vec::new(),
@@ -166,10 +182,13 @@ impl Pipeline {
         self.threads
     }
 
-    /// Every `ticks` ticks (0: never), the `reorder` pass puts the world's rows in spatial
-    /// (Morton) order, so agents near each other are near each other in memory. Results do not
-    /// change at all (hashes and outputs are in id order); large crowds run faster. The rows
-    /// of a reordered world are no longer in id order: use `Agents::row_of`/`id_order`.
+    /// Every `ticks` ticks (0: never; default [`DEFAULT_REORDER_EVERY`], at ticks that are
+    /// multiples of it), the `reorder` pass puts the world's rows in spatial (Morton) order, so
+    /// agents near each other are near each other in memory, and large crowds run faster.
+    /// Results do not change at all, bit for bit: every tie is broken by id, and hashes,
+    /// digests, snapshots, checkpoints and outputs read rows in id order. The rows of a
+    /// reordered world are no longer in id order: use `Agents::row_of`/`id_order` or
+    /// `World::id_ordered`.
     pub fn set_reorder_every(&mut self, ticks: u64) {
         self.reorder_every = ticks;
     }
@@ -186,6 +205,12 @@ impl Pipeline {
     /// The neighbour lists of the last tick (row order of that tick, before exits).
     pub fn neighbours(&self) -> &Neighbours {
         &self.scratch.neighbours
+    }
+
+    /// The agent id of each row of [`Pipeline::neighbours`] and [`Pipeline::blocked`], to read
+    /// them in id order (the rows may be in spatial order, and exits have removed some since).
+    pub fn sensed_ids(&self) -> &[u32] {
+        &self.scratch.sensed_id
     }
 
     /// The obstacle index, once a tick has run on a world with obstacles.
@@ -209,7 +234,7 @@ impl Pipeline {
         let reorder = *reorder_every > 0 && world.tick.is_multiple_of(*reorder_every);
         pool.install(|| {
             s.begin(world)?;
-            // Rows in spatial order, every `reorder_every` ticks (off by default).
+            // Rows in spatial order, every `reorder_every` ticks (20 by default).
             if reorder {
                 t.time(Pass::Reorder, || s.reorder(world));
             }
@@ -293,7 +318,7 @@ impl Scratch {
                 }),
         };
         let scale = Vec2::splat(65_535.0) / (hi - lo).max(Vec2::splat(1e-6));
-        let mut keys: Vec<(u64, u32)> = Vec::new();
+        let keys = &mut self.reorder_keys;
         a.position
             .par_iter()
             .zip(a.id.par_iter())
@@ -303,10 +328,11 @@ impl Scratch {
                 let code = morton(c.x as u32, c.y as u32);
                 ((code << 32) | id as u64, row as u32)
             })
-            .collect_into_vec(&mut keys);
+            .collect_into_vec(keys);
         keys.par_sort_unstable();
-        let order: Vec<u32> = keys.iter().map(|k| k.1).collect();
-        world.agents.permute_rows(&order);
+        self.reorder_order.clear();
+        self.reorder_order.extend(keys.iter().map(|k| k.1));
+        world.agents.permute_rows_with(&self.reorder_order, &mut self.reorder_done);
     }
 
     fn begin(&mut self, world: &World) -> Result<(), NonFinite> {
@@ -347,6 +373,8 @@ impl Scratch {
 
     fn sense_neighbours(&mut self, world: &World) {
         let a = &world.agents;
+        self.sensed_id.clear();
+        self.sensed_id.extend_from_slice(&a.id);
         index::sense_neighbours(
             &self.index,
             &world.bounds,
@@ -392,6 +420,7 @@ impl Scratch {
             &mut self.targets,
         );
         self.steering.resize(a.len(), Vec2::ZERO);
+        a.velocity.par_iter().with_min_len(1024).map(|&v| norm(v)).collect_into_vec(&mut self.heading);
         let inputs = SteerInputs {
             tick: world.tick,
             dt: world.dt,
@@ -407,6 +436,7 @@ impl Scratch {
             group: &a.group,
             position: &a.position,
             velocity: &a.velocity,
+            heading: &self.heading,
             max_speed: &a.max_speed,
             neighbours: &self.neighbours,
             index: &self.index,
@@ -441,7 +471,11 @@ impl Scratch {
                 &mut a.velocity,
                 &mut self.blocked,
             );
-            self.events.queue_length = self.blocked.par_iter().filter(|b| **b).count() as u32;
+            self.events.queue_length = if self.blocked.len() >= PARALLEL_SCAN {
+                self.blocked.par_iter().filter(|b| **b).count()
+            } else {
+                self.blocked.iter().filter(|b| **b).count()
+            } as u32;
         }
         check_finite(world.tick, Pass::QueueBrake, "steering", &a.id, &self.steering)
     }
@@ -586,6 +620,9 @@ pub fn integrate(
     );
 }
 
+/// Rows from which `check_finite` scans in parallel.
+const PARALLEL_SCAN: usize = 1 << 16;
+
 /// The agent with the lowest id whose value is not finite, as an error.
 fn check_finite(
     tick: u64,
@@ -594,7 +631,14 @@ fn check_finite(
     ids: &[u32],
     values: &[Vec2],
 ) -> Result<(), NonFinite> {
-    let first_bad = values.par_iter().position_first(|v| !v.is_finite());
+    // A scan is a few microseconds per 10,000 values: below `PARALLEL_SCAN` rows, waking the
+    // pool costs more than it saves, and this runs four times per tick.
+    let bad = |v: &Vec2| !v.is_finite();
+    let first_bad = if values.len() >= PARALLEL_SCAN {
+        values.par_iter().position_first(bad)
+    } else {
+        values.iter().position(bad)
+    };
     // Rows may be in spatial order: report the lowest id, whatever the order.
     let lowest = first_bad.and_then(|_| {
         values
