@@ -37,7 +37,7 @@ fn build_tree(points: &[[f32; 2]]) -> Tree {
 
 /// Trees over at least this many points are built in parallel when the pool has more than
 /// one thread (measured: see docs/benchmarks.md).
-const PARALLEL_BUILD_POINTS: usize = 16_384;
+const PARALLEL_BUILD_POINTS: usize = 4_096;
 
 /// Which neighbour-search backend a run uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -577,11 +577,12 @@ const SENSE_CHUNK: usize = 128;
 const RANK_SORT_MAX: usize = 32;
 
 /// Most rows in one k-d query cluster (see [`sense_neighbours`]).
-const CLUSTER_MAX: usize = 8;
+const CLUSTER_MAX: usize = 32;
 
 /// Largest side of a cluster's bounding box, in sensing radii. Wider clusters share one query
-/// among more rows but test more candidates each; 1.5 measured best on the standard crowd.
-const CLUSTER_EXTENT: f32 = 1.5;
+/// among more rows but test more candidates each; 2 measured best on the standard crowd
+/// (docs/benchmarks.md, "Sensing in clusters").
+const CLUSTER_EXTENT: f32 = 2.0;
 
 /// The `sense_neighbours` pass: for every agent, the other agents within its group's sensing
 /// radius, sorted by (distance², id), truncated to the group's `max_neighbours`.
