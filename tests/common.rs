@@ -103,3 +103,37 @@ pub fn assert_close(actual: Vec2, expected: Vec2) {
     let tol = 1e-5 * expected.abs().max_element().max(1.0);
     assert!(err <= tol, "expected {expected}, got {actual} (error {err})");
 }
+
+/// A small deterministic generator (SplitMix64), independent of the engine's.
+pub struct Rand(pub u64);
+
+impl Rand {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [lo, hi).
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        let u = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+        // Never `hi` itself, which a wrapped world excludes.
+        (lo + (hi - lo) * u).min(hi.next_down())
+    }
+
+    pub fn point(&mut self, lo: Vec2, hi: Vec2) -> Vec2 {
+        Vec2::new(self.range(lo.x, hi.x), self.range(lo.y, hi.y))
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            v.swap(i, self.below(i + 1));
+        }
+    }
+}

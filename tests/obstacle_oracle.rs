@@ -8,32 +8,7 @@ use throng_engine::math::Vec2;
 use throng_engine::obstacles::ObstacleIndex;
 use throng_engine::world::{Bounds, BoundsKind, Obstacle};
 
-/// A small deterministic generator (SplitMix64), independent of the engine's.
-struct Rand(u64);
-
-impl Rand {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [lo, hi).
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        let u = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        lo + (hi - lo) * u
-    }
-
-    fn point(&mut self, lo: Vec2, hi: Vec2) -> Vec2 {
-        Vec2::new(self.range(lo.x, hi.x), self.range(lo.y, hi.y))
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-}
+use crate::common::Rand;
 
 fn bounds(kind: BoundsKind, min: Vec2, max: Vec2) -> Bounds {
     Bounds { kind, min, max }
@@ -153,10 +128,10 @@ fn wrapped_world_random_obstacles_and_queries_across_the_seams() {
             let r = rand.range(0.0, 6.0);
             let mut p = rand.point(min, max);
             if rand.below(2) == 0 {
-                p.x = [min.x, max.x][rand.below(2) as usize] + rand.range(-4.0, 4.0);
+                p.x = [min.x, max.x][rand.below(2)] + rand.range(-4.0, 4.0);
             }
             if rand.below(2) == 0 {
-                p.y = [min.y, max.y][rand.below(2) as usize] + rand.range(-4.0, 4.0);
+                p.y = [min.y, max.y][rand.below(2)] + rand.range(-4.0, 4.0);
             }
             qs.push((p, r));
         }
