@@ -10,6 +10,7 @@ mod fixtures;
 mod formulas;
 mod golden_files;
 mod group_independence;
+mod non_finite;
 mod obstacle_oracle;
 mod oracle;
 mod properties;
