@@ -528,9 +528,9 @@ struct Candidate {
 struct SenseScratch {
     /// One agent's candidates while its list is sorted.
     cands: Vec<Candidate>,
-    /// The same for the clustered path, which writes every slot and keeps a prefix: only ever
-    /// grown, never cleared.
-    slots: Vec<Candidate>,
+    /// The clustered path's pool indices of one row's hits, written for every pooled point
+    /// and kept as a prefix: only ever grown, never cleared.
+    hits: Vec<u32>,
     /// The shared candidates of a cluster of rows: row, x, y and id of each (columns, so the
     /// distance loop vectorises).
     pool_row: Vec<u32>,
@@ -727,7 +727,7 @@ pub fn sense_neighbours(
                         last = i + 1;
                     }
                     let (reach, centre) = if last == i + 1 { (r, position[i]) } else { (reach, centre) };
-                    let SenseScratch { cands, slots, pool_row, pool_x, pool_y, pool_id, pool_d_sq } = scratch;
+                    let SenseScratch { cands, hits, pool_row, pool_x, pool_y, pool_id, pool_d_sq } = scratch;
                     pool_row.clear();
                     pool_x.clear();
                     pool_y.clear();
@@ -751,28 +751,35 @@ pub fn sense_neighbours(
                         if r > 0.0 {
                             let r_sq = r * r;
                             if plain {
+                                let (px, py) = (&pool_x[..], &pool_y[..]);
                                 pool_d_sq.clear();
-                                pool_d_sq.extend(pool_x.iter().zip(pool_y.iter()).map(|(&x, &y)| {
+                                pool_d_sq.extend(px.iter().zip(py).map(|(&x, &y)| {
                                     let (dx, dy) = (x - p.x, y - p.y);
                                     dx * dx + dy * dy
                                 }));
-                                // Written unconditionally, kept by advancing the count: no
-                                // branch to mispredict on the one in four candidates in range.
+                                // Each index written unconditionally, kept by advancing the
+                                // count: no branch to mispredict on the one in four candidates
+                                // in range, and only a 4-byte store per candidate.
                                 let pool = pool_row.len();
-                                if slots.len() < pool {
-                                    slots.resize(pool, Candidate::default());
+                                if hits.len() < pool {
+                                    hits.resize(pool, 0);
                                 }
+                                let hits = &mut hits[..pool];
                                 let mut n = 0;
-                                for k in 0..pool {
-                                    let (d_sq, row) = (pool_d_sq[k], pool_row[k]);
-                                    slots[n] = Candidate {
-                                        key: sort_key(d_sq, pool_id[k]),
-                                        row,
-                                        offset: Vec2::new(pool_x[k] - p.x, pool_y[k] - p.y),
-                                    };
+                                for (k, (&d_sq, &row)) in pool_d_sq.iter().zip(pool_row.iter()).enumerate() {
+                                    hits[n] = k as u32;
                                     n += usize::from(d_sq <= r_sq && row as usize != j);
                                 }
-                                finish(j, &mut slots[..n]);
+                                cands.clear();
+                                cands.extend(hits[..n].iter().map(|&k| {
+                                    let k = k as usize;
+                                    Candidate {
+                                        key: sort_key(pool_d_sq[k], pool_id[k]),
+                                        row: pool_row[k],
+                                        offset: Vec2::new(px[k] - p.x, py[k] - p.y),
+                                    }
+                                }));
+                                finish(j, cands);
                                 continue;
                             } else {
                                 for (k, &row) in pool_row.iter().enumerate() {

@@ -83,11 +83,20 @@ impl PassTimers {
     }
 
     fn time<R>(&mut self, pass: Pass, f: impl FnOnce() -> R) -> R {
-        let start = Instant::now();
-        let r = f();
-        self.total[pass as usize] += start.elapsed();
+        let (r, elapsed) = timed(f);
+        self.add(pass, elapsed);
         r
     }
+
+    fn add(&mut self, pass: Pass, elapsed: Duration) {
+        self.total[pass as usize] += elapsed;
+    }
+}
+
+fn timed<R>(f: impl FnOnce() -> R) -> (R, Duration) {
+    let start = Instant::now();
+    let r = f();
+    (r, start.elapsed())
 }
 
 /// What happened during the last tick, for metrics. All counts are integers, so they are
@@ -239,11 +248,13 @@ impl Pipeline {
                 t.time(Pass::Reorder, || s.reorder(world));
             }
             // Pack positions; rebuild the k-d trees or grid (the obstacle index once per run).
-            t.time(Pass::BuildIndex, || s.build_index(world));
+            // Each avoiding agent's most threatening obstacle. The two read disjoint state, so
+            // they run side by side: their times overlap.
+            let (build, threats) = s.build_index_and_find_threats(world);
+            t.add(Pass::BuildIndex, build);
+            t.add(Pass::FindThreats, threats);
             // Each agent's neighbours within its sensing radius, nearest first, ties by id.
             t.time(Pass::SenseNeighbours, || s.sense_neighbours(world));
-            // Each avoiding agent's most threatening obstacle.
-            t.time(Pass::FindThreats, || s.find_threats(world));
             // Weighted behaviour forces, from old positions and velocities.
             t.time(Pass::Steer, || s.steer(world))?;
             // Braking behind a blocker; reads the summed steering.
@@ -347,23 +358,24 @@ impl Scratch {
     }
 
     fn build_index(&mut self, world: &World) {
-        self.targeted.clear();
-        self.targeted.resize(world.groups.len(), false);
-        for t in &world.targets {
-            if let Target::NearestOf(g) = t {
-                self.targeted[*g as usize] = true;
-            }
-        }
-        let a = &world.agents;
-        let cell = world.groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max);
-        self.index.build_with_cell(
-            &world.bounds,
-            &a.position,
-            &a.id,
-            &a.group,
-            &self.targeted,
-            cell.max(1e-3),
+        self.refresh_obstacle_index(world);
+        build_agent_index(&mut self.index, &mut self.targeted, world);
+    }
+
+    /// `build_index` and `find_threats` at once, on both sides of a `rayon::join`, with the
+    /// wall time of each. Neither reads what the other writes.
+    fn build_index_and_find_threats(&mut self, world: &World) -> (Duration, Duration) {
+        let ((), obstacles) = timed(|| self.refresh_obstacle_index(world));
+        let Scratch { index, targeted, obstacle_index, threat, .. } = self;
+        let (((), build), ((), threats)) = rayon::join(
+            || timed(|| build_agent_index(index, targeted, world)),
+            || timed(|| find_threats(obstacle_index.as_ref(), threat, world)),
         );
+        (obstacles + build, threats)
+    }
+
+    /// The obstacle index, rebuilt only when the obstacles or bounds changed (once per run).
+    fn refresh_obstacle_index(&mut self, world: &World) {
         if world.obstacles.is_empty() {
             self.obstacle_index = None;
         } else if !self.obstacle_index.as_ref().is_some_and(|o| o.fits(&world.obstacles, &world.bounds)) {
@@ -387,22 +399,7 @@ impl Scratch {
     }
 
     fn find_threats(&mut self, world: &World) {
-        self.threat.clear();
-        self.threat.resize(world.agents.len(), NO_THREAT);
-        if let Some(oi) = self.obstacle_index.as_ref() {
-            let a = &world.agents;
-            obstacles::find_threats(
-                oi,
-                &world.obstacles,
-                &world.groups,
-                &a.group,
-                &a.position,
-                &a.velocity,
-                &a.max_speed,
-                &a.radius,
-                &mut self.threat,
-            );
-        }
+        find_threats(self.obstacle_index.as_ref(), &mut self.threat, world);
     }
 
     fn steer(&mut self, world: &mut World) -> Result<(), NonFinite> {
@@ -557,6 +554,40 @@ impl Scratch {
                 world.sources[s].spawned = due;
             }
         }
+    }
+}
+
+/// Packs positions and rebuilds the agents' k-d trees or grid.
+fn build_agent_index(index: &mut SpatialIndex, targeted: &mut Vec<bool>, world: &World) {
+    targeted.clear();
+    targeted.resize(world.groups.len(), false);
+    for t in &world.targets {
+        if let Target::NearestOf(g) = t {
+            targeted[*g as usize] = true;
+        }
+    }
+    let a = &world.agents;
+    let cell = world.groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max);
+    index.build_with_cell(&world.bounds, &a.position, &a.id, &a.group, targeted, cell.max(1e-3));
+}
+
+/// Each avoiding agent's most threatening obstacle (`NO_THREAT` without obstacles).
+fn find_threats(obstacle_index: Option<&ObstacleIndex>, threat: &mut Vec<u32>, world: &World) {
+    threat.clear();
+    threat.resize(world.agents.len(), NO_THREAT);
+    if let Some(oi) = obstacle_index {
+        let a = &world.agents;
+        obstacles::find_threats(
+            oi,
+            &world.obstacles,
+            &world.groups,
+            &a.group,
+            &a.position,
+            &a.velocity,
+            &a.max_speed,
+            &a.radius,
+            threat,
+        );
     }
 }
 
