@@ -344,7 +344,10 @@ fn print_table(r: &BenchReport) {
             );
         }
     }
-    let _ = writeln!(out, "\nms per tick by pass:");
+    let _ = writeln!(
+        out,
+        "\nms per tick by pass (build_index and find_threats run side by side; their times overlap):"
+    );
     let _ = write!(out, "{:>9} {:>3}", "agents", "thr");
     for p in PASSES {
         let _ = write!(out, " {:>10}", truncate(p, 10));

@@ -229,6 +229,7 @@ fn print_report(r: &RunReport, pipeline: &Pipeline) {
         r.ticks, r.wall_s, r.ticks_per_s, r.ms_per_tick
     );
     let _ = writeln!(out, "\n{:<18} {:>10} {:>7}", "pass", "ms/tick", "share");
+    // build_index and find_threats run side by side: shares are of the summed pass times.
     let total: f64 = pipeline.timers.ms_per_tick().map(|(_, ms)| ms).sum();
     for (name, ms) in pipeline.timers.ms_per_tick() {
         let share = if total > 0.0 { 100.0 * ms / total } else { 0.0 };

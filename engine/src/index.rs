@@ -732,13 +732,11 @@ pub fn sense_neighbours(
                     pool_x.clear();
                     pool_y.clear();
                     pool_id.clear();
-                    query_tree(tree, bounds, index.pad, centre, reach, |row| {
-                        let q = position[row as usize];
-                        pool_row.push(row);
-                        pool_x.push(q.x);
-                        pool_y.push(q.y);
-                        pool_id.push(id[row as usize]);
-                    });
+                    query_tree(tree, bounds, index.pad, centre, reach, |row| pool_row.push(row));
+                    // Gathered after the query, which keeps kiddo's visit loop to one push.
+                    pool_x.extend(pool_row.iter().map(|&row| position[row as usize].x));
+                    pool_y.extend(pool_row.iter().map(|&row| position[row as usize].y));
+                    pool_id.extend(pool_row.iter().map(|&row| id[row as usize]));
                     // Away from a wrapped world's seams, every pooled point lies well within half
                     // the world of every row, where `Bounds::offset` is exactly `q - p`.
                     let r_pad = reach + reach * 1e-4 + index.pad;
