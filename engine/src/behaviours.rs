@@ -381,6 +381,7 @@ impl SteerInputs<'_> {
     }
 
     /// One behaviour's force on agent `i`.
+    #[inline(always)]
     fn force(&self, b: &Behaviour, i: usize, st: &mut AgentMut<'_>) -> Vec2 {
         let v = self.velocity[i];
         let max_speed = self.max_speed[i];

@@ -250,9 +250,11 @@ impl Pipeline {
             // Pack positions; rebuild the k-d trees or grid (the obstacle index once per run).
             // Each avoiding agent's most threatening obstacle. The two read disjoint state, so
             // they run side by side: their times overlap.
-            let (build, threats) = s.build_index_and_find_threats(world);
+            // The headings steer reads are computed beside them too (timed as steer).
+            let (build, threats, headings) = s.build_index_and_find_threats(world);
             t.add(Pass::BuildIndex, build);
             t.add(Pass::FindThreats, threats);
+            t.add(Pass::Steer, headings);
             // Each agent's neighbours within its sensing radius, nearest first, ties by id.
             t.time(Pass::SenseNeighbours, || s.sense_neighbours(world));
             // Weighted behaviour forces, from old positions and velocities.
@@ -295,7 +297,7 @@ impl Pipeline {
                 s.find_threats(world);
                 Ok(())
             }
-            Pass::Steer => s.steer(world),
+            Pass::Steer => s.headings_and_steer(world),
             Pass::QueueBrake => s.queue_brake(world),
             Pass::Integrate => s.integrate(world),
             Pass::Collide => {
@@ -362,16 +364,22 @@ impl Scratch {
         build_agent_index(&mut self.index, &mut self.targeted, world);
     }
 
-    /// `build_index` and `find_threats` at once, on both sides of a `rayon::join`, with the
-    /// wall time of each. Neither reads what the other writes.
-    fn build_index_and_find_threats(&mut self, world: &World) -> (Duration, Duration) {
+    /// `build_index` and `find_threats` at once, on both sides of a `rayon::join`, and the
+    /// headings `steer` reads after the threats, with the wall time of each. None reads what
+    /// another writes.
+    fn build_index_and_find_threats(&mut self, world: &World) -> (Duration, Duration, Duration) {
         let ((), obstacles) = timed(|| self.refresh_obstacle_index(world));
-        let Scratch { index, targeted, obstacle_index, threat, .. } = self;
-        let (((), build), ((), threats)) = rayon::join(
+        let Scratch { index, targeted, obstacle_index, threat, heading, .. } = self;
+        let (((), build), (((), threats), ((), headings))) = rayon::join(
             || timed(|| build_agent_index(index, targeted, world)),
-            || timed(|| find_threats(obstacle_index.as_ref(), threat, world)),
+            || {
+                (
+                    timed(|| find_threats(obstacle_index.as_ref(), threat, world)),
+                    timed(|| headings(&world.agents.velocity, heading)),
+                )
+            },
         );
-        (obstacles + build, threats)
+        (obstacles + build, threats, headings)
     }
 
     /// The obstacle index, rebuilt only when the obstacles or bounds changed (once per run).
@@ -402,6 +410,12 @@ impl Scratch {
         find_threats(self.obstacle_index.as_ref(), &mut self.threat, world);
     }
 
+    /// `steer` alone (for per-pass benchmarks) with its headings.
+    fn headings_and_steer(&mut self, world: &mut World) -> Result<(), NonFinite> {
+        headings(&world.agents.velocity, &mut self.heading);
+        self.steer(world)
+    }
+
     fn steer(&mut self, world: &mut World) -> Result<(), NonFinite> {
         let a = &mut world.agents;
         let ids = &a.id;
@@ -417,7 +431,6 @@ impl Scratch {
             &mut self.targets,
         );
         self.steering.resize(a.len(), Vec2::ZERO);
-        a.velocity.par_iter().with_min_len(1024).map(|&v| norm(v)).collect_into_vec(&mut self.heading);
         let inputs = SteerInputs {
             tick: world.tick,
             dt: world.dt,
@@ -569,6 +582,11 @@ fn build_agent_index(index: &mut SpatialIndex, targeted: &mut Vec<bool>, world: 
     let a = &world.agents;
     let cell = world.groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max);
     index.build_with_cell(&world.bounds, &a.position, &a.id, &a.group, targeted, cell.max(1e-3));
+}
+
+/// `norm(velocity)` of every agent, which alignment reads once per neighbour.
+fn headings(velocity: &[Vec2], heading: &mut Vec<Vec2>) {
+    velocity.par_iter().with_min_len(4096).map(|&v| norm(v)).collect_into_vec(heading);
 }
 
 /// Each avoiding agent's most threatening obstacle (`NO_THREAT` without obstacles).
