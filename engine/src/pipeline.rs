@@ -247,10 +247,9 @@ impl Pipeline {
             if reorder {
                 t.time(Pass::Reorder, || s.reorder(world));
             }
-            // Pack positions; rebuild the k-d trees or grid (the obstacle index once per run).
-            // Each avoiding agent's most threatening obstacle. The two read disjoint state, so
-            // they run side by side: their times overlap.
-            // The headings steer reads are computed beside them too (timed as steer).
+            // Side by side, as they read disjoint state (so their times overlap): pack positions
+            // and rebuild the k-d trees or grid (the obstacle index once per run); find each
+            // avoiding agent's most threatening obstacle, then the headings steer reads.
             let (build, threats, headings) = s.build_index_and_find_threats(world);
             t.add(Pass::BuildIndex, build);
             t.add(Pass::FindThreats, threats);
