@@ -16,4 +16,5 @@ mod oracle;
 mod properties;
 mod render;
 mod scenes;
+mod sensing_skin;
 mod steering_formulas;

@@ -26,6 +26,7 @@ pub fn warmed_scaled(
     let scaled = scenario.scaled(agents).unwrap_or_else(|e| panic!("{e}"));
     let mut world = scaled.build_world();
     let mut pipeline = Pipeline::new(threads, index).expect("thread pool");
+    pipeline.set_sensing_skin(scaled.sensing_skin);
     for _ in 0..warmup {
         pipeline.step(&mut world).expect("finite state");
     }

@@ -240,6 +240,7 @@ fn execute(run: &PlannedRun, threads: usize, out: &Path, save_final: bool) -> Re
     scenario.seed = run.seed;
     let mut world = scenario.build_world();
     let mut pipeline = Pipeline::new(threads, scenario.index)?;
+    pipeline.set_sensing_skin(scenario.sensing_skin);
     let mut metrics = MetricsCollector::new(scenario.metrics, &world);
     let mut error = None;
     for _ in 0..run.ticks {

@@ -42,6 +42,11 @@ pub struct BenchArgs {
     /// Put rows in spatial (Morton) order every K ticks (0: never); results are identical.
     #[arg(long, value_name = "K", default_value_t = DEFAULT_REORDER_EVERY)]
     reorder_every: u64,
+    /// Reuse each agent's candidates within its sensing radius plus D until some agent has
+    /// moved 0.45 × D; results are identical. 0: sense afresh every tick. Default: the
+    /// scenario's `sensing_skin`.
+    #[arg(long, value_name = "D", value_parser = crate::bench::parse_skin)]
+    sensing_skin: Option<f32>,
     /// Neighbour index (default: the scenario's).
     #[arg(long, value_enum)]
     index: Option<IndexArg>,
@@ -177,6 +182,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             let mut world = scaled.build_world();
             let mut pipeline = Pipeline::new(threads, index)?;
             pipeline.set_reorder_every(args.reorder_every);
+            pipeline.set_sensing_skin(args.sensing_skin.unwrap_or(scaled.sensing_skin));
             for _ in 0..args.warmup {
                 pipeline.step(&mut world)?;
                 progress.inc(1);
@@ -364,4 +370,12 @@ fn print_table(r: &BenchReport) {
 
 fn truncate(s: &str, n: usize) -> &str {
     &s[..s.len().min(n)]
+}
+
+/// `--sensing-skin`: a finite distance, 0 or more.
+pub fn parse_skin(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(d) if d.is_finite() && d >= 0.0 => Ok(d),
+        _ => Err(format!("expected a finite distance of 0 or more, found `{s}`")),
+    }
 }

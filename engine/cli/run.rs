@@ -47,6 +47,11 @@ pub struct RunArgs {
     /// results (hashes, traces, metrics and checkpoints read rows in id order). 0: never.
     #[arg(long, value_name = "K", default_value_t = DEFAULT_REORDER_EVERY)]
     reorder_every: u64,
+    /// Reuse each agent's candidates within its sensing radius plus D until some agent has
+    /// moved 0.45 × D; results are identical. 0: sense afresh every tick. Default: the
+    /// scenario's `sensing_skin`.
+    #[arg(long, value_name = "D", value_parser = crate::bench::parse_skin)]
+    sensing_skin: Option<f32>,
     /// Skip the metrics (overlaps, penetrations, stuck agents, ...) entirely.
     #[arg(long, conflicts_with = "metrics")]
     no_metrics: bool,
@@ -128,6 +133,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     let mut pipeline = Pipeline::new(threads, index)?;
     pipeline.set_reorder_every(args.reorder_every);
+    pipeline.set_sensing_skin(args.sensing_skin.unwrap_or(scenario.sensing_skin));
     let mut trace = match &args.trace {
         Some(path) => Some(Trace::create(path)?),
         None => None,

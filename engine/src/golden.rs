@@ -339,6 +339,7 @@ pub fn record(
     let mut world = scenario.build_world();
     let mut pipeline = Pipeline::new(opts.threads, opts.index)?;
     pipeline.set_reorder_every(opts.reorder_every);
+    pipeline.set_sensing_skin(scenario.sensing_skin);
     let base = golden_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut sorted: Vec<(String, String)> =
         overrides.iter().map(|o| (o.key.clone(), overrides::inline(&o.value))).collect();
@@ -640,6 +641,7 @@ impl Runner {
     ) -> Result<Runner, GoldenError> {
         let mut pipeline = Pipeline::new(threads, index)?;
         pipeline.set_reorder_every(reorder_every);
+        pipeline.set_sensing_skin(scenario.sensing_skin);
         Ok(Runner { world: scenario.build_world(), pipeline })
     }
     fn step(&mut self) -> Result<(), NonFinite> {

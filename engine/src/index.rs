@@ -6,6 +6,7 @@
 //! and only then truncated to the group's cap.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use kiddo::{Eytzinger, KdTree, SquaredEuclidean, VecOfArenas};
 use rayon::prelude::*;
@@ -346,7 +347,31 @@ impl SpatialIndex {
         self.build(bounds, positions, group, targeted);
     }
 
+    /// Rebuilds only the nearest-of-group sets, for a tick whose neighbour lists come from
+    /// reused candidates: the all-agents tree or grid keeps its last state and must not be
+    /// queried until rebuilt.
+    pub fn build_groups_only(
+        &mut self,
+        bounds: &Bounds,
+        positions: &[Vec2],
+        group: &[u16],
+        targeted: &[bool],
+    ) {
+        self.build_sets(bounds, positions, group, targeted, false);
+    }
+
     pub fn build(&mut self, bounds: &Bounds, positions: &[Vec2], group: &[u16], targeted: &[bool]) {
+        self.build_sets(bounds, positions, group, targeted, true);
+    }
+
+    fn build_sets(
+        &mut self,
+        bounds: &Bounds,
+        positions: &[Vec2],
+        group: &[u16],
+        targeted: &[bool],
+        all: bool,
+    ) {
         self.bounds = Some(*bounds);
         self.pad = match bounds.kind {
             BoundsKind::Open => 1e-6,
@@ -355,14 +380,16 @@ impl SpatialIndex {
                 1e-6 * (1.0 + extent)
             }
         };
-        let all = &mut self.all;
-        all.rows.clear();
-        all.rows.extend(0..positions.len() as u32);
-        all.points.clear();
-        if self.kind == IndexKind::Kd {
-            all.points.extend(positions.iter().map(|p| [p.x, p.y]));
+        if all {
+            let all = &mut self.all;
+            all.rows.clear();
+            all.rows.extend(0..positions.len() as u32);
+            all.points.clear();
+            if self.kind == IndexKind::Kd {
+                all.points.extend(positions.iter().map(|p| [p.x, p.y]));
+            }
+            all.rebuild(self.kind);
         }
-        all.rebuild(self.kind);
 
         self.groups.resize_with(targeted.len(), PointSet::default);
         for (g, set) in self.groups.iter_mut().enumerate() {
@@ -490,6 +517,13 @@ impl Neighbours {
         (&self.rows[start..end], &self.dist_sq[start..end])
     }
 
+    /// Neighbour (or candidate) rows of agent row `i`.
+    #[inline]
+    pub fn rows_of(&self, i: usize) -> &[u32] {
+        let start = i * self.stride;
+        &self.rows[start..start + self.count[i] as usize]
+    }
+
     /// Offsets from agent row `i` to its neighbours, in list order.
     #[inline]
     pub fn offsets(&self, i: usize) -> &[Vec2] {
@@ -503,6 +537,15 @@ impl Neighbours {
         let r_sq = radius * radius;
         let (_, dist_sq) = self.of(i);
         dist_sq.iter().take_while(|&&d| d <= r_sq).count()
+    }
+
+    /// As `resize`, for lists of rows only (no distances, no offsets).
+    fn resize_rows(&mut self, agents: usize, stride: usize) {
+        self.stride = stride;
+        self.count.resize(agents, 0);
+        self.rows.resize(agents * stride, 0);
+        self.dist_sq.clear();
+        self.offset.clear();
     }
 
     fn resize(&mut self, agents: usize, stride: usize) {
@@ -605,25 +648,316 @@ pub fn sense_neighbours(
     group: &[u16],
     out: &mut Neighbours,
 ) {
-    let stride = groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0);
-    out.resize(position.len(), stride);
+    sense_within(index, bounds, groups, position, id, group, Reach::Lists, out);
+}
+
+/// What [`sense_within`] collects.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Reach {
+    /// The neighbour lists: within each group's sensing radius, capped at `max_neighbours`.
+    Lists,
+    /// Candidate lists for [`neighbours_from_candidates`]: the rows within each sensing radius
+    /// plus `skin`, in no particular order, up to `cap` per agent (for every agent whose group
+    /// senses at all). Only `rows` and `count` are written.
+    Candidates { skin: f32, cap: usize },
+}
+
+/// [`sense_neighbours`], or candidate lists with a larger radius (see [`Reach`]). Returns
+/// whether some agent had more (distinct) candidates than its list could hold: always possible
+/// for neighbour lists, which are capped by design; for candidate lists it means they are not
+/// complete.
+#[allow(clippy::too_many_arguments)] // a pass lists every column it touches
+pub fn sense_within(
+    index: &SpatialIndex,
+    bounds: &Bounds,
+    groups: &[Group],
+    position: &[Vec2],
+    id: &[u32],
+    group: &[u16],
+    reach: Reach,
+    out: &mut Neighbours,
+) -> bool {
+    let (skin, stride) = match reach {
+        Reach::Lists => (0.0, groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0)),
+        Reach::Candidates { skin, cap } => (skin, cap),
+    };
+    let lists = reach == Reach::Lists;
+    if lists {
+        out.resize(position.len(), stride);
+    } else {
+        out.resize_rows(position.len(), stride);
+    }
     if stride == 0 {
         out.count.fill(0);
-        return;
+        return false;
     }
     // Candidates can repeat only when a query (with its padding) reaches across half a
     // wrapped world; the loader forbids that for sensing radii, but stay exact regardless.
     let min_side = bounds.size().min_element();
     let reaches_half = |r: f32| bounds.kind == BoundsKind::Wrap && 2.0 * (r * 1.001 + 1e-3) >= min_side;
-    let may_repeat = groups.iter().any(|g| reaches_half(g.sensing_radius));
+    let may_repeat = groups.iter().any(|g| reaches_half(g.sensing_radius + skin));
     let tree = match (index.kind, &index.all.tree) {
         (IndexKind::Kd, Some(tree)) if !may_repeat => Some(tree),
         _ => None,
     };
     let radius_of = |i: usize| {
         let g = &groups[group[i] as usize];
-        if g.max_neighbours == 0 { 0.0 } else { g.sensing_radius.max(0.0) }
+        if g.max_neighbours == 0 { 0.0 } else { g.sensing_radius.max(0.0) + skin }
     };
+    let cap_of = |i: usize| match reach {
+        Reach::Lists => groups[group[i] as usize].max_neighbours as usize,
+        Reach::Candidates { cap, .. } => cap,
+    };
+    let overflow = AtomicBool::new(false);
+    // One chunk of rows; `dists` and `offsets` are empty for candidate lists.
+    let chunk_body = |chunk: usize,
+                      rows: &mut [u32],
+                      dists: &mut [f32],
+                      offsets: &mut [Vec2],
+                      counts: &mut [u32]| {
+        SENSE_SCRATCH.with_borrow_mut(|scratch| {
+            let base = chunk * SENSE_CHUNK;
+            let end = base + counts.len();
+            // Writes agent `i`'s sorted, capped list from its candidates.
+            let mut finish = |i: usize, cands: &mut [Candidate]| {
+                let cap = cap_of(i);
+                let at = (i - base) * stride;
+                if !lists {
+                    // Candidates: the rows as found. (Where a row could be found twice,
+                    // `may_repeat`, the pipeline does not reuse candidates.)
+                    for (slot, c) in rows[at..at + stride].iter_mut().zip(cands.iter()) {
+                        *slot = c.row;
+                    }
+                    if cands.len() > cap {
+                        overflow.store(true, Ordering::Relaxed);
+                    }
+                    counts[i - base] = cands.len().min(cap) as u32;
+                    return;
+                }
+                let (count, distinct) = write_sorted(
+                    cands,
+                    cap,
+                    may_repeat,
+                    &mut rows[at..at + stride],
+                    &mut dists[at..at + stride],
+                    &mut offsets[at..at + stride],
+                );
+                if distinct > cap {
+                    overflow.store(true, Ordering::Relaxed);
+                }
+                counts[i - base] = count as u32;
+            };
+            let mut i = base;
+            while i < end {
+                let r = radius_of(i);
+                if r <= 0.0 {
+                    scratch.cands.clear();
+                    finish(i, &mut scratch.cands);
+                    i += 1;
+                    continue;
+                }
+                let Some(tree) = tree else {
+                    // One query per row.
+                    let (p, r_sq) = (position[i], r * r);
+                    let cands = &mut scratch.cands;
+                    cands.clear();
+                    index.candidates_with(p, r, position, id, |row, q, q_id| {
+                        let offset = bounds.offset(p, q);
+                        let d_sq = offset.length_squared();
+                        if d_sq <= r_sq && row as usize != i {
+                            cands.push(Candidate { key: sort_key(d_sq, q_id), row, offset });
+                        }
+                    });
+                    finish(i, cands);
+                    i += 1;
+                    continue;
+                };
+                // Grow a cluster of consecutive rows while its box stays small.
+                let (mut lo, mut hi, mut r_max) = (position[i], position[i], r);
+                let mut last = i + 1;
+                while last < end && last - i < CLUSTER_MAX {
+                    let q = position[last];
+                    let r_q = radius_of(last).max(r_max);
+                    let (lo2, hi2) = (lo.min(q), hi.max(q));
+                    if (hi2 - lo2).max_element() > CLUSTER_EXTENT * r_q {
+                        break;
+                    }
+                    (lo, hi, r_max) = (lo2, hi2, r_q);
+                    last += 1;
+                }
+                let centre = 0.5 * (lo + hi);
+                // Half-diagonal, rounded up a little so every row is surely inside.
+                let half_diag = 0.5 * (hi - lo).length() * (1.0 + 1e-5) + 1e-6 * centre.abs().max_element();
+                let reach = r_max + half_diag;
+                if reaches_half(reach) {
+                    // Too wide to share on this small world: one query per row instead.
+                    last = i + 1;
+                }
+                let (reach, centre) = if last == i + 1 { (r, position[i]) } else { (reach, centre) };
+                let SenseScratch { cands, hits, pool_row, pool_x, pool_y, pool_id, pool_d_sq } = scratch;
+                pool_row.clear();
+                pool_x.clear();
+                pool_y.clear();
+                pool_id.clear();
+                query_tree(tree, bounds, index.pad, centre, reach, |row| pool_row.push(row));
+                // Gathered after the query, which keeps kiddo's visit loop to one push.
+                pool_x.extend(pool_row.iter().map(|&row| position[row as usize].x));
+                pool_y.extend(pool_row.iter().map(|&row| position[row as usize].y));
+                pool_id.extend(pool_row.iter().map(|&row| id[row as usize]));
+                // Away from a wrapped world's seams, every pooled point lies well within half
+                // the world of every row, where `Bounds::offset` is exactly `q - p`.
+                let r_pad = reach + reach * 1e-4 + index.pad;
+                let plain = bounds.kind == BoundsKind::Open
+                    || (centre - bounds.min).min_element() >= r_pad
+                        && (bounds.max - centre).min_element() >= r_pad;
+                for (j, &p) in position.iter().enumerate().take(last).skip(i) {
+                    let r = radius_of(j);
+                    cands.clear();
+                    if r > 0.0 {
+                        let r_sq = r * r;
+                        if plain {
+                            let (px, py) = (&pool_x[..], &pool_y[..]);
+                            pool_d_sq.clear();
+                            pool_d_sq.extend(px.iter().zip(py).map(|(&x, &y)| {
+                                let (dx, dy) = (x - p.x, y - p.y);
+                                dx * dx + dy * dy
+                            }));
+                            // Each index written unconditionally, kept by advancing the
+                            // count: no branch to mispredict on the one in four candidates
+                            // in range, and only a 4-byte store per candidate.
+                            let pool = pool_row.len();
+                            if hits.len() < pool {
+                                hits.resize(pool, 0);
+                            }
+                            let hits = &mut hits[..pool];
+                            let mut n = 0;
+                            for (k, (&d_sq, &row)) in pool_d_sq.iter().zip(pool_row.iter()).enumerate() {
+                                hits[n] = k as u32;
+                                n += usize::from(d_sq <= r_sq && row as usize != j);
+                            }
+                            cands.clear();
+                            cands.extend(hits[..n].iter().map(|&k| {
+                                let k = k as usize;
+                                Candidate {
+                                    key: sort_key(pool_d_sq[k], pool_id[k]),
+                                    row: pool_row[k],
+                                    offset: Vec2::new(px[k] - p.x, py[k] - p.y),
+                                }
+                            }));
+                            finish(j, cands);
+                            continue;
+                        } else {
+                            for (k, &row) in pool_row.iter().enumerate() {
+                                let offset = bounds.offset(p, Vec2::new(pool_x[k], pool_y[k]));
+                                let d_sq = offset.length_squared();
+                                if d_sq <= r_sq && row as usize != j {
+                                    cands.push(Candidate { key: sort_key(d_sq, pool_id[k]), row, offset });
+                                }
+                            }
+                        }
+                    }
+                    finish(j, cands);
+                }
+                i = last;
+            }
+        });
+    };
+    if lists {
+        out.rows
+            .par_chunks_mut(stride * SENSE_CHUNK)
+            .zip(out.dist_sq.par_chunks_mut(stride * SENSE_CHUNK))
+            .zip(out.offset.par_chunks_mut(stride * SENSE_CHUNK))
+            .zip(out.count.par_chunks_mut(SENSE_CHUNK))
+            .enumerate()
+            .for_each(|(chunk, (((rows, dists), offsets), counts))| {
+                chunk_body(chunk, rows, dists, offsets, counts)
+            });
+    } else {
+        out.rows
+            .par_chunks_mut(stride * SENSE_CHUNK)
+            .zip(out.count.par_chunks_mut(SENSE_CHUNK))
+            .enumerate()
+            .for_each(|(chunk, (rows, counts))| chunk_body(chunk, rows, &mut [], &mut [], counts));
+    }
+    overflow.into_inner()
+}
+
+/// Orders `cands` by (distance², id) and writes the first `cap` into `rows`, `dists` and
+/// `offsets` (one list's slots). With `dedup`, a candidate proposed twice (the same key twice)
+/// counts once. Returns how many were written and how many distinct candidates there were.
+#[inline]
+fn write_sorted(
+    cands: &mut [Candidate],
+    cap: usize,
+    dedup: bool,
+    rows: &mut [u32],
+    dists: &mut [f32],
+    offsets: &mut [Vec2],
+) -> (usize, usize) {
+    let mut put = |s: usize, c: &Candidate| {
+        rows[s] = c.row;
+        dists[s] = f32::from_bits((c.key >> 32) as u32);
+        offsets[s] = c.offset;
+    };
+    if dedup {
+        // A point proposed twice has the same key twice: sort all, keep one.
+        cands.sort_unstable_by_key(|c| c.key);
+        let mut kept = 0;
+        for k in 0..cands.len() {
+            if kept == 0 || cands[k].key != cands[kept - 1].key {
+                cands[kept] = cands[k];
+                kept += 1;
+            }
+        }
+        let count = kept.min(cap);
+        cands[..count].iter().enumerate().for_each(|(s, c)| put(s, c));
+        (count, kept)
+    } else if cands.len() <= RANK_SORT_MAX {
+        // Keys are distinct (each holds its id): a candidate's rank is how many keys are
+        // smaller. Counting has no data-dependent branches, which beats a sort's
+        // mispredictions on a dozen items, and the cap is a bound check.
+        for c in cands.iter() {
+            let rank = cands.iter().filter(|o| o.key < c.key).count();
+            if rank < cap {
+                put(rank, c);
+            }
+        }
+        (cands.len().min(cap), cands.len())
+    } else {
+        // The `cap` smallest keys, then only those sorted.
+        let keep = cands.len().min(cap);
+        if cands.len() > cap {
+            cands.select_nth_unstable_by_key(cap, |c| c.key);
+        }
+        insertion_sort(&mut cands[..keep]);
+        cands[..keep].iter().enumerate().for_each(|(s, c)| put(s, c));
+        (keep, cands.len())
+    }
+}
+
+/// The neighbour lists of [`sense_neighbours`], from complete candidate lists (see
+/// [`Reach::Candidates`]) instead of the index: for every agent, each candidate's offset and
+/// squared distance from the current positions, the exact radius test, the sort by
+/// (distance², id) and the cap. When every point that is within an agent's sensing radius now
+/// is among its candidates, the lists are the same bits as sensing afresh: the same offsets
+/// (`Bounds::offset`, which the clustered path's plain `q - p` equals away from seams), the
+/// same test, the same order.
+#[allow(clippy::too_many_arguments)] // a pass lists every column it touches
+pub fn neighbours_from_candidates(
+    bounds: &Bounds,
+    groups: &[Group],
+    position: &[Vec2],
+    id: &[u32],
+    group: &[u16],
+    candidates: &Neighbours,
+    out: &mut Neighbours,
+) {
+    let stride = groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0);
+    out.resize(position.len(), stride);
+    if stride == 0 {
+        out.count.fill(0);
+        return;
+    }
     out.rows
         .par_chunks_mut(stride * SENSE_CHUNK)
         .zip(out.dist_sq.par_chunks_mut(stride * SENSE_CHUNK))
@@ -633,169 +967,36 @@ pub fn sense_neighbours(
         .for_each(|(chunk, (((rows, dists), offsets), counts))| {
             SENSE_SCRATCH.with_borrow_mut(|scratch| {
                 let base = chunk * SENSE_CHUNK;
-                let end = base + counts.len();
-                // Writes agent `i`'s sorted, capped list from `scratch.cands`.
-                let mut finish = |i: usize, cands: &mut [Candidate]| {
-                    let cap = groups[group[i] as usize].max_neighbours as usize;
-                    let at = (i - base) * stride;
-                    let mut put = |s: usize, c: &Candidate| {
-                        rows[at + s] = c.row;
-                        dists[at + s] = f32::from_bits((c.key >> 32) as u32);
-                        offsets[at + s] = c.offset;
-                    };
-                    let count = if may_repeat {
-                        // A point proposed twice has the same key twice: sort all, keep one.
-                        cands.sort_unstable_by_key(|c| c.key);
-                        let mut kept = 0;
-                        for k in 0..cands.len() {
-                            if kept == 0 || cands[k].key != cands[kept - 1].key {
-                                cands[kept] = cands[k];
-                                kept += 1;
-                            }
+                for (k, count) in counts.iter_mut().enumerate() {
+                    let i = base + k;
+                    let g = &groups[group[i] as usize];
+                    let cands = &mut scratch.cands;
+                    let mut n = 0;
+                    if g.max_neighbours > 0 && g.sensing_radius > 0.0 {
+                        let (p, r_sq) = (position[i], g.sensing_radius * g.sensing_radius);
+                        let rows_i = candidates.rows_of(i);
+                        if cands.len() < rows_i.len() {
+                            cands.resize(rows_i.len(), Candidate::default());
                         }
-                        let kept = kept.min(cap);
-                        cands[..kept].iter().enumerate().for_each(|(s, c)| put(s, c));
-                        kept
-                    } else if cands.len() <= RANK_SORT_MAX {
-                        // Keys are distinct (each holds its id): a candidate's rank is how many
-                        // keys are smaller. Counting has no data-dependent branches, which beats
-                        // a sort's mispredictions on a dozen items, and the cap is a bound check.
-                        for c in cands.iter() {
-                            let rank = cands.iter().filter(|o| o.key < c.key).count();
-                            if rank < cap {
-                                put(rank, c);
-                            }
-                        }
-                        cands.len().min(cap)
-                    } else {
-                        // The `cap` smallest keys, then only those sorted.
-                        let keep = cands.len().min(cap);
-                        if cands.len() > cap {
-                            cands.select_nth_unstable_by_key(cap, |c| c.key);
-                        }
-                        insertion_sort(&mut cands[..keep]);
-                        cands[..keep].iter().enumerate().for_each(|(s, c)| put(s, c));
-                        keep
-                    };
-                    counts[i - base] = count as u32;
-                };
-                let mut i = base;
-                while i < end {
-                    let r = radius_of(i);
-                    if r <= 0.0 {
-                        scratch.cands.clear();
-                        finish(i, &mut scratch.cands);
-                        i += 1;
-                        continue;
-                    }
-                    let Some(tree) = tree else {
-                        // One query per row.
-                        let (p, r_sq) = (position[i], r * r);
-                        let cands = &mut scratch.cands;
-                        cands.clear();
-                        index.candidates_with(p, r, position, id, |row, q, q_id| {
-                            let offset = bounds.offset(p, q);
+                        // Every slot written, kept by advancing the count: about half the
+                        // candidates are in range, a branch would mispredict on each.
+                        for &row in rows_i {
+                            let offset = bounds.offset(p, position[row as usize]);
                             let d_sq = offset.length_squared();
-                            if d_sq <= r_sq && row as usize != i {
-                                cands.push(Candidate { key: sort_key(d_sq, q_id), row, offset });
-                            }
-                        });
-                        finish(i, cands);
-                        i += 1;
-                        continue;
-                    };
-                    // Grow a cluster of consecutive rows while its box stays small.
-                    let (mut lo, mut hi, mut r_max) = (position[i], position[i], r);
-                    let mut last = i + 1;
-                    while last < end && last - i < CLUSTER_MAX {
-                        let q = position[last];
-                        let r_q = radius_of(last).max(r_max);
-                        let (lo2, hi2) = (lo.min(q), hi.max(q));
-                        if (hi2 - lo2).max_element() > CLUSTER_EXTENT * r_q {
-                            break;
+                            cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
+                            n += usize::from(d_sq <= r_sq && row as usize != i);
                         }
-                        (lo, hi, r_max) = (lo2, hi2, r_q);
-                        last += 1;
                     }
-                    let centre = 0.5 * (lo + hi);
-                    // Half-diagonal, rounded up a little so every row is surely inside.
-                    let half_diag =
-                        0.5 * (hi - lo).length() * (1.0 + 1e-5) + 1e-6 * centre.abs().max_element();
-                    let reach = r_max + half_diag;
-                    if reaches_half(reach) {
-                        // Too wide to share on this small world: one query per row instead.
-                        last = i + 1;
-                    }
-                    let (reach, centre) = if last == i + 1 { (r, position[i]) } else { (reach, centre) };
-                    let SenseScratch { cands, hits, pool_row, pool_x, pool_y, pool_id, pool_d_sq } = scratch;
-                    pool_row.clear();
-                    pool_x.clear();
-                    pool_y.clear();
-                    pool_id.clear();
-                    query_tree(tree, bounds, index.pad, centre, reach, |row| pool_row.push(row));
-                    // Gathered after the query, which keeps kiddo's visit loop to one push.
-                    pool_x.extend(pool_row.iter().map(|&row| position[row as usize].x));
-                    pool_y.extend(pool_row.iter().map(|&row| position[row as usize].y));
-                    pool_id.extend(pool_row.iter().map(|&row| id[row as usize]));
-                    // Away from a wrapped world's seams, every pooled point lies well within half
-                    // the world of every row, where `Bounds::offset` is exactly `q - p`.
-                    let r_pad = reach + reach * 1e-4 + index.pad;
-                    let plain = bounds.kind == BoundsKind::Open
-                        || (centre - bounds.min).min_element() >= r_pad
-                            && (bounds.max - centre).min_element() >= r_pad;
-                    for (j, &p) in position.iter().enumerate().take(last).skip(i) {
-                        let r = radius_of(j);
-                        cands.clear();
-                        if r > 0.0 {
-                            let r_sq = r * r;
-                            if plain {
-                                let (px, py) = (&pool_x[..], &pool_y[..]);
-                                pool_d_sq.clear();
-                                pool_d_sq.extend(px.iter().zip(py).map(|(&x, &y)| {
-                                    let (dx, dy) = (x - p.x, y - p.y);
-                                    dx * dx + dy * dy
-                                }));
-                                // Each index written unconditionally, kept by advancing the
-                                // count: no branch to mispredict on the one in four candidates
-                                // in range, and only a 4-byte store per candidate.
-                                let pool = pool_row.len();
-                                if hits.len() < pool {
-                                    hits.resize(pool, 0);
-                                }
-                                let hits = &mut hits[..pool];
-                                let mut n = 0;
-                                for (k, (&d_sq, &row)) in pool_d_sq.iter().zip(pool_row.iter()).enumerate() {
-                                    hits[n] = k as u32;
-                                    n += usize::from(d_sq <= r_sq && row as usize != j);
-                                }
-                                cands.clear();
-                                cands.extend(hits[..n].iter().map(|&k| {
-                                    let k = k as usize;
-                                    Candidate {
-                                        key: sort_key(pool_d_sq[k], pool_id[k]),
-                                        row: pool_row[k],
-                                        offset: Vec2::new(px[k] - p.x, py[k] - p.y),
-                                    }
-                                }));
-                                finish(j, cands);
-                                continue;
-                            } else {
-                                for (k, &row) in pool_row.iter().enumerate() {
-                                    let offset = bounds.offset(p, Vec2::new(pool_x[k], pool_y[k]));
-                                    let d_sq = offset.length_squared();
-                                    if d_sq <= r_sq && row as usize != j {
-                                        cands.push(Candidate {
-                                            key: sort_key(d_sq, pool_id[k]),
-                                            row,
-                                            offset,
-                                        });
-                                    }
-                                }
-                            }
-                        }
-                        finish(j, cands);
-                    }
-                    i = last;
+                    let at = k * stride;
+                    let (n, _) = write_sorted(
+                        &mut cands[..n],
+                        g.max_neighbours as usize,
+                        false,
+                        &mut rows[at..at + stride],
+                        &mut dists[at..at + stride],
+                        &mut offsets[at..at + stride],
+                    );
+                    *count = n as u32;
                 }
             });
         });

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::behaviours::{self, ResolvedTarget, SteerInputs, SteerState};
-use crate::index::{self, IndexKind, Neighbours, SpatialIndex};
+use crate::index::{self, IndexKind, Neighbours, Reach, SpatialIndex};
 use crate::math::{Vec2, norm, trunc};
 use crate::obstacles::{self, NO_THREAT, ObstacleIndex};
 use crate::rng::{self, Purpose};
@@ -136,6 +136,8 @@ struct Scratch {
     neighbours: Neighbours,
     /// The id of each row of `neighbours` and `blocked` (rows before exits).
     sensed_id: Vec<u32>,
+    /// Candidate lists reused across ticks (see `Pipeline::set_sensing_skin`).
+    sensing: SensingCache,
     obstacle_index: Option<ObstacleIndex>,
     threat: Vec<u32>,
     steering: Vec<Vec2>,
@@ -172,6 +174,7 @@ impl Pipeline {
                 index: SpatialIndex::new(index),
                 neighbours: Neighbours::default(),
                 sensed_id: Vec::new(),
+                sensing: SensingCache::default(),
                 obstacle_index: None,
                 threat: Vec::new(),
                 steering: Vec::new(),
@@ -200,6 +203,29 @@ impl Pipeline {
     /// `World::id_ordered`.
     pub fn set_reorder_every(&mut self, ticks: u64) {
         self.reorder_every = ticks;
+    }
+
+    /// Sensing finds each agent's *candidates* within its sensing radius plus `skin` (a
+    /// distance), and on later ticks derives the neighbour lists from those candidates alone,
+    /// skipping the index build and its queries, for as long as no agent has moved more than
+    /// 0.45 × `skin` from where it was when they were found (and no row was added, removed or
+    /// reordered). Two agents then have moved at most 0.9 × `skin` towards each other, so
+    /// every agent within a sensing radius is among the candidates, and the lists are the same,
+    /// bit for bit, as sensing afresh every tick. A larger skin means fewer sensing ticks but
+    /// more candidates to test on every tick. 0 senses afresh every tick.
+    pub fn set_sensing_skin(&mut self, skin: f32) {
+        let skin = if skin.is_finite() { skin.max(0.0) } else { 0.0 };
+        let c = &mut self.scratch.sensing;
+        if skin != c.skin {
+            c.skin = skin;
+            c.valid = false;
+        }
+    }
+
+    /// Ticks so far whose neighbour lists came from reused candidates, and ticks that sensed
+    /// with the index.
+    pub fn sensing_counts(&self) -> (u64, u64) {
+        (self.scratch.sensing.reused, self.scratch.sensing.sensed)
     }
 
     pub fn index_kind(&self) -> IndexKind {
@@ -247,6 +273,8 @@ impl Pipeline {
             if reorder {
                 t.time(Pass::Reorder, || s.reorder(world));
             }
+            // Whether sensing is due, or the last candidates still hold (timed as build_index).
+            t.time(Pass::BuildIndex, || s.sensing.due = s.sensing.is_due(world));
             // Side by side, as they read disjoint state (so their times overlap): pack positions
             // and rebuild the k-d trees or grid (the obstacle index once per run); find each
             // avoiding agent's most threatening obstacle, then the headings steer reads.
@@ -289,6 +317,7 @@ impl Pipeline {
                 Ok(())
             }
             Pass::SenseNeighbours => {
+                s.sensing.due = s.sensing.is_due(world);
                 s.sense_neighbours(world);
                 Ok(())
             }
@@ -360,7 +389,7 @@ impl Scratch {
 
     fn build_index(&mut self, world: &World) {
         self.refresh_obstacle_index(world);
-        build_agent_index(&mut self.index, &mut self.targeted, world);
+        build_agent_index(&mut self.index, &mut self.targeted, world, true);
     }
 
     /// `build_index` and `find_threats` at once, on both sides of a `rayon::join`, and the
@@ -368,9 +397,10 @@ impl Scratch {
     /// another writes.
     fn build_index_and_find_threats(&mut self, world: &World) -> (Duration, Duration, Duration) {
         let ((), obstacles) = timed(|| self.refresh_obstacle_index(world));
-        let Scratch { index, targeted, obstacle_index, threat, heading, .. } = self;
+        let Scratch { index, targeted, obstacle_index, threat, heading, sensing, .. } = self;
+        let all = sensing.due || sensing.skin <= 0.0;
         let (((), build), (((), threats), ((), headings))) = rayon::join(
-            || timed(|| build_agent_index(index, targeted, world)),
+            || timed(|| build_agent_index(index, targeted, world, all)),
             || {
                 (
                     timed(|| find_threats(obstacle_index.as_ref(), threat, world)),
@@ -394,15 +424,58 @@ impl Scratch {
         let a = &world.agents;
         self.sensed_id.clear();
         self.sensed_id.extend_from_slice(&a.id);
-        index::sense_neighbours(
-            &self.index,
-            &world.bounds,
-            &world.groups,
-            &a.position,
-            &a.id,
-            &a.group,
-            &mut self.neighbours,
-        );
+        let c = &mut self.sensing;
+        if c.due && c.skin > 0.0 {
+            c.cap = c
+                .cap
+                .max(2 * world.groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0))
+                .max(8);
+            let reach = Reach::Candidates { skin: c.skin, cap: c.cap };
+            let overflow = index::sense_within(
+                &self.index,
+                &world.bounds,
+                &world.groups,
+                &a.position,
+                &a.id,
+                &a.group,
+                reach,
+                &mut c.candidates,
+            );
+            if overflow {
+                // Some agent had more candidates than fit: sense afresh this tick, and try
+                // again with twice the room on the next.
+                c.valid = false;
+                c.cap *= 2;
+            } else {
+                c.remember(world);
+            }
+        }
+        if c.due || c.skin <= 0.0 {
+            c.sensed += 1;
+        } else {
+            c.reused += 1;
+        }
+        if c.valid && c.skin > 0.0 {
+            index::neighbours_from_candidates(
+                &world.bounds,
+                &world.groups,
+                &a.position,
+                &a.id,
+                &a.group,
+                &c.candidates,
+                &mut self.neighbours,
+            );
+        } else {
+            index::sense_neighbours(
+                &self.index,
+                &world.bounds,
+                &world.groups,
+                &a.position,
+                &a.id,
+                &a.group,
+                &mut self.neighbours,
+            );
+        }
     }
 
     fn find_threats(&mut self, world: &World) {
@@ -569,8 +642,101 @@ impl Scratch {
     }
 }
 
-/// Packs positions and rebuilds the agents' k-d trees or grid.
-fn build_agent_index(index: &mut SpatialIndex, targeted: &mut Vec<bool>, world: &World) {
+/// Candidate lists within each sensing radius plus a skin, and the state they were found in
+/// (see [`Pipeline::set_sensing_skin`]).
+#[derive(Default)]
+struct SensingCache {
+    /// Extra reach of the candidates; 0 senses afresh every tick.
+    skin: f32,
+    /// Rows only, at most `cap` per agent.
+    candidates: Neighbours,
+    /// Candidates kept per agent: twice the largest `max_neighbours` at first, doubled
+    /// whenever some agent had more.
+    cap: usize,
+    /// `candidates` are complete for the state below.
+    valid: bool,
+    /// Decided before `build_index`: this tick senses afresh.
+    due: bool,
+    /// Ticks whose lists came from reused candidates, and ticks that sensed.
+    reused: u64,
+    sensed: u64,
+    /// Rows, groups, sensing parameters and bounds the candidates were found for, and
+    /// where each agent was.
+    id: Vec<u32>,
+    group: Vec<u16>,
+    params: Vec<(f32, u32)>,
+    bounds: Option<Bounds>,
+    position: Vec<Vec2>,
+}
+
+/// An agent may move this fraction of the skin before sensing is due again: two agents then
+/// close in by at most 0.9 × skin, and the rest covers rounding.
+const SKIN_MOVE: f32 = 0.45;
+
+impl SensingCache {
+    /// Sensing is due unless the candidates were found for these very rows, groups, sensing
+    /// parameters and bounds, and no agent has moved more than `SKIN_MOVE × skin` since.
+    fn is_due(&self, world: &World) -> bool {
+        if self.skin <= 0.0 || !self.valid {
+            return true;
+        }
+        let a = &world.agents;
+        let params = world.groups.iter().map(|g| (g.sensing_radius, g.max_neighbours));
+        if self.bounds != Some(world.bounds)
+            || self.id != a.id
+            || self.group != a.group
+            || !self.params.iter().copied().eq(params)
+        {
+            return true;
+        }
+        let limit = SKIN_MOVE * self.skin;
+        let limit_sq = limit * limit;
+        let bounds = &world.bounds;
+        let moved = |now: &[Vec2], then: &[Vec2]| {
+            now.iter()
+                .zip(then)
+                .fold(false, |acc, (p, q)| acc | (bounds.offset(*q, *p).length_squared() > limit_sq))
+        };
+        if a.len() >= PARALLEL_SCAN {
+            a.position
+                .par_chunks(SCAN_CHUNK)
+                .zip(self.position.par_chunks(SCAN_CHUNK))
+                .any(|(p, q)| moved(p, q))
+        } else {
+            moved(&a.position, &self.position)
+        }
+    }
+
+    /// Records the state complete candidates were just found in. Candidates are not kept
+    /// when rounding could exceed the margin the skin leaves (coordinates far larger than the
+    /// skin), nor when a radius with its skin reaches across half a wrapped world.
+    fn remember(&mut self, world: &World) {
+        let a = &world.agents;
+        let b = &world.bounds;
+        let extent = match b.kind {
+            BoundsKind::Wrap => b.min.abs().max(b.max.abs()).max_element(),
+            BoundsKind::Open => a.position.iter().fold(0.0f32, |m, p| m.max(p.abs().max_element())),
+        };
+        let r_max = world.groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max);
+        let precise = (1.0 - 2.0 * SKIN_MOVE) * self.skin > 1e-5 * (1.0 + extent + r_max + self.skin);
+        let min_side = b.size().min_element();
+        let repeats = b.kind == BoundsKind::Wrap && 2.0 * ((r_max + self.skin) * 1.001 + 1e-3) >= min_side;
+        self.valid = precise && !repeats;
+        self.id.clear();
+        self.id.extend_from_slice(&a.id);
+        self.group.clear();
+        self.group.extend_from_slice(&a.group);
+        self.params.clear();
+        self.params.extend(world.groups.iter().map(|g| (g.sensing_radius, g.max_neighbours)));
+        self.bounds = Some(world.bounds);
+        self.position.clear();
+        self.position.extend_from_slice(&a.position);
+    }
+}
+
+/// Packs positions and rebuilds the agents' k-d trees or grid; with `all` false, only the
+/// nearest-of-group sets (the neighbour lists come from reused candidates this tick).
+fn build_agent_index(index: &mut SpatialIndex, targeted: &mut Vec<bool>, world: &World, all: bool) {
     targeted.clear();
     targeted.resize(world.groups.len(), false);
     for t in &world.targets {
@@ -580,7 +746,11 @@ fn build_agent_index(index: &mut SpatialIndex, targeted: &mut Vec<bool>, world: 
     }
     let a = &world.agents;
     let cell = world.groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max);
-    index.build_with_cell(&world.bounds, &a.position, &a.id, &a.group, targeted, cell.max(1e-3));
+    if all {
+        index.build_with_cell(&world.bounds, &a.position, &a.id, &a.group, targeted, cell.max(1e-3));
+    } else {
+        index.build_groups_only(&world.bounds, &a.position, &a.group, targeted);
+    }
 }
 
 /// `norm(velocity)` of every agent, which alignment reads once per neighbour.

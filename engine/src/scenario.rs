@@ -73,6 +73,7 @@ struct ScenarioToml {
     ticks: u64,
     #[serde(default)]
     index: Option<String>,
+    sensing_skin: Option<f32>,
     bounds: BoundsToml,
     #[serde(default)]
     targets: BTreeMap<String, TargetToml>,
@@ -449,6 +450,8 @@ pub struct Scenario {
     pub dt: f32,
     pub ticks: u64,
     pub index: IndexKind,
+    /// Extra reach of reused sensing candidates (`Pipeline::set_sensing_skin`); 0: off.
+    pub sensing_skin: f32,
     pub bounds: Bounds,
     pub targets: Vec<Target>,
     pub groups: Vec<GroupSpec>,
@@ -1034,6 +1037,10 @@ impl<'a> Validator<'a> {
                 &[("kd", IndexKind::Kd), ("brute", IndexKind::Brute), ("grid", IndexKind::Grid)],
             )?,
         };
+        let sensing_skin = match raw.sensing_skin {
+            None => 0.0,
+            Some(s) => self.num(&[Key("sensing_skin")], s, Rule::NonNegative(1e4))?,
+        };
         let bounds = self.bounds(&raw.bounds)?;
 
         if raw.groups.is_empty() {
@@ -1182,6 +1189,7 @@ impl<'a> Validator<'a> {
             dt,
             ticks: raw.ticks,
             index,
+            sensing_skin,
             bounds,
             targets,
             groups,

@@ -159,7 +159,8 @@ pub struct Simulation {
 impl Simulation {
     pub fn new(scenario: &Scenario, threads: usize) -> Result<Simulation> {
         let world = scenario.build_world();
-        let pipeline = Pipeline::new(threads, scenario.index)?;
+        let mut pipeline = Pipeline::new(threads, scenario.index)?;
+        pipeline.set_sensing_skin(scenario.sensing_skin);
         Ok(Simulation { world, pipeline, origin: scenario.origin.clone() })
     }
 

@@ -1,0 +1,78 @@
+//! Reused sensing candidates (`Pipeline::set_sensing_skin`) give the same neighbour lists and
+//! the same state, bit for bit, as sensing afresh every tick: on every shipped scenario, with
+//! skins too small to reuse anything, typical ones, and ones so large the candidate lists
+//! overflow and grow.
+
+use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
+
+use crate::common::{load, shipped_scenarios};
+
+/// Per tick: the state hash and every agent's neighbour list (ids and squared-distance bits),
+/// agents in id order.
+type Trace = Vec<(String, Vec<(u32, Vec<(u32, u32)>)>)>;
+
+fn run(scenario: &Scenario, ticks: u64, skin: f32, index: IndexKind) -> (Trace, (u64, u64)) {
+    let mut world: World = scenario.build_world();
+    let mut pipeline = Pipeline::new(2, index).expect("thread pool");
+    pipeline.set_sensing_skin(skin);
+    let mut trace = Vec::new();
+    for _ in 0..ticks {
+        pipeline.step(&mut world).unwrap_or_else(|e| panic!("{}: {e}", scenario.name));
+        let ids = pipeline.sensed_ids();
+        let n = pipeline.neighbours();
+        let mut lists: Vec<(u32, Vec<(u32, u32)>)> = (0..ids.len())
+            .map(|row| {
+                let (rows, d) = n.of(row);
+                (ids[row], rows.iter().zip(d).map(|(&r, d)| (ids[r as usize], d.to_bits())).collect())
+            })
+            .collect();
+        lists.sort_unstable_by_key(|l| l.0);
+        trace.push((state_hash(&world).to_hex(), lists));
+    }
+    (trace, pipeline.sensing_counts())
+}
+
+#[test]
+fn reused_candidates_give_the_same_lists_and_hashes_on_every_shipped_scenario() {
+    for path in shipped_scenarios() {
+        let scenario = load(&path);
+        let ticks = if scenario.agent_count() > 5_000 { 25 } else { 60 };
+        let (fresh, (reused, _)) = run(&scenario, ticks, 0.0, IndexKind::Kd);
+        assert_eq!(reused, 0, "{}: skin 0 never reuses", scenario.name);
+        let mut reused_somewhere = false;
+        for skin in [0.05, 0.5, 1.0, 3.0] {
+            let (with_skin, (reused, sensed)) = run(&scenario, ticks, skin, IndexKind::Kd);
+            assert_eq!(reused + sensed, ticks);
+            reused_somewhere |= reused > 0;
+            for (t, (a, b)) in fresh.iter().zip(&with_skin).enumerate() {
+                assert!(a.1 == b.1, "{} skin {skin}: neighbour lists differ at tick {t}", scenario.name);
+                assert_eq!(a.0, b.0, "{} skin {skin}: state hash differs at tick {t}", scenario.name);
+            }
+        }
+        // A spawn source adds rows on every tick, and candidates never outlive a change of rows.
+        if scenario.sources.is_empty() {
+            assert!(reused_somewhere, "{}: no skin ever reused candidates", scenario.name);
+        }
+    }
+}
+
+#[test]
+fn reused_candidates_match_with_the_grid_and_brute_indexes() {
+    let scenario = load(&crate::common::root().join("scenarios/flock.toml"));
+    let (fresh, _) = run(&scenario, 40, 0.0, IndexKind::Kd);
+    for index in [IndexKind::Grid, IndexKind::Brute] {
+        let (with_skin, (reused, _)) = run(&scenario, 40, 1.0, index);
+        assert!(reused > 0);
+        assert!(fresh == with_skin, "{index}: lists or hashes differ");
+    }
+}
+
+#[test]
+fn the_standard_crowd_reuses_candidates_on_most_ticks() {
+    // Its scenario sets `sensing_skin = 1.0`: agents move at most 0.16 a tick, so candidates
+    // hold for two ticks after each sensing tick (and the rows are reordered every 20).
+    let scenario = load(&crate::common::root().join("scenarios/bench/crowd.toml"));
+    assert_eq!(scenario.sensing_skin, 1.0);
+    let (_, (reused, sensed)) = run(&scenario, 30, scenario.sensing_skin, IndexKind::Kd);
+    assert!(reused >= 15 && sensed >= 8, "reused {reused}, sensed {sensed}");
+}
