@@ -938,7 +938,8 @@ fn write_sorted(
 /// The neighbour lists of [`sense_neighbours`], from complete candidate lists (see
 /// [`Reach::Candidates`]) instead of the index: for every agent, each candidate's offset and
 /// squared distance from the current positions, the exact radius test, the sort by
-/// (distance², id) and the cap. When every point that is within an agent's sensing radius now
+/// (distance², id) and the cap. `skin` is the candidates' extra reach: none of them is more
+/// than its agent's radius plus twice the skin away. When every point that is within an agent's sensing radius now
 /// is among its candidates, the lists are the same bits as sensing afresh: the same offsets
 /// (`Bounds::offset`, which the clustered path's plain `q - p` equals away from seams), the
 /// same test, the same order.
@@ -950,9 +951,12 @@ pub fn neighbours_from_candidates(
     id: &[u32],
     group: &[u16],
     candidates: &Neighbours,
+    skin: f32,
     out: &mut Neighbours,
 ) {
     let stride = groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0);
+    // Slack for rounding in the seam test, relative to the world's coordinates.
+    let seam_pad = 1e-3 * (1.0 + bounds.min.abs().max(bounds.max.abs()).max_element());
     out.resize(position.len(), stride);
     if stride == 0 {
         out.count.fill(0);
@@ -979,12 +983,27 @@ pub fn neighbours_from_candidates(
                             cands.resize(rows_i.len(), Candidate::default());
                         }
                         // Every slot written, kept by advancing the count: about half the
-                        // candidates are in range, a branch would mispredict on each.
-                        for &row in rows_i {
-                            let offset = bounds.offset(p, position[row as usize]);
-                            let d_sq = offset.length_squared();
-                            cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
-                            n += usize::from(d_sq <= r_sq && row as usize != i);
+                        // candidates are in range, a branch would mispredict on each. Away
+                        // from a wrapped world's seams every candidate's offset is the plain
+                        // `q - p`, which is what `Bounds::offset` computes there.
+                        let far = g.sensing_radius + 2.0 * skin;
+                        let plain = bounds.kind == BoundsKind::Open
+                            || (p - bounds.min).min_element() >= far * 1.001 + seam_pad
+                                && (bounds.max - p).min_element() >= far * 1.001 + seam_pad;
+                        if plain {
+                            for &row in rows_i {
+                                let offset = position[row as usize] - p;
+                                let d_sq = offset.length_squared();
+                                cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
+                                n += usize::from(d_sq <= r_sq && row as usize != i);
+                            }
+                        } else {
+                            for &row in rows_i {
+                                let offset = bounds.offset(p, position[row as usize]);
+                                let d_sq = offset.length_squared();
+                                cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
+                                n += usize::from(d_sq <= r_sq && row as usize != i);
+                            }
                         }
                     }
                     let at = k * stride;

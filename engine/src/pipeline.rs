@@ -463,6 +463,7 @@ impl Scratch {
                 &a.id,
                 &a.group,
                 &c.candidates,
+                c.skin,
                 &mut self.neighbours,
             );
         } else {
