@@ -1,7 +1,6 @@
 //! Reused sensing candidates (`Pipeline::set_sensing_skin`) give the same neighbour lists and
 //! the same state, bit for bit, as sensing afresh every tick: on every shipped scenario, with
-//! skins too small to reuse anything, typical ones, and ones so large the candidate lists
-//! overflow and grow.
+//! skins too small to reuse anything, typical ones, and large ones (long candidate lists).
 
 use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
 

@@ -6,7 +6,6 @@
 //! and only then truncated to the group's cap.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use kiddo::{Eytzinger, KdTree, SquaredEuclidean, VecOfArenas};
 use rayon::prelude::*;
@@ -517,13 +516,6 @@ impl Neighbours {
         (&self.rows[start..end], &self.dist_sq[start..end])
     }
 
-    /// Neighbour (or candidate) rows of agent row `i`.
-    #[inline]
-    pub fn rows_of(&self, i: usize) -> &[u32] {
-        let start = i * self.stride;
-        &self.rows[start..start + self.count[i] as usize]
-    }
-
     /// Offsets from agent row `i` to its neighbours, in list order.
     #[inline]
     pub fn offsets(&self, i: usize) -> &[Vec2] {
@@ -537,15 +529,6 @@ impl Neighbours {
         let r_sq = radius * radius;
         let (_, dist_sq) = self.of(i);
         dist_sq.iter().take_while(|&&d| d <= r_sq).count()
-    }
-
-    /// As `resize`, for lists of rows only (no distances, no offsets).
-    fn resize_rows(&mut self, agents: usize, stride: usize) {
-        self.stride = stride;
-        self.count.resize(agents, 0);
-        self.rows.resize(agents * stride, 0);
-        self.dist_sq.clear();
-        self.offset.clear();
     }
 
     fn resize(&mut self, agents: usize, stride: usize) {
@@ -648,49 +631,77 @@ pub fn sense_neighbours(
     group: &[u16],
     out: &mut Neighbours,
 ) {
-    sense_within(index, bounds, groups, position, id, group, Reach::Lists, out);
+    sense_within(index, bounds, groups, position, id, group, 0.0, Sink::Lists(out));
 }
 
-/// What [`sense_within`] collects.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Reach {
-    /// The neighbour lists: within each group's sensing radius, capped at `max_neighbours`.
-    Lists,
-    /// Candidate lists for [`neighbours_from_candidates`]: the rows within each sensing radius
-    /// plus `skin`, in no particular order, up to `cap` per agent (for every agent whose group
-    /// senses at all). Only `rows` and `count` are written.
-    Candidates { skin: f32, cap: usize },
+/// Each agent's candidate rows (see [`sense_candidates`]), in variable-length lists: one
+/// growable buffer per chunk of [`SENSE_CHUNK`] rows, so chunks fill in parallel, lists take
+/// only the room they need however dense a spot is, and the buffers are reused from tick to
+/// tick.
+#[derive(Default, Debug)]
+pub struct CandidateLists {
+    chunks: Vec<CandidateChunk>,
 }
 
-/// [`sense_neighbours`], or candidate lists with a larger radius (see [`Reach`]). Returns
-/// whether some agent had more (distinct) candidates than its list could hold: always possible
-/// for neighbour lists, which are capped by design; for candidate lists it means they are not
-/// complete.
+#[derive(Default, Debug)]
+struct CandidateChunk {
+    rows: Vec<u32>,
+    /// Where each row's list starts in `rows`, and one past the last list's end.
+    start: Vec<u32>,
+}
+
+impl CandidateLists {
+    /// The candidate rows of agent row `i`.
+    #[inline]
+    pub fn of(&self, i: usize) -> &[u32] {
+        let c = &self.chunks[i / SENSE_CHUNK];
+        let k = i % SENSE_CHUNK;
+        &c.rows[c.start[k] as usize..c.start[k + 1] as usize]
+    }
+
+    /// Candidates held in all, for reports.
+    pub fn total(&self) -> usize {
+        self.chunks.iter().map(|c| c.rows.len()).sum()
+    }
+}
+
+/// Where [`sense_within`] puts what it finds.
+enum Sink<'a> {
+    /// Neighbour lists: sorted by (distance², id), capped at each group's `max_neighbours`.
+    Lists(&'a mut Neighbours),
+    /// Candidate rows in the order found, uncapped.
+    Candidates(&'a mut CandidateLists),
+}
+
+/// For [`neighbours_from_candidates`]: each agent's candidate rows, every other agent within
+/// its group's sensing radius plus `skin` (for every agent whose group senses at all), in no
+/// particular order and with no cap.
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches
-pub fn sense_within(
+pub fn sense_candidates(
     index: &SpatialIndex,
     bounds: &Bounds,
     groups: &[Group],
     position: &[Vec2],
     id: &[u32],
     group: &[u16],
-    reach: Reach,
-    out: &mut Neighbours,
-) -> bool {
-    let (skin, stride) = match reach {
-        Reach::Lists => (0.0, groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0)),
-        Reach::Candidates { skin, cap } => (skin, cap),
-    };
-    let lists = reach == Reach::Lists;
-    if lists {
-        out.resize(position.len(), stride);
-    } else {
-        out.resize_rows(position.len(), stride);
-    }
-    if stride == 0 {
-        out.count.fill(0);
-        return false;
-    }
+    skin: f32,
+    out: &mut CandidateLists,
+) {
+    sense_within(index, bounds, groups, position, id, group, skin, Sink::Candidates(out));
+}
+
+/// The clustered sensing of [`sense_neighbours`], with each radius grown by `skin`, into `sink`.
+#[allow(clippy::too_many_arguments)] // a pass lists every column it touches
+fn sense_within(
+    index: &SpatialIndex,
+    bounds: &Bounds,
+    groups: &[Group],
+    position: &[Vec2],
+    id: &[u32],
+    group: &[u16],
+    skin: f32,
+    sink: Sink<'_>,
+) {
     // Candidates can repeat only when a query (with its padding) reaches across half a
     // wrapped world; the loader forbids that for sensing radii, but stay exact regardless.
     let min_side = bounds.size().min_element();
@@ -704,49 +715,11 @@ pub fn sense_within(
         let g = &groups[group[i] as usize];
         if g.max_neighbours == 0 { 0.0 } else { g.sensing_radius.max(0.0) + skin }
     };
-    let cap_of = |i: usize| match reach {
-        Reach::Lists => groups[group[i] as usize].max_neighbours as usize,
-        Reach::Candidates { cap, .. } => cap,
-    };
-    let overflow = AtomicBool::new(false);
-    // One chunk of rows; `dists` and `offsets` are empty for candidate lists.
-    let chunk_body = |chunk: usize,
-                      rows: &mut [u32],
-                      dists: &mut [f32],
-                      offsets: &mut [Vec2],
-                      counts: &mut [u32]| {
+    // Senses the rows `base..base + len`, calling `finish(row, candidates)` once per row, in
+    // row order.
+    let sense_chunk = |base: usize, len: usize, finish: &mut dyn FnMut(usize, &mut [Candidate])| {
         SENSE_SCRATCH.with_borrow_mut(|scratch| {
-            let base = chunk * SENSE_CHUNK;
-            let end = base + counts.len();
-            // Writes agent `i`'s sorted, capped list from its candidates.
-            let mut finish = |i: usize, cands: &mut [Candidate]| {
-                let cap = cap_of(i);
-                let at = (i - base) * stride;
-                if !lists {
-                    // Candidates: the rows as found. (Where a row could be found twice,
-                    // `may_repeat`, the pipeline does not reuse candidates.)
-                    for (slot, c) in rows[at..at + stride].iter_mut().zip(cands.iter()) {
-                        *slot = c.row;
-                    }
-                    if cands.len() > cap {
-                        overflow.store(true, Ordering::Relaxed);
-                    }
-                    counts[i - base] = cands.len().min(cap) as u32;
-                    return;
-                }
-                let (count, distinct) = write_sorted(
-                    cands,
-                    cap,
-                    may_repeat,
-                    &mut rows[at..at + stride],
-                    &mut dists[at..at + stride],
-                    &mut offsets[at..at + stride],
-                );
-                if distinct > cap {
-                    overflow.store(true, Ordering::Relaxed);
-                }
-                counts[i - base] = count as u32;
-            };
+            let end = base + len;
             let mut i = base;
             while i < end {
                 let r = radius_of(i);
@@ -862,24 +835,57 @@ pub fn sense_within(
             }
         });
     };
-    if lists {
-        out.rows
-            .par_chunks_mut(stride * SENSE_CHUNK)
-            .zip(out.dist_sq.par_chunks_mut(stride * SENSE_CHUNK))
-            .zip(out.offset.par_chunks_mut(stride * SENSE_CHUNK))
-            .zip(out.count.par_chunks_mut(SENSE_CHUNK))
-            .enumerate()
-            .for_each(|(chunk, (((rows, dists), offsets), counts))| {
-                chunk_body(chunk, rows, dists, offsets, counts)
+    match sink {
+        Sink::Lists(out) => {
+            let stride = groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0);
+            out.resize(position.len(), stride);
+            if stride == 0 {
+                out.count.fill(0);
+                return;
+            }
+            out.rows
+                .par_chunks_mut(stride * SENSE_CHUNK)
+                .zip(out.dist_sq.par_chunks_mut(stride * SENSE_CHUNK))
+                .zip(out.offset.par_chunks_mut(stride * SENSE_CHUNK))
+                .zip(out.count.par_chunks_mut(SENSE_CHUNK))
+                .enumerate()
+                .for_each(|(chunk, (((rows, dists), offsets), counts))| {
+                    let (base, len) = (chunk * SENSE_CHUNK, counts.len());
+                    // Writes agent `i`'s sorted, capped list.
+                    let mut finish = |i: usize, cands: &mut [Candidate]| {
+                        let at = (i - base) * stride;
+                        let (count, _) = write_sorted(
+                            cands,
+                            groups[group[i] as usize].max_neighbours as usize,
+                            may_repeat,
+                            &mut rows[at..at + stride],
+                            &mut dists[at..at + stride],
+                            &mut offsets[at..at + stride],
+                        );
+                        counts[i - base] = count as u32;
+                    };
+                    sense_chunk(base, len, &mut finish);
+                });
+        }
+        Sink::Candidates(out) => {
+            let n = position.len();
+            out.chunks.resize_with(n.div_ceil(SENSE_CHUNK), CandidateChunk::default);
+            out.chunks.par_iter_mut().enumerate().for_each(|(chunk, c)| {
+                let base = chunk * SENSE_CHUNK;
+                c.rows.clear();
+                c.start.clear();
+                c.start.push(0);
+                // The rows as found. (Where a row could be found twice, `may_repeat`, the
+                // pipeline does not reuse candidates.)
+                let mut finish = |i: usize, cands: &mut [Candidate]| {
+                    debug_assert_eq!(i, base + c.start.len() - 1, "rows finish in order");
+                    c.rows.extend(cands.iter().map(|x| x.row));
+                    c.start.push(c.rows.len() as u32);
+                };
+                sense_chunk(base, SENSE_CHUNK.min(n - base), &mut finish);
             });
-    } else {
-        out.rows
-            .par_chunks_mut(stride * SENSE_CHUNK)
-            .zip(out.count.par_chunks_mut(SENSE_CHUNK))
-            .enumerate()
-            .for_each(|(chunk, (rows, counts))| chunk_body(chunk, rows, &mut [], &mut [], counts));
+        }
     }
-    overflow.into_inner()
 }
 
 /// Orders `cands` by (distance², id) and writes the first `cap` into `rows`, `dists` and
@@ -936,7 +942,7 @@ fn write_sorted(
 }
 
 /// The neighbour lists of [`sense_neighbours`], from complete candidate lists (see
-/// [`Reach::Candidates`]) instead of the index: for every agent, each candidate's offset and
+/// [`sense_candidates`]) instead of the index: for every agent, each candidate's offset and
 /// squared distance from the current positions, the exact radius test, the sort by
 /// (distance², id) and the cap. `skin` is the candidates' extra reach: none of them is more
 /// than its agent's radius plus twice the skin away. When every point that is within an agent's sensing radius now
@@ -950,7 +956,7 @@ pub fn neighbours_from_candidates(
     position: &[Vec2],
     id: &[u32],
     group: &[u16],
-    candidates: &Neighbours,
+    candidates: &CandidateLists,
     skin: f32,
     out: &mut Neighbours,
 ) {
@@ -978,7 +984,7 @@ pub fn neighbours_from_candidates(
                     let mut n = 0;
                     if g.max_neighbours > 0 && g.sensing_radius > 0.0 {
                         let (p, r_sq) = (position[i], g.sensing_radius * g.sensing_radius);
-                        let rows_i = candidates.rows_of(i);
+                        let rows_i = candidates.of(i);
                         if cands.len() < rows_i.len() {
                             cands.resize(rows_i.len(), Candidate::default());
                         }

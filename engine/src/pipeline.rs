@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::behaviours::{self, ResolvedTarget, SteerInputs, SteerState};
-use crate::index::{self, IndexKind, Neighbours, Reach, SpatialIndex};
+use crate::index::{self, CandidateLists, IndexKind, Neighbours, SpatialIndex};
 use crate::math::{Vec2, norm, trunc};
 use crate::obstacles::{self, NO_THREAT, ObstacleIndex};
 use crate::rng::{self, Purpose};
@@ -426,29 +426,17 @@ impl Scratch {
         self.sensed_id.extend_from_slice(&a.id);
         let c = &mut self.sensing;
         if c.due && c.skin > 0.0 {
-            c.cap = c
-                .cap
-                .max(2 * world.groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0))
-                .max(8);
-            let reach = Reach::Candidates { skin: c.skin, cap: c.cap };
-            let overflow = index::sense_within(
+            index::sense_candidates(
                 &self.index,
                 &world.bounds,
                 &world.groups,
                 &a.position,
                 &a.id,
                 &a.group,
-                reach,
+                c.skin,
                 &mut c.candidates,
             );
-            if overflow {
-                // Some agent had more candidates than fit: sense afresh this tick, and try
-                // again with twice the room on the next.
-                c.valid = false;
-                c.cap *= 2;
-            } else {
-                c.remember(world);
-            }
+            c.remember(world);
         }
         if c.due || c.skin <= 0.0 {
             c.sensed += 1;
@@ -649,11 +637,7 @@ impl Scratch {
 struct SensingCache {
     /// Extra reach of the candidates; 0 senses afresh every tick.
     skin: f32,
-    /// Rows only, at most `cap` per agent.
-    candidates: Neighbours,
-    /// Candidates kept per agent: twice the largest `max_neighbours` at first, doubled
-    /// whenever some agent had more.
-    cap: usize,
+    candidates: CandidateLists,
     /// `candidates` are complete for the state below.
     valid: bool,
     /// Decided before `build_index`: this tick senses afresh.
