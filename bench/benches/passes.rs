@@ -1,4 +1,7 @@
-//! Each pass alone on a warmed standard crowd at 10k and 100k agents.
+//! Each pass alone on a warmed standard crowd at 10k and 100k agents. Sensing is measured both
+//! ways: afresh with the index (`sense_neighbours`, as on a sensing tick; the scenario's
+//! candidate reuse is switched off for these), and from reused candidates
+//! (`sense_from_candidates`, as on the ticks between).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use throng_bench::{bench_threads, crowd};
@@ -12,6 +15,23 @@ fn passes(c: &mut Criterion) {
     for agents in [10_000u64, 100_000] {
         let (mut world, mut pipeline) = crowd(agents, threads, IndexKind::Kd);
         group.throughput(Throughput::Elements(world.agents.len() as u64));
+        // Lists from the candidates found on the last sensing tick (positions do not move
+        // between iterations, so the candidates stay valid): step until a pass reuses them.
+        for _ in 0..8 {
+            pipeline.step(&mut world).expect("finite state");
+            let (reused, _) = pipeline.sensing_counts();
+            pipeline.run_pass(&mut world, Pass::SenseNeighbours).expect("finite state");
+            if pipeline.sensing_counts().0 > reused {
+                break;
+            }
+        }
+        group.bench_function(format!("sense_from_candidates/{agents}/{threads}t"), |b| {
+            b.iter(|| {
+                pipeline.run_pass(std::hint::black_box(&mut world), Pass::SenseNeighbours).expect("finite")
+            })
+        });
+        pipeline.set_sensing_skin(0.0);
+        pipeline.step(&mut world).expect("finite state");
         for pass in [
             Pass::BuildIndex,
             Pass::SenseNeighbours,
