@@ -883,6 +883,12 @@ fn sense_within(
                     c.start.push(c.rows.len() as u32);
                 };
                 sense_chunk(base, SENSE_CHUNK.min(n - base), &mut finish);
+                // Keep a quarter of room spare (growing to half when less is left), so the
+                // ordinary drift of a chunk's count never reallocates after warm-up.
+                let len = c.rows.len();
+                if c.rows.capacity() < len + len / 4 {
+                    c.rows.reserve_exact(len / 2);
+                }
             });
         }
     }
