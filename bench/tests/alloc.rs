@@ -4,7 +4,7 @@
 //!
 //! The grid backend allocates nothing at all once warm. The k-d backend allocates only inside
 //! kiddo's tree construction (`ImmutableKdTree::new_from_slice` has no rebuild-in-place), a
-//! fixed handful of O(N) buffers per tick, never per agent.
+//! fixed handful of O(N) buffers per tree built (on sensing ticks), never per agent.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
