@@ -531,6 +531,32 @@ impl Neighbours {
         dist_sq.iter().take_while(|&&d| d <= r_sq).count()
     }
 
+    /// Sizes the lists for `agents` rows, each with room for the largest cap in `groups`, and
+    /// runs `fill(first_row, stride, rows, dists, offsets, counts)` on every chunk of
+    /// [`SENSE_CHUNK`] rows in parallel.
+    fn fill_chunks(
+        &mut self,
+        agents: usize,
+        groups: &[Group],
+        fill: impl Fn(usize, usize, &mut [u32], &mut [f32], &mut [Vec2], &mut [u32]) + Sync + Send,
+    ) {
+        let stride = groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0);
+        self.resize(agents, stride);
+        if stride == 0 {
+            self.count.fill(0);
+            return;
+        }
+        self.rows
+            .par_chunks_mut(stride * SENSE_CHUNK)
+            .zip(self.dist_sq.par_chunks_mut(stride * SENSE_CHUNK))
+            .zip(self.offset.par_chunks_mut(stride * SENSE_CHUNK))
+            .zip(self.count.par_chunks_mut(SENSE_CHUNK))
+            .enumerate()
+            .for_each(|(chunk, (((rows, dists), offsets), counts))| {
+                fill(chunk * SENSE_CHUNK, stride, rows, dists, offsets, counts)
+            });
+    }
+
     fn resize(&mut self, agents: usize, stride: usize) {
         self.stride = stride;
         self.count.resize(agents, 0);
@@ -837,35 +863,23 @@ fn sense_within(
     };
     match sink {
         Sink::Lists(out) => {
-            let stride = groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0);
-            out.resize(position.len(), stride);
-            if stride == 0 {
-                out.count.fill(0);
-                return;
-            }
-            out.rows
-                .par_chunks_mut(stride * SENSE_CHUNK)
-                .zip(out.dist_sq.par_chunks_mut(stride * SENSE_CHUNK))
-                .zip(out.offset.par_chunks_mut(stride * SENSE_CHUNK))
-                .zip(out.count.par_chunks_mut(SENSE_CHUNK))
-                .enumerate()
-                .for_each(|(chunk, (((rows, dists), offsets), counts))| {
-                    let (base, len) = (chunk * SENSE_CHUNK, counts.len());
-                    // Writes agent `i`'s sorted, capped list.
-                    let mut finish = |i: usize, cands: &mut [Candidate]| {
-                        let at = (i - base) * stride;
-                        let (count, _) = write_sorted(
-                            cands,
-                            groups[group[i] as usize].max_neighbours as usize,
-                            may_repeat,
-                            &mut rows[at..at + stride],
-                            &mut dists[at..at + stride],
-                            &mut offsets[at..at + stride],
-                        );
-                        counts[i - base] = count as u32;
-                    };
-                    sense_chunk(base, len, &mut finish);
-                });
+            out.fill_chunks(position.len(), groups, |base, stride, rows, dists, offsets, counts| {
+                let len = counts.len();
+                // Writes agent `i`'s sorted, capped list.
+                let mut finish = |i: usize, cands: &mut [Candidate]| {
+                    let at = (i - base) * stride;
+                    let count = write_sorted(
+                        cands,
+                        groups[group[i] as usize].max_neighbours as usize,
+                        may_repeat,
+                        &mut rows[at..at + stride],
+                        &mut dists[at..at + stride],
+                        &mut offsets[at..at + stride],
+                    );
+                    counts[i - base] = count as u32;
+                };
+                sense_chunk(base, len, &mut finish);
+            });
         }
         Sink::Candidates(out) => {
             let n = position.len();
@@ -896,7 +910,7 @@ fn sense_within(
 
 /// Orders `cands` by (distance², id) and writes the first `cap` into `rows`, `dists` and
 /// `offsets` (one list's slots). With `dedup`, a candidate proposed twice (the same key twice)
-/// counts once. Returns how many were written and how many distinct candidates there were.
+/// counts once. Returns how many were written.
 #[inline]
 fn write_sorted(
     cands: &mut [Candidate],
@@ -905,7 +919,7 @@ fn write_sorted(
     rows: &mut [u32],
     dists: &mut [f32],
     offsets: &mut [Vec2],
-) -> (usize, usize) {
+) -> usize {
     let mut put = |s: usize, c: &Candidate| {
         rows[s] = c.row;
         dists[s] = f32::from_bits((c.key >> 32) as u32);
@@ -923,7 +937,7 @@ fn write_sorted(
         }
         let count = kept.min(cap);
         cands[..count].iter().enumerate().for_each(|(s, c)| put(s, c));
-        (count, kept)
+        count
     } else if cands.len() <= RANK_SORT_MAX {
         // Keys are distinct (each holds its id): a candidate's rank is how many keys are
         // smaller. Counting has no data-dependent branches, which beats a sort's
@@ -934,7 +948,7 @@ fn write_sorted(
                 put(rank, c);
             }
         }
-        (cands.len().min(cap), cands.len())
+        cands.len().min(cap)
     } else {
         // The `cap` smallest keys, then only those sorted.
         let keep = cands.len().min(cap);
@@ -943,7 +957,7 @@ fn write_sorted(
         }
         insertion_sort(&mut cands[..keep]);
         cands[..keep].iter().enumerate().for_each(|(s, c)| put(s, c));
-        (keep, cands.len())
+        keep
     }
 }
 
@@ -966,71 +980,58 @@ pub fn neighbours_from_candidates(
     skin: f32,
     out: &mut Neighbours,
 ) {
-    let stride = groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0);
     // Slack for rounding in the seam test, relative to the world's coordinates.
     let seam_pad = 1e-3 * (1.0 + bounds.min.abs().max(bounds.max.abs()).max_element());
-    out.resize(position.len(), stride);
-    if stride == 0 {
-        out.count.fill(0);
-        return;
-    }
-    out.rows
-        .par_chunks_mut(stride * SENSE_CHUNK)
-        .zip(out.dist_sq.par_chunks_mut(stride * SENSE_CHUNK))
-        .zip(out.offset.par_chunks_mut(stride * SENSE_CHUNK))
-        .zip(out.count.par_chunks_mut(SENSE_CHUNK))
-        .enumerate()
-        .for_each(|(chunk, (((rows, dists), offsets), counts))| {
-            SENSE_SCRATCH.with_borrow_mut(|scratch| {
-                let base = chunk * SENSE_CHUNK;
-                for (k, count) in counts.iter_mut().enumerate() {
-                    let i = base + k;
-                    let g = &groups[group[i] as usize];
-                    let cands = &mut scratch.cands;
-                    let mut n = 0;
-                    if g.max_neighbours > 0 && g.sensing_radius > 0.0 {
-                        let (p, r_sq) = (position[i], g.sensing_radius * g.sensing_radius);
-                        let rows_i = candidates.of(i);
-                        if cands.len() < rows_i.len() {
-                            cands.resize(rows_i.len(), Candidate::default());
+    out.fill_chunks(position.len(), groups, |base, stride, rows, dists, offsets, counts| {
+        SENSE_SCRATCH.with_borrow_mut(|scratch| {
+            for (k, count) in counts.iter_mut().enumerate() {
+                let i = base + k;
+                let g = &groups[group[i] as usize];
+                let cands = &mut scratch.cands;
+                let mut n = 0;
+                if g.max_neighbours > 0 && g.sensing_radius > 0.0 {
+                    let (p, r_sq) = (position[i], g.sensing_radius * g.sensing_radius);
+                    let rows_i = candidates.of(i);
+                    if cands.len() < rows_i.len() {
+                        cands.resize(rows_i.len(), Candidate::default());
+                    }
+                    // Every slot written, kept by advancing the count: about half the
+                    // candidates are in range, a branch would mispredict on each. Away
+                    // from a wrapped world's seams every candidate's offset is the plain
+                    // `q - p`, which is what `Bounds::offset` computes there.
+                    let far = g.sensing_radius + 2.0 * skin;
+                    let plain = bounds.kind == BoundsKind::Open
+                        || (p - bounds.min).min_element() >= far * 1.001 + seam_pad
+                            && (bounds.max - p).min_element() >= far * 1.001 + seam_pad;
+                    if plain {
+                        for &row in rows_i {
+                            let offset = position[row as usize] - p;
+                            let d_sq = offset.length_squared();
+                            cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
+                            n += usize::from(d_sq <= r_sq && row as usize != i);
                         }
-                        // Every slot written, kept by advancing the count: about half the
-                        // candidates are in range, a branch would mispredict on each. Away
-                        // from a wrapped world's seams every candidate's offset is the plain
-                        // `q - p`, which is what `Bounds::offset` computes there.
-                        let far = g.sensing_radius + 2.0 * skin;
-                        let plain = bounds.kind == BoundsKind::Open
-                            || (p - bounds.min).min_element() >= far * 1.001 + seam_pad
-                                && (bounds.max - p).min_element() >= far * 1.001 + seam_pad;
-                        if plain {
-                            for &row in rows_i {
-                                let offset = position[row as usize] - p;
-                                let d_sq = offset.length_squared();
-                                cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
-                                n += usize::from(d_sq <= r_sq && row as usize != i);
-                            }
-                        } else {
-                            for &row in rows_i {
-                                let offset = bounds.offset(p, position[row as usize]);
-                                let d_sq = offset.length_squared();
-                                cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
-                                n += usize::from(d_sq <= r_sq && row as usize != i);
-                            }
+                    } else {
+                        for &row in rows_i {
+                            let offset = bounds.offset(p, position[row as usize]);
+                            let d_sq = offset.length_squared();
+                            cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
+                            n += usize::from(d_sq <= r_sq && row as usize != i);
                         }
                     }
-                    let at = k * stride;
-                    let (n, _) = write_sorted(
-                        &mut cands[..n],
-                        g.max_neighbours as usize,
-                        false,
-                        &mut rows[at..at + stride],
-                        &mut dists[at..at + stride],
-                        &mut offsets[at..at + stride],
-                    );
-                    *count = n as u32;
                 }
-            });
+                let at = k * stride;
+                let n = write_sorted(
+                    &mut cands[..n],
+                    g.max_neighbours as usize,
+                    false,
+                    &mut rows[at..at + stride],
+                    &mut dists[at..at + stride],
+                    &mut offsets[at..at + stride],
+                );
+                *count = n as u32;
+            }
         });
+    });
 }
 
 /// The index floor `throng bench` compares a tick against: packing `positions`, building a
