@@ -247,6 +247,26 @@ fn missing_key_is_named() {
 // Values out of range.
 
 #[test]
+fn bad_sensing_skins_are_rejected() {
+    check_rejects(
+        "cli_negative_skin",
+        base_with("ticks = 10", "ticks = 10\nsensing_skin = -0.5"),
+        (6, 16),
+        &["`sensing_skin`", "-0.5"],
+    );
+    check_rejects(
+        "cli_nan_skin",
+        base_with("ticks = 10", "ticks = 10\nsensing_skin = nan"),
+        (6, 16),
+        &["`sensing_skin`", "NaN"],
+    );
+    // On the command line too (clap's usage error, exit 2).
+    let out = throng(&["run", "scenarios/seek_arrive.toml", "--ticks", "1", "--sensing-skin=-1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("expected a finite distance of 0 or more"), "{}", text(&out.stderr));
+}
+
+#[test]
 fn nan_and_inf_are_rejected() {
     check_rejects("cli_nan_dt", base_with("dt = 0.1", "dt = nan"), (4, 6), &["`dt`", "finite", "NaN"]);
     check_rejects(
