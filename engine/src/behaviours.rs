@@ -558,6 +558,7 @@ pub fn steer(inputs: &SteerInputs<'_>, state: SteerState<'_>, steering: &mut [Ve
         .zip(state.goal.par_iter_mut())
         .enumerate()
         .with_min_len(64)
+        .with_max_len(crate::PIECE_ROWS)
         .for_each(
             |(
                 i,
@@ -598,6 +599,7 @@ pub fn queue_brake(
         .zip(blocked.par_iter_mut())
         .enumerate()
         .with_min_len(128)
+        .with_max_len(crate::PIECE_ROWS)
         .for_each(|(i, ((steer, v), blocked))| {
             *blocked = false;
             let Some(&Behaviour::Queue {

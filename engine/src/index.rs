@@ -552,6 +552,7 @@ impl Neighbours {
             .zip(self.offset.par_chunks_mut(stride * SENSE_CHUNK))
             .zip(self.count.par_chunks_mut(SENSE_CHUNK))
             .enumerate()
+            .with_max_len(crate::PIECE_ROWS / SENSE_CHUNK)
             .for_each(|(chunk, (((rows, dists), offsets), counts))| {
                 fill(chunk * SENSE_CHUNK, stride, rows, dists, offsets, counts)
             });
@@ -884,26 +885,28 @@ fn sense_within(
         Sink::Candidates(out) => {
             let n = position.len();
             out.chunks.resize_with(n.div_ceil(SENSE_CHUNK), CandidateChunk::default);
-            out.chunks.par_iter_mut().enumerate().for_each(|(chunk, c)| {
-                let base = chunk * SENSE_CHUNK;
-                c.rows.clear();
-                c.start.clear();
-                c.start.push(0);
-                // The rows as found. (Where a row could be found twice, `may_repeat`, the
-                // pipeline does not reuse candidates.)
-                let mut finish = |i: usize, cands: &mut [Candidate]| {
-                    debug_assert_eq!(i, base + c.start.len() - 1, "rows finish in order");
-                    c.rows.extend(cands.iter().map(|x| x.row));
-                    c.start.push(c.rows.len() as u32);
-                };
-                sense_chunk(base, SENSE_CHUNK.min(n - base), &mut finish);
-                // Keep a quarter of room spare (growing to half when less is left), so the
-                // ordinary drift of a chunk's count never reallocates after warm-up.
-                let len = c.rows.len();
-                if c.rows.capacity() < len + len / 4 {
-                    c.rows.reserve_exact(len / 2);
-                }
-            });
+            out.chunks.par_iter_mut().enumerate().with_max_len(crate::PIECE_ROWS / SENSE_CHUNK).for_each(
+                |(chunk, c)| {
+                    let base = chunk * SENSE_CHUNK;
+                    c.rows.clear();
+                    c.start.clear();
+                    c.start.push(0);
+                    // The rows as found. (Where a row could be found twice, `may_repeat`, the
+                    // pipeline does not reuse candidates.)
+                    let mut finish = |i: usize, cands: &mut [Candidate]| {
+                        debug_assert_eq!(i, base + c.start.len() - 1, "rows finish in order");
+                        c.rows.extend(cands.iter().map(|x| x.row));
+                        c.start.push(c.rows.len() as u32);
+                    };
+                    sense_chunk(base, SENSE_CHUNK.min(n - base), &mut finish);
+                    // Keep a quarter of room spare (growing to half when less is left), so the
+                    // ordinary drift of a chunk's count never reallocates after warm-up.
+                    let len = c.rows.len();
+                    if c.rows.capacity() < len + len / 4 {
+                        c.rows.reserve_exact(len / 2);
+                    }
+                },
+            );
         }
     }
 }
@@ -1049,6 +1052,7 @@ pub fn kd_floor(points: &mut Vec<[f32; 2]>, positions: &[Vec2], radius: &[f32]) 
         .par_iter()
         .zip(radius)
         .with_min_len(64)
+        .with_max_len(crate::PIECE_ROWS)
         .map(|(p, &r)| {
             let mut hits = 0u64;
             tree.query(p).within::<SquaredEuclidean<f32>>(r * r).unsorted().visit(|_| hits += 1);

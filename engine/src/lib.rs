@@ -24,6 +24,14 @@ pub mod rng;
 pub mod scenario;
 pub mod world;
 
+/// The most rows one rayon work piece takes in a per-agent pass (cheap passes take four times
+/// as many). Left to itself, rayon splits a 10k-row pass into about two pieces per thread; when
+/// one thread starts late or runs slower (its rows were last written on the other core), the
+/// other soon has nothing left to steal and waits at the join. Pieces of at most this many rows
+/// (some 10-30 µs of work) keep both busy to the end. Which thread runs which piece never
+/// changes a result: every pass writes only its own rows.
+pub(crate) const PIECE_ROWS: usize = 256;
+
 pub use hash::{StateHash, state_hash};
 pub use index::IndexKind;
 pub use pipeline::{NonFinite, PASSES, Pipeline, PipelineError, TickEvents};

@@ -575,14 +575,16 @@ pub fn find_threats(
     radius: &[f32],
     threat: &mut [u32],
 ) {
-    threat.par_iter_mut().enumerate().with_min_len(128).for_each(|(i, out)| {
-        *out = groups[group[i] as usize]
-            .see_ahead()
-            .and_then(|see| {
-                most_threatening(index, obstacles, position[i], velocity[i], max_speed[i], radius[i], see)
-            })
-            .unwrap_or(NO_THREAT);
-    });
+    threat.par_iter_mut().enumerate().with_min_len(128).with_max_len(crate::PIECE_ROWS).for_each(
+        |(i, out)| {
+            *out = groups[group[i] as usize]
+                .see_ahead()
+                .and_then(|see| {
+                    most_threatening(index, obstacles, position[i], velocity[i], max_speed[i], radius[i], see)
+                })
+                .unwrap_or(NO_THREAT);
+        },
+    );
 }
 
 /// The `collide` pass (solid obstacles): a body overlapping an obstacle is moved to where it
@@ -597,8 +599,13 @@ pub fn collide(
     position: &mut [Vec2],
     velocity: &mut [Vec2],
 ) {
-    position.par_iter_mut().zip(velocity.par_iter_mut()).enumerate().with_min_len(256).for_each(
-        |(i, (p, v))| {
+    position
+        .par_iter_mut()
+        .zip(velocity.par_iter_mut())
+        .enumerate()
+        .with_min_len(256)
+        .with_max_len(4 * crate::PIECE_ROWS)
+        .for_each(|(i, (p, v))| {
             let r = radius[i];
             for _ in 0..4 {
                 // The deepest overlap first, ties by obstacle index.
@@ -620,8 +627,7 @@ pub fn collide(
                     *v -= n * inward;
                 }
             }
-        },
-    );
+        });
 }
 
 /// How far a body of radius `r` at `p` reaches into the nearest obstacle (0 when clear).
