@@ -11,7 +11,7 @@ use crate::index::{self, CandidateLists, IndexKind, Neighbours, SpatialIndex};
 use crate::math::{Vec2, norm, trunc};
 use crate::obstacles::{self, NO_THREAT, ObstacleIndex};
 use crate::rng::{self, Purpose};
-use crate::world::{Bounds, BoundsKind, Gate, Target, World};
+use crate::world::{Bounds, BoundsKind, Gate, PermuteScratch, Target, World};
 
 /// The passes of one tick, in order.
 pub const PASSES: [&str; 10] = [
@@ -131,7 +131,7 @@ struct Scratch {
     /// The reorder pass's (Morton code, id) keys, permutation and cycle marks.
     reorder_keys: Vec<(u64, u32)>,
     reorder_order: Vec<u32>,
-    reorder_done: Vec<bool>,
+    reorder_done: PermuteScratch,
     index: SpatialIndex,
     neighbours: Neighbours,
     /// The id of each row of `neighbours` and `blocked` (rows before exits).
@@ -170,7 +170,7 @@ impl Pipeline {
             scratch: Scratch {
                 reorder_keys: Vec::new(),
                 reorder_order: Vec::new(),
-                reorder_done: Vec::new(),
+                reorder_done: PermuteScratch::default(),
                 index: SpatialIndex::new(index),
                 neighbours: Neighbours::default(),
                 sensed_id: Vec::new(),

@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::math::Vec2;
@@ -461,6 +462,39 @@ pub struct AgentParams {
     pub initial_speed: Param,
 }
 
+/// Reusable scratch for [`Agents::permute_rows_with`].
+#[derive(Clone, Debug, Default)]
+pub struct PermuteScratch {
+    done: Vec<bool>,
+    /// The first row of every cycle longer than one row.
+    leaders: Vec<u32>,
+}
+
+/// One agent column, as [`Agents::permute_rows_with`] moves it.
+trait Column: Send {
+    /// Moves row `order[k]` to row `k`, following the cycles that start at `leaders`.
+    fn follow_cycles(&mut self, order: &[u32], leaders: &[u32]);
+}
+
+impl<T: Send> Column for Vec<T> {
+    fn follow_cycles(&mut self, order: &[u32], leaders: &[u32]) {
+        for &start in leaders {
+            // Row `start` holds its old value; each swap puts the right one in row `j` and
+            // carries the old value of `start` along the cycle, to its last row.
+            let start = start as usize;
+            let mut j = start;
+            loop {
+                let k = order[j] as usize;
+                if k == start {
+                    break;
+                }
+                self.swap(j, k);
+                j = k;
+            }
+        }
+    }
+}
+
 /// Agent columns. Row `i` of every column describes the same agent. Rows are in id order
 /// unless the pipeline reordered them spatially (`Pipeline::set_reorder_every`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -530,47 +564,59 @@ impl Agents {
     /// Results never depend on row order (every tie is broken by id, every output is written
     /// in id order), so a spatial order only changes speed.
     pub fn permute_rows(&mut self, order: &[u32]) {
-        self.permute_rows_with(order, &mut Vec::new());
+        self.permute_rows_with(order, &mut PermuteScratch::default());
     }
 
-    /// As [`Agents::permute_rows`], in place: each column follows the permutation's cycles,
-    /// with `done` as reusable scratch, so a warm caller allocates nothing.
-    pub fn permute_rows_with(&mut self, order: &[u32], done: &mut Vec<bool>) {
-        fn cycles<T>(col: &mut [T], order: &[u32], done: &mut [bool]) {
-            done.fill(false);
-            for start in 0..col.len() {
-                // Row `start` holds its old value; each swap puts the right one in row `j`
-                // and carries the old value of `start` along the cycle, to its last row.
-                let mut j = start;
-                while !done[j] {
-                    done[j] = true;
-                    let k = order[j] as usize;
-                    if k == start {
-                        break;
-                    }
-                    col.swap(j, k);
-                    j = k;
-                }
+    /// As [`Agents::permute_rows`], in place, with reusable scratch (a warm caller allocates
+    /// nothing). The permutation's cycles are found once; then each column follows them on its
+    /// own, the columns side by side when called on a rayon pool of several threads. A column's
+    /// result does not depend on which thread moved it.
+    pub fn permute_rows_with(&mut self, order: &[u32], scratch: &mut PermuteScratch) {
+        assert_eq!(order.len(), self.len(), "a permutation of every row");
+        let PermuteScratch { done, leaders } = scratch;
+        done.clear();
+        done.resize(order.len(), false);
+        leaders.clear();
+        for start in 0..order.len() {
+            if done[start] {
+                continue;
+            }
+            if order[start] as usize != start {
+                leaders.push(start as u32);
+            }
+            let mut j = start;
+            while !done[j] {
+                done[j] = true;
+                j = order[j] as usize;
             }
         }
-        assert_eq!(order.len(), self.len(), "a permutation of every row");
-        done.resize(order.len(), false);
-        cycles(&mut self.id, order, done);
-        cycles(&mut self.group, order, done);
-        cycles(&mut self.position, order, done);
-        cycles(&mut self.velocity, order, done);
-        cycles(&mut self.max_speed, order, done);
-        cycles(&mut self.max_force, order, done);
-        cycles(&mut self.mass, order, done);
-        cycles(&mut self.radius, order, done);
-        cycles(&mut self.wander, order, done);
-        cycles(&mut self.flock_force, order, done);
-        cycles(&mut self.rng, order, done);
-        cycles(&mut self.path_node, order, done);
-        cycles(&mut self.path_dir, order, done);
-        cycles(&mut self.waypoint, order, done);
-        cycles(&mut self.walk_state, order, done);
-        cycles(&mut self.goal, order, done);
+        if leaders.is_empty() {
+            return;
+        }
+        let columns: [&mut dyn Column; 16] = [
+            &mut self.id,
+            &mut self.group,
+            &mut self.position,
+            &mut self.velocity,
+            &mut self.max_speed,
+            &mut self.max_force,
+            &mut self.mass,
+            &mut self.radius,
+            &mut self.wander,
+            &mut self.flock_force,
+            &mut self.rng,
+            &mut self.path_node,
+            &mut self.path_dir,
+            &mut self.waypoint,
+            &mut self.walk_state,
+            &mut self.goal,
+        ];
+        let leaders = &leaders[..];
+        if rayon::current_thread_index().is_some() && rayon::current_num_threads() > 1 {
+            columns.into_par_iter().for_each(|c| c.follow_cycles(order, leaders));
+        } else {
+            columns.into_iter().for_each(|c| c.follow_cycles(order, leaders));
+        }
     }
 
     /// Keeps the rows for which `keep(row)` is true, in order (ids stay sorted).
@@ -732,7 +778,7 @@ mod tests {
         a.walk_state = vec![0; n as usize];
         // k -> 31k + 7 (mod 97): a permutation (31 is prime to 97) with one fixed point.
         let order: Vec<u32> = (0..n).map(|k| (k * 31 + 7) % n).collect();
-        let mut done = Vec::new();
+        let mut done = PermuteScratch::default();
         let mut b = a.clone();
         b.permute_rows_with(&order, &mut done);
         for (k, &r) in order.iter().enumerate() {
@@ -745,5 +791,18 @@ mod tests {
         let back = b.id_order().expect("not in id order");
         b.permute_rows_with(&back, &mut done);
         assert_eq!(b, a);
+        // On a pool of several threads the columns move side by side: the same rows.
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().expect("pool");
+        let mut c = a.clone();
+        pool.install(|| c.permute_rows_with(&order, &mut done));
+        let mut serial = a.clone();
+        serial.permute_rows_with(&order, &mut done);
+        assert_eq!(c, serial);
+        pool.install(|| c.permute_rows_with(&back, &mut done));
+        assert_eq!(c, a);
+        // The identity moves nothing.
+        let identity: Vec<u32> = (0..n).collect();
+        pool.install(|| c.permute_rows_with(&identity, &mut done));
+        assert_eq!(c, a);
     }
 }
