@@ -577,6 +577,9 @@ impl Agents {
         done.clear();
         done.resize(order.len(), false);
         leaders.clear();
+        // At most one cycle per two rows: room for the most there can be, so a later
+        // permutation with more cycles (a near-identity one has thousands) never reallocates.
+        leaders.reserve(order.len() / 2);
         for start in 0..order.len() {
             if done[start] {
                 continue;
