@@ -953,3 +953,102 @@ fn sensing_radius_must_cover_the_queue_look_ahead() {
     );
     check_accepts("cli_queue_sensing_ok", text("3"));
 }
+
+/// A number out of a JSON object, or a failure naming the key.
+fn num(v: &serde_json::Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("`{key}` is a number: {v}"))
+}
+
+#[test]
+fn bench_reports_every_size_and_thread_count_as_json_and_csv() {
+    let dir = scratch_dir("cli_bench");
+    let csv = dir.join("bench.csv");
+    let csv_arg = csv.to_str().expect("utf-8 path");
+    let v = run_json(&[
+        "bench",
+        "scenarios/bench/crowd.toml",
+        "--agents",
+        "1600,400",
+        "--threads",
+        "1,2",
+        "--ticks",
+        "3",
+        "--repeats",
+        "3",
+        "--warmup",
+        "2",
+        "--json",
+        "--csv",
+        csv_arg,
+    ]);
+    assert_eq!(v["scenario"], "crowd");
+    assert_eq!(v["index"], "kd");
+    let results = v["results"].as_array().expect("results is a list");
+    let expected = [(400, 1), (400, 2), (1600, 1), (1600, 2)];
+    assert_eq!(results.len(), expected.len(), "{v}");
+    for (r, (agents, threads)) in results.iter().zip(expected) {
+        assert_eq!(r["agents"], agents, "sizes in ascending order: {r}");
+        assert_eq!(r["threads"], threads, "{r}");
+        // Density kept as the crowd scales: about 10 neighbours within the sensing radius.
+        assert!((9.0..11.0).contains(&num(r, "neighbours")), "{r}");
+        let (ms, lo, hi) = (num(r, "ms_per_tick"), num(r, "ms_per_tick_min"), num(r, "ms_per_tick_max"));
+        assert!(0.0 < lo && lo <= ms && ms <= hi, "min <= median <= max: {r}");
+        let floor = num(r, "floor_ms");
+        assert!(floor > 0.0, "{r}");
+        assert!((num(r, "ratio_to_floor") - ms / floor).abs() <= 1e-9 * ms / floor, "{r}");
+        assert!((num(r, "ticks_per_s") - 1e3 / ms).abs() <= 1e-6 * 1e3 / ms, "{r}");
+        assert!(
+            (num(r, "agent_ticks_per_s") - agents as f64 * 1e3 / ms).abs() <= 1e-3 * agents as f64 / ms,
+            "{r}"
+        );
+        assert!(num(r, "peak_rss_mb") > 0.0, "{r}");
+        let passes = r["passes"].as_object().expect("passes is an object");
+        for pass in throng_engine::PASSES {
+            assert!(passes.get(pass).and_then(|ms| ms.as_f64()).is_some_and(|ms| ms >= 0.0), "{pass}: {r}");
+        }
+        // The crowd reuses sensing candidates (`sensing_skin = 1.0`), so some ticks sense.
+        assert_eq!(num(r, "sensing_skin"), 1.0, "{r}");
+        assert!((0.0..=1.0).contains(&num(r, "sensed_fraction")), "{r}");
+    }
+    // The same results as CSV: a header, then one row per (agents, threads).
+    let text = std::fs::read_to_string(&csv).expect("the CSV was written");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    for key in
+        ["agents", "threads", "ms_per_tick", "floor_ms", "ratio_to_floor", "sensed_fraction", "peak_rss_mb"]
+    {
+        assert!(header.contains(&key), "{key} in {header:?}");
+    }
+    assert!(header.contains(&"pass_sense_neighbours_ms"), "{header:?}");
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), expected.len(), "{text}");
+    let col = |key: &str| header.iter().position(|h| *h == key).expect("column");
+    for (row, (agents, threads)) in rows.iter().zip(expected) {
+        assert_eq!(row.len(), header.len(), "{text}");
+        assert_eq!(row[col("agents")], agents.to_string(), "{text}");
+        assert_eq!(row[col("threads")], threads.to_string(), "{text}");
+        assert!(row[col("ms_per_tick")].parse::<f64>().is_ok_and(|ms| ms > 0.0), "{text}");
+    }
+}
+
+#[test]
+fn bench_rejects_bad_options_with_exit_2() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--agents", "0"], "cannot scale to 0 agents"),
+        (&["--threads", "0"], "--threads must be at least 1"),
+        (&["--repeats", "0"], "--ticks and --repeats must be at least 1"),
+        (&["--neighbours=-1"], "--neighbours must be positive"),
+        (&["--agents", "ten"], "invalid value 'ten' for '--agents"),
+    ];
+    for (extra, message) in cases {
+        let mut args =
+            vec!["bench", "scenarios/bench/crowd.toml", "--ticks", "1", "--warmup", "0", "--quiet"];
+        args.extend_from_slice(extra);
+        let out = throng(&args);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(message), "{extra:?}: {}", text(&out.stderr));
+    }
+    let out = throng(&["bench", "scenarios/no_such.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("scenarios/no_such.toml"), "{}", text(&out.stderr));
+}

@@ -76,6 +76,11 @@ struct BenchResult {
     floor_ms: f64,
     ratio_to_floor: f64,
     passes: serde_json::Map<String, serde_json::Value>,
+    /// The candidate-reuse margin the run used (`sensing_skin`, or `--sensing-skin`).
+    sensing_skin: f32,
+    /// Share of the measured ticks whose neighbour lists were sensed with the index rather than
+    /// from reused candidates (1 with no skin).
+    sensed_fraction: f64,
     ticks_per_s: f64,
     agent_ticks_per_s: f64,
     peak_rss_mb: f64,
@@ -188,6 +193,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                 progress.inc(1);
             }
             pipeline.timers = Default::default();
+            let (reused_before, sensed_before) = pipeline.sensing_counts();
             let mut per_tick = Vec::new();
             let mut floors = Vec::new();
             for _ in 0..args.repeats {
@@ -209,6 +215,8 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             let ms_max = per_tick.iter().copied().fold(0.0, f64::max);
             let ms = median(&mut per_tick);
             let floor_ms = median(&mut floors);
+            let (reused, sensed) = pipeline.sensing_counts();
+            let (reused, sensed) = (reused - reused_before, sensed - sensed_before);
             let passes =
                 pipeline.timers.ms_per_tick().map(|(n, ms)| (n.to_string(), serde_json::json!(ms))).collect();
             let n = world.agents.len();
@@ -222,6 +230,8 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                 floor_ms,
                 ratio_to_floor: ms / floor_ms.max(1e-9),
                 passes,
+                sensing_skin: pipeline.sensing_skin(),
+                sensed_fraction: sensed as f64 / (sensed + reused).max(1) as f64,
                 ticks_per_s: 1e3 / ms.max(1e-9),
                 agent_ticks_per_s: n as f64 * 1e3 / ms.max(1e-9),
                 peak_rss_mb: peak_rss_mb(),
@@ -265,6 +275,8 @@ fn write_csv(path: &PathBuf, r: &BenchReport) -> Result<()> {
         "ms_per_tick_max",
         "floor_ms",
         "ratio_to_floor",
+        "sensing_skin",
+        "sensed_fraction",
         "ticks_per_s",
         "agent_ticks_per_s",
         "peak_rss_mb",
@@ -286,6 +298,8 @@ fn write_csv(path: &PathBuf, r: &BenchReport) -> Result<()> {
             format!("{:.4}", x.ms_per_tick_max),
             format!("{:.4}", x.floor_ms),
             format!("{:.3}", x.ratio_to_floor),
+            x.sensing_skin.to_string(),
+            format!("{:.3}", x.sensed_fraction),
             format!("{:.2}", x.ticks_per_s),
             format!("{:.0}", x.agent_ticks_per_s),
             format!("{:.1}", x.peak_rss_mb),
@@ -313,20 +327,30 @@ fn print_table(r: &BenchReport) {
     );
     let _ = writeln!(
         out,
-        "{:>9} {:>5} {:>3} {:>24} {:>9} {:>7} {:>9} {:>14} {:>8}",
-        "agents", "nbrs", "thr", "ms/tick", "floor ms", "÷floor", "ticks/s", "agent-ticks/s", "RSS MB"
+        "{:>9} {:>5} {:>3} {:>24} {:>9} {:>7} {:>7} {:>9} {:>14} {:>8}",
+        "agents",
+        "nbrs",
+        "thr",
+        "ms/tick",
+        "floor ms",
+        "÷floor",
+        "sensed",
+        "ticks/s",
+        "agent-ticks/s",
+        "RSS MB"
     );
     for x in &r.results {
         let range = format!("{:.3} ({:.3}-{:.3})", x.ms_per_tick, x.ms_per_tick_min, x.ms_per_tick_max);
         let _ = writeln!(
             out,
-            "{:>9} {:>5.1} {:>3} {:>24} {:>9.3} {:>7.2} {:>9.1} {:>14.3e} {:>8.1}",
+            "{:>9} {:>5.1} {:>3} {:>24} {:>9.3} {:>7.2} {:>6.0}% {:>9.1} {:>14.3e} {:>8.1}",
             x.agents,
             x.neighbours,
             x.threads,
             range,
             x.floor_ms,
             x.ratio_to_floor,
+            100.0 * x.sensed_fraction,
             x.ticks_per_s,
             x.agent_ticks_per_s,
             x.peak_rss_mb

@@ -222,8 +222,13 @@ impl Pipeline {
         }
     }
 
-    /// Ticks so far whose neighbour lists came from reused candidates, and ticks that sensed
-    /// with the index.
+    /// The candidate-reuse margin in use (see [`Pipeline::set_sensing_skin`]).
+    pub fn sensing_skin(&self) -> f32 {
+        self.scratch.sensing.skin
+    }
+
+    /// Ticks whose neighbour lists came from reused candidates, and ticks that sensed with the
+    /// index, since this pipeline was made.
     pub fn sensing_counts(&self) -> (u64, u64) {
         (self.scratch.sensing.reused, self.scratch.sensing.sensed)
     }
