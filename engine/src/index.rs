@@ -528,7 +528,12 @@ impl Neighbours {
     pub fn within(&self, i: usize, radius: f32) -> usize {
         let r_sq = radius * radius;
         let (_, dist_sq) = self.of(i);
-        dist_sq.iter().take_while(|&&d| d <= r_sq).count()
+        // The list is in ascending distance: when its last lies within, all do (the common
+        // case of a behaviour radius as large as the sensing radius).
+        match dist_sq.last() {
+            Some(&last) if last <= r_sq => dist_sq.len(),
+            _ => dist_sq.iter().take_while(|&&d| d <= r_sq).count(),
+        }
     }
 
     /// Sizes the lists for `agents` rows, each with room for the largest cap in `groups`, and
