@@ -33,11 +33,14 @@ fn scenario(groups: &[String]) -> Scenario {
     Scenario::parse(&text, "independence.toml").unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Every state column of the rows of group `name`, as bit patterns, in row order.
+/// Every state column of the rows of group `name`, as bit patterns, in id order (row order is
+/// the pipeline's business: a shared pipeline may have reordered one world and not another).
 fn rows_of(world: &World, name: &str) -> Vec<Vec<u64>> {
     let g = world.groups.iter().position(|g| g.name == name).expect("the group") as u16;
     let a = &world.agents;
-    (0..a.len())
+    let mut rows: Vec<usize> = (0..a.len()).collect();
+    rows.sort_unstable_by_key(|&i| a.id[i]);
+    rows.into_iter()
         .filter(|&i| a.group[i] == g)
         .map(|i| {
             let b = |v: f32| v.to_bits() as u64;

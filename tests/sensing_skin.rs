@@ -75,3 +75,37 @@ fn the_standard_crowd_reuses_candidates_on_most_ticks() {
     let (_, (reused, sensed)) = run(&scenario, 30, scenario.sensing_skin, IndexKind::Kd);
     assert!(reused >= 15 && sensed >= 8, "reused {reused}, sensed {sensed}");
 }
+
+#[test]
+fn reordering_rows_never_costs_a_sensing_tick() {
+    // A reorder voids reused candidates, so once its interval has passed it waits for a tick
+    // that senses anyway: the crowd senses on exactly the same ticks with rows reordered every
+    // 5 ticks as with rows never reordered, and reaches the same state.
+    let scenario =
+        load(&crate::common::root().join("scenarios/bench/crowd.toml")).scaled(2_000).expect("scaled");
+    let counts = |reorder_every: u64| {
+        let mut world = scenario.build_world();
+        let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("thread pool");
+        pipeline.set_sensing_skin(scenario.sensing_skin);
+        pipeline.set_reorder_every(reorder_every);
+        let mut sensed_on = Vec::new();
+        let mut reordered = 0;
+        for tick in 0..40 {
+            let before = pipeline.sensing_counts().1;
+            let ids = world.agents.id.clone();
+            pipeline.step(&mut world).expect("finite state");
+            if pipeline.sensing_counts().1 > before {
+                sensed_on.push(tick);
+            }
+            reordered += usize::from(world.agents.id != ids);
+        }
+        (sensed_on, reordered, state_hash(&world))
+    };
+    let (never, none, hash) = counts(0);
+    let (every5, reorders, hash5) = counts(5);
+    assert_eq!(none, 0);
+    assert!(reorders >= 4, "rows were reordered {reorders} times");
+    assert!(never.len() >= 8 && never.len() < 30, "sensed on {never:?}");
+    assert_eq!(every5, never);
+    assert_eq!(hash5, hash);
+}

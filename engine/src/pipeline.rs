@@ -122,6 +122,8 @@ pub struct Pipeline {
     threads: usize,
     /// Rows are put in spatial (Morton) order every this many ticks; 0 never.
     reorder_every: u64,
+    /// The tick of the last reorder.
+    last_reorder: Option<u64>,
     scratch: Scratch,
     pub timers: PassTimers,
 }
@@ -167,6 +169,7 @@ impl Pipeline {
             pool,
             threads,
             reorder_every: DEFAULT_REORDER_EVERY,
+            last_reorder: None,
             scratch: Scratch {
                 reorder_keys: Vec::new(),
                 reorder_order: Vec::new(),
@@ -194,9 +197,12 @@ impl Pipeline {
         self.threads
     }
 
-    /// Every `ticks` ticks (0: never; default [`DEFAULT_REORDER_EVERY`], at ticks that are
-    /// multiples of it), the `reorder` pass puts the world's rows in spatial (Morton) order, so
-    /// agents near each other are near each other in memory, and large crowds run faster.
+    /// At the first tick and then at most every `ticks` ticks (0: never; default
+    /// [`DEFAULT_REORDER_EVERY`]), the `reorder` pass puts the world's rows in spatial (Morton)
+    /// order, so agents near each other are near each other in memory, and large crowds run
+    /// faster. New rows void reused sensing candidates (see [`Pipeline::set_sensing_skin`]), so
+    /// once `ticks` have passed the reorder waits for a tick that senses anyway; with no skin
+    /// that is every tick, so rows are reordered exactly every `ticks` ticks.
     /// Results do not change at all, bit for bit: every tie is broken by id, and hashes,
     /// digests, snapshots, checkpoints and outputs read rows in id order. The rows of a
     /// reordered world are no longer in id order: use `Agents::row_of`/`id_order` or
@@ -270,16 +276,18 @@ impl Pipeline {
 
     /// Advances `world` by one tick: the passes in order, each timed.
     pub fn step(&mut self, world: &mut World) -> Result<(), NonFinite> {
-        let Pipeline { pool, scratch: s, timers: t, reorder_every, .. } = self;
-        let reorder = *reorder_every > 0 && world.tick.is_multiple_of(*reorder_every);
+        let Pipeline { pool, scratch: s, timers: t, reorder_every, last_reorder, .. } = self;
         pool.install(|| {
             s.begin(world)?;
-            // Rows in spatial order, every `reorder_every` ticks (20 by default).
-            if reorder {
-                t.time(Pass::Reorder, || s.reorder(world));
-            }
             // Whether sensing is due, or the last candidates still hold (timed as build_index).
             t.time(Pass::BuildIndex, || s.sensing.due = s.sensing.is_due(world));
+            // Rows in spatial order, at least `reorder_every` ticks (20 by default) apart, on a
+            // tick that senses anyway: new rows void reused candidates.
+            let waited = last_reorder.is_none_or(|at| world.tick >= at + *reorder_every || world.tick < at);
+            if *reorder_every > 0 && waited && s.sensing.due {
+                t.time(Pass::Reorder, || s.reorder(world));
+                *last_reorder = Some(world.tick);
+            }
             // Side by side, as they read disjoint state (so their times overlap): pack positions
             // and rebuild the k-d trees or grid (the obstacle index once per run); find each
             // avoiding agent's most threatening obstacle, then the headings steer reads.
