@@ -32,6 +32,23 @@ pub mod world;
 /// changes a result: every pass writes only its own rows.
 pub(crate) const PIECE_ROWS: usize = 256;
 
+/// Runs `f(row, position, velocity)` for every agent row across the pool, for a pass as cheap
+/// per row as `integrate` or `collide` (pieces of 256 to `4 * PIECE_ROWS` rows).
+pub(crate) fn for_each_position_velocity(
+    position: &mut [math::Vec2],
+    velocity: &mut [math::Vec2],
+    f: impl Fn(usize, &mut math::Vec2, &mut math::Vec2) + Sync + Send,
+) {
+    use rayon::prelude::*;
+    position
+        .par_iter_mut()
+        .zip(velocity.par_iter_mut())
+        .enumerate()
+        .with_min_len(256)
+        .with_max_len(4 * PIECE_ROWS)
+        .for_each(|(i, (p, v))| f(i, p, v));
+}
+
 pub use hash::{StateHash, state_hash};
 pub use index::IndexKind;
 pub use pipeline::{NonFinite, PASSES, Pipeline, PipelineError, TickEvents};

@@ -599,35 +599,29 @@ pub fn collide(
     position: &mut [Vec2],
     velocity: &mut [Vec2],
 ) {
-    position
-        .par_iter_mut()
-        .zip(velocity.par_iter_mut())
-        .enumerate()
-        .with_min_len(256)
-        .with_max_len(4 * crate::PIECE_ROWS)
-        .for_each(|(i, (p, v))| {
-            let r = radius[i];
-            for _ in 0..4 {
-                // The deepest overlap first, ties by obstacle index.
-                let mut deepest: Option<(f32, u32)> = None;
-                index.candidates(*p, r, |o| {
-                    let ob = &obstacles[o as usize];
-                    let depth = r - ob.signed_distance(index.local(ob, *p));
-                    if depth > 0.0 && deepest.is_none_or(|(d, k)| depth > d || (depth == d && o < k)) {
-                        deepest = Some((depth, o));
-                    }
-                });
-                let Some((_, o)) = deepest else { break };
+    crate::for_each_position_velocity(position, velocity, |i, p, v| {
+        let r = radius[i];
+        for _ in 0..4 {
+            // The deepest overlap first, ties by obstacle index.
+            let mut deepest: Option<(f32, u32)> = None;
+            index.candidates(*p, r, |o| {
                 let ob = &obstacles[o as usize];
-                let lp = index.local(ob, *p);
-                let Some((out, n)) = ob.push_out(lp, r) else { break };
-                *p = bounds.wrap(*p + (out - lp));
-                let inward = v.dot(n);
-                if inward < 0.0 {
-                    *v -= n * inward;
+                let depth = r - ob.signed_distance(index.local(ob, *p));
+                if depth > 0.0 && deepest.is_none_or(|(d, k)| depth > d || (depth == d && o < k)) {
+                    deepest = Some((depth, o));
                 }
+            });
+            let Some((_, o)) = deepest else { break };
+            let ob = &obstacles[o as usize];
+            let lp = index.local(ob, *p);
+            let Some((out, n)) = ob.push_out(lp, r) else { break };
+            *p = bounds.wrap(*p + (out - lp));
+            let inward = v.dot(n);
+            if inward < 0.0 {
+                *v -= n * inward;
             }
-        });
+        }
+    });
 }
 
 /// How far a body of radius `r` at `p` reaches into the nearest obstacle (0 when clear).

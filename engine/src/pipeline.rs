@@ -832,17 +832,11 @@ pub fn integrate(
     position: &mut [Vec2],
     velocity: &mut [Vec2],
 ) {
-    position
-        .par_iter_mut()
-        .zip(velocity.par_iter_mut())
-        .enumerate()
-        .with_min_len(256)
-        .with_max_len(4 * crate::PIECE_ROWS)
-        .for_each(|(i, (p, v))| {
-            let accel = trunc(steering[i], max_force[i]) / mass[i];
-            *v = trunc(*v + accel * dt, max_speed[i]);
-            *p = bounds.wrap(*p + *v * dt);
-        });
+    crate::for_each_position_velocity(position, velocity, |i, p, v| {
+        let accel = trunc(steering[i], max_force[i]) / mass[i];
+        *v = trunc(*v + accel * dt, max_speed[i]);
+        *p = bounds.wrap(*p + *v * dt);
+    });
 }
 
 /// Rows from which `check_finite` scans in parallel.
