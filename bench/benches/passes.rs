@@ -1,7 +1,8 @@
 //! Each pass alone on a warmed standard crowd at 10k and 100k agents. Sensing is measured both
 //! ways: afresh with the index (`sense_neighbours`, as on a sensing tick; the scenario's
-//! candidate reuse is switched off for these), and from reused candidates
-//! (`sense_from_candidates`, as on the ticks between).
+//! candidate reuse is switched off for these), from reused candidates
+//! (`sense_from_candidates`, as on the ticks between), and collecting candidates
+//! (`sense_candidates`, as on a sensing tick with the scenario's skin).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use throng_bench::{bench_threads, crowd};
@@ -27,6 +28,16 @@ fn passes(c: &mut Criterion) {
         }
         group.bench_function(format!("sense_from_candidates/{agents}/{threads}t"), |b| {
             b.iter(|| {
+                pipeline.run_pass(std::hint::black_box(&mut world), Pass::SenseNeighbours).expect("finite")
+            })
+        });
+        // A sensing tick that collects candidates (setting the skin afresh, two stores, voids
+        // the last ones): its lists come from the candidates as they are found.
+        let skin = pipeline.sensing_skin();
+        group.bench_function(format!("sense_candidates/{agents}/{threads}t"), |b| {
+            b.iter(|| {
+                pipeline.set_sensing_skin(0.0);
+                pipeline.set_sensing_skin(skin);
                 pipeline.run_pass(std::hint::black_box(&mut world), Pass::SenseNeighbours).expect("finite")
             })
         });

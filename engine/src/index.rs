@@ -545,10 +545,31 @@ impl Neighbours {
         groups: &[Group],
         fill: impl Fn(usize, usize, &mut [u32], &mut [f32], &mut [Vec2], &mut [u32]) + Sync + Send,
     ) {
+        let mut none = vec![(); agents.div_ceil(SENSE_CHUNK)];
+        self.fill_chunks_with(agents, groups, &mut none, |base, stride, rows, dists, offsets, counts, ()| {
+            fill(base, stride, rows, dists, offsets, counts)
+        });
+    }
+
+    /// As [`Neighbours::fill_chunks`], with `extra[k]` (one per chunk) beside chunk `k`'s lists.
+    /// With no room for any neighbour (every cap 0), `fill` gets lists of no room and counts
+    /// of 0.
+    #[allow(clippy::type_complexity)] // a chunk of each list column and the extra
+    fn fill_chunks_with<T: Send>(
+        &mut self,
+        agents: usize,
+        groups: &[Group],
+        extra: &mut [T],
+        fill: impl Fn(usize, usize, &mut [u32], &mut [f32], &mut [Vec2], &mut [u32], &mut T) + Sync + Send,
+    ) {
+        debug_assert_eq!(extra.len(), agents.div_ceil(SENSE_CHUNK));
         let stride = groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0);
         self.resize(agents, stride);
         if stride == 0 {
             self.count.fill(0);
+            self.count.par_chunks_mut(SENSE_CHUNK).zip(extra.par_iter_mut()).enumerate().for_each(
+                |(chunk, (counts, x))| fill(chunk * SENSE_CHUNK, 0, &mut [], &mut [], &mut [], counts, x),
+            );
             return;
         }
         self.rows
@@ -556,10 +577,11 @@ impl Neighbours {
             .zip(self.dist_sq.par_chunks_mut(stride * SENSE_CHUNK))
             .zip(self.offset.par_chunks_mut(stride * SENSE_CHUNK))
             .zip(self.count.par_chunks_mut(SENSE_CHUNK))
+            .zip(extra.par_iter_mut())
             .enumerate()
             .with_max_len(crate::PIECE_ROWS / SENSE_CHUNK)
-            .for_each(|(chunk, (((rows, dists), offsets), counts))| {
-                fill(chunk * SENSE_CHUNK, stride, rows, dists, offsets, counts)
+            .for_each(|(chunk, ((((rows, dists), offsets), counts), x))| {
+                fill(chunk * SENSE_CHUNK, stride, rows, dists, offsets, counts, x)
             });
     }
 
@@ -701,13 +723,17 @@ impl CandidateLists {
 enum Sink<'a> {
     /// Neighbour lists: sorted by (distance², id), capped at each group's `max_neighbours`.
     Lists(&'a mut Neighbours),
-    /// Candidate rows in the order found, uncapped.
-    Candidates(&'a mut CandidateLists),
+    /// Candidate rows in the order found, uncapped, and the neighbour lists taken from them
+    /// while they are at hand: those within each group's sensing radius, as
+    /// [`neighbours_from_candidates`] would take them.
+    Candidates(&'a mut CandidateLists, &'a mut Neighbours),
 }
 
-/// For [`neighbours_from_candidates`]: each agent's candidate rows, every other agent within
-/// its group's sensing radius plus `skin` (for every agent whose group senses at all), in no
-/// particular order and with no cap.
+/// For [`neighbours_from_candidates`] on later ticks: each agent's candidate rows, every other
+/// agent within its group's sensing radius plus `skin` (for every agent whose group senses at
+/// all), in no particular order and with no cap. And this tick's neighbour lists, taken from
+/// the candidates as they are found: the same lists as [`sense_neighbours`] and
+/// [`neighbours_from_candidates`], bit for bit.
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches
 pub fn sense_candidates(
     index: &SpatialIndex,
@@ -718,8 +744,9 @@ pub fn sense_candidates(
     group: &[u16],
     skin: f32,
     out: &mut CandidateLists,
+    lists: &mut Neighbours,
 ) {
-    sense_within(index, bounds, groups, position, id, group, skin, Sink::Candidates(out));
+    sense_within(index, bounds, groups, position, id, group, skin, Sink::Candidates(out, lists));
 }
 
 /// The clustered sensing of [`sense_neighbours`], with each radius grown by `skin`, into `sink`.
@@ -887,23 +914,46 @@ fn sense_within(
                 sense_chunk(base, len, &mut finish);
             });
         }
-        Sink::Candidates(out) => {
+        Sink::Candidates(out, lists) => {
             let n = position.len();
             out.chunks.resize_with(n.div_ceil(SENSE_CHUNK), CandidateChunk::default);
-            out.chunks.par_iter_mut().enumerate().with_max_len(crate::PIECE_ROWS / SENSE_CHUNK).for_each(
-                |(chunk, c)| {
-                    let base = chunk * SENSE_CHUNK;
+            lists.fill_chunks_with(
+                n,
+                groups,
+                &mut out.chunks,
+                |base, stride, rows, dists, offsets, counts, c| {
+                    let len = counts.len();
                     c.rows.clear();
                     c.start.clear();
                     c.start.push(0);
-                    // The rows as found. (Where a row could be found twice, `may_repeat`, the
-                    // pipeline does not reuse candidates.)
+                    // The rows as found (where a row could be found twice, `may_repeat`, the
+                    // pipeline does not reuse candidates); then the list, from those within the
+                    // sensing radius (the key holds the squared distance).
                     let mut finish = |i: usize, cands: &mut [Candidate]| {
                         debug_assert_eq!(i, base + c.start.len() - 1, "rows finish in order");
                         c.rows.extend(cands.iter().map(|x| x.row));
                         c.start.push(c.rows.len() as u32);
+                        let g = &groups[group[i] as usize];
+                        let mut kept = 0;
+                        if g.max_neighbours > 0 && g.sensing_radius > 0.0 {
+                            let r_sq = g.sensing_radius * g.sensing_radius;
+                            for k in 0..cands.len() {
+                                let x = cands[k];
+                                cands[kept] = x;
+                                kept += usize::from(f32::from_bits((x.key >> 32) as u32) <= r_sq);
+                            }
+                        }
+                        let at = (i - base) * stride;
+                        counts[i - base] = write_sorted(
+                            &mut cands[..kept],
+                            g.max_neighbours as usize,
+                            may_repeat,
+                            &mut rows[at..at + stride],
+                            &mut dists[at..at + stride],
+                            &mut offsets[at..at + stride],
+                        ) as u32;
                     };
-                    sense_chunk(base, SENSE_CHUNK.min(n - base), &mut finish);
+                    sense_chunk(base, len, &mut finish);
                     // Keep a quarter of room spare (growing to half when less is left), so the
                     // ordinary drift of a chunk's count never reallocates after warm-up.
                     let len = c.rows.len();

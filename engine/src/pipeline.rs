@@ -438,7 +438,9 @@ impl Scratch {
         self.sensed_id.clear();
         self.sensed_id.extend_from_slice(&a.id);
         let c = &mut self.sensing;
-        if c.due && c.skin > 0.0 {
+        // A sensing tick with a skin finds the candidates and takes this tick's lists from them.
+        let sensing_with_skin = c.due && c.skin > 0.0;
+        if sensing_with_skin {
             index::sense_candidates(
                 &self.index,
                 &world.bounds,
@@ -448,6 +450,7 @@ impl Scratch {
                 &a.group,
                 c.skin,
                 &mut c.candidates,
+                &mut self.neighbours,
             );
             c.remember(world);
         }
@@ -456,7 +459,9 @@ impl Scratch {
         } else {
             c.reused += 1;
         }
-        if c.valid && c.skin > 0.0 {
+        if sensing_with_skin {
+            // The lists are written.
+        } else if c.valid && c.skin > 0.0 {
             index::neighbours_from_candidates(
                 &world.bounds,
                 &world.groups,
