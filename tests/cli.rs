@@ -977,17 +977,24 @@ fn bench_reports_every_size_and_thread_count_as_json_and_csv() {
         "3",
         "--warmup",
         "2",
+        "--index",
+        "kd,grid",
         "--json",
         "--csv",
         csv_arg,
     ]);
     assert_eq!(v["scenario"], "crowd");
-    assert_eq!(v["index"], "kd");
+    assert_eq!(v["index"], "kd,grid");
     let results = v["results"].as_array().expect("results is a list");
-    let expected = [(400, 1), (400, 2), (1600, 1), (1600, 2)];
+    // Sizes ascending; at each, every index in the order given, at every thread count.
+    let expected: Vec<(u64, &str, u64)> = [400, 1600]
+        .into_iter()
+        .flat_map(|a| ["kd", "grid"].into_iter().flat_map(move |i| [1, 2].map(|t| (a, i, t))))
+        .collect();
     assert_eq!(results.len(), expected.len(), "{v}");
-    for (r, (agents, threads)) in results.iter().zip(expected) {
-        assert_eq!(r["agents"], agents, "sizes in ascending order: {r}");
+    for (r, &(agents, index, threads)) in results.iter().zip(&expected) {
+        assert_eq!(r["agents"], agents, "{r}");
+        assert_eq!(r["index"], index, "{r}");
         assert_eq!(r["threads"], threads, "{r}");
         // Density kept as the crowd scales: about 10 neighbours within the sensing radius.
         assert!((9.0..11.0).contains(&num(r, "neighbours")), "{r}");
@@ -1014,18 +1021,26 @@ fn bench_reports_every_size_and_thread_count_as_json_and_csv() {
     let text = std::fs::read_to_string(&csv).expect("the CSV was written");
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
-    for key in
-        ["agents", "threads", "ms_per_tick", "floor_ms", "ratio_to_floor", "sensed_fraction", "peak_rss_mb"]
-    {
+    for key in [
+        "agents",
+        "index",
+        "threads",
+        "ms_per_tick",
+        "floor_ms",
+        "ratio_to_floor",
+        "sensed_fraction",
+        "peak_rss_mb",
+    ] {
         assert!(header.contains(&key), "{key} in {header:?}");
     }
     assert!(header.contains(&"pass_sense_neighbours_ms"), "{header:?}");
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), expected.len(), "{text}");
     let col = |key: &str| header.iter().position(|h| *h == key).expect("column");
-    for (row, (agents, threads)) in rows.iter().zip(expected) {
+    for (row, &(agents, index, threads)) in rows.iter().zip(&expected) {
         assert_eq!(row.len(), header.len(), "{text}");
         assert_eq!(row[col("agents")], agents.to_string(), "{text}");
+        assert_eq!(row[col("index")], index, "{text}");
         assert_eq!(row[col("threads")], threads.to_string(), "{text}");
         assert!(row[col("ms_per_tick")].parse::<f64>().is_ok_and(|ms| ms > 0.0), "{text}");
     }
@@ -1033,7 +1048,8 @@ fn bench_reports_every_size_and_thread_count_as_json_and_csv() {
 
 #[test]
 fn bench_rejects_bad_options_with_exit_2() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
+        (&["--index", "kd,nope"], "invalid value 'nope' for '--index"),
         (&["--agents", "0"], "cannot scale to 0 agents"),
         (&["--threads", "0"], "--threads must be at least 1"),
         (&["--repeats", "0"], "--ticks and --repeats must be at least 1"),

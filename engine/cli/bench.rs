@@ -47,9 +47,10 @@ pub struct BenchArgs {
     /// scenario's `sensing_skin`.
     #[arg(long, value_name = "D", value_parser = crate::bench::parse_skin)]
     sensing_skin: Option<f32>,
-    /// Neighbour index (default: the scenario's).
-    #[arg(long, value_enum)]
-    index: Option<IndexArg>,
+    /// Neighbour indexes, each measured in turn on every size and thread count of this run,
+    /// e.g. `kd,grid` (default: the scenario's).
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "INDEX,..")]
+    index: Vec<IndexArg>,
     /// Also write the results as CSV.
     #[arg(long, value_name = "FILE.csv")]
     csv: Option<PathBuf>,
@@ -64,6 +65,7 @@ pub struct BenchArgs {
 #[derive(Serialize, Clone)]
 struct BenchResult {
     agents: usize,
+    index: &'static str,
     threads: usize,
     /// Expected neighbours within the sensing radius at uniform density:
     /// `agents / bounds area · π · sensing_radius²`.
@@ -90,7 +92,8 @@ struct BenchResult {
 struct BenchReport {
     scenario: String,
     file: String,
-    index: &'static str,
+    /// The indexes measured, comma-separated (each result names its own).
+    index: String,
     reorder_every: u64,
     ticks: u64,
     warmup: u64,
@@ -144,7 +147,15 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     if args.threads.contains(&0) {
         bail!("--threads must be at least 1");
     }
-    let index = args.index.map(IndexKind::from).unwrap_or(scenario.index);
+    let mut indexes: Vec<IndexKind> = Vec::new();
+    for i in args.index.iter().map(|&i| IndexKind::from(i)) {
+        if !indexes.contains(&i) {
+            indexes.push(i);
+        }
+    }
+    if indexes.is_empty() {
+        indexes.push(scenario.index);
+    }
     let mut sizes = if args.agents.is_empty() { vec![scenario.agent_count()] } else { args.agents.clone() };
     sizes.sort_unstable();
     sizes.dedup();
@@ -159,6 +170,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     }
     let total = sizes.len() as u64
         * densities.len() as u64
+        * indexes.len() as u64
         * args.threads.len() as u64
         * (args.warmup + args.ticks * args.repeats);
     let progress = progress_bar(total, args.quiet || args.json);
@@ -182,7 +194,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             scaled.scale_geometry((now / n).sqrt() as f32);
         }
         let neighbours = neighbours_of(&scaled);
-        for &threads in &args.threads {
+        for (&index, &threads) in indexes.iter().flat_map(|i| args.threads.iter().map(move |t| (i, t))) {
             reset_peak_rss();
             let mut world = scaled.build_world();
             let mut pipeline = Pipeline::new(threads, index)?;
@@ -222,6 +234,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             let n = world.agents.len();
             results.push(BenchResult {
                 agents: n,
+                index: index.name(),
                 threads,
                 neighbours,
                 ms_per_tick: ms,
@@ -243,7 +256,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     let report = BenchReport {
         scenario: scenario.name.clone(),
         file: args.scenario.display().to_string(),
-        index: index.name(),
+        index: indexes.iter().map(|i| i.name()).collect::<Vec<_>>().join(","),
         reorder_every: args.reorder_every,
         ticks: args.ticks,
         warmup: args.warmup,
@@ -289,7 +302,7 @@ fn write_csv(path: &PathBuf, r: &BenchReport) -> Result<()> {
     for x in &r.results {
         let mut row = vec![
             r.scenario.clone(),
-            r.index.to_string(),
+            x.index.to_string(),
             x.agents.to_string(),
             x.threads.to_string(),
             format!("{:.1}", x.neighbours),
@@ -327,9 +340,10 @@ fn print_table(r: &BenchReport) {
     );
     let _ = writeln!(
         out,
-        "{:>9} {:>5} {:>3} {:>24} {:>9} {:>7} {:>7} {:>9} {:>14} {:>8}",
+        "{:>9} {:>5} {:>5} {:>3} {:>24} {:>9} {:>7} {:>7} {:>9} {:>14} {:>8}",
         "agents",
         "nbrs",
+        "index",
         "thr",
         "ms/tick",
         "floor ms",
@@ -343,9 +357,10 @@ fn print_table(r: &BenchReport) {
         let range = format!("{:.3} ({:.3}-{:.3})", x.ms_per_tick, x.ms_per_tick_min, x.ms_per_tick_max);
         let _ = writeln!(
             out,
-            "{:>9} {:>5.1} {:>3} {:>24} {:>9.3} {:>7.2} {:>6.0}% {:>9.1} {:>14.3e} {:>8.1}",
+            "{:>9} {:>5.1} {:>5} {:>3} {:>24} {:>9.3} {:>7.2} {:>6.0}% {:>9.1} {:>14.3e} {:>8.1}",
             x.agents,
             x.neighbours,
+            x.index,
             x.threads,
             range,
             x.floor_ms,
@@ -356,21 +371,37 @@ fn print_table(r: &BenchReport) {
             x.peak_rss_mb
         );
     }
-    // Thread scaling, where the same size ran at 1 thread and more.
+    // Thread scaling, where the same size and index ran at 1 thread and more.
+    let same = |x: &BenchResult, y: &BenchResult| x.agents == y.agents && x.neighbours == y.neighbours;
     for x in &r.results {
         if x.threads > 1
-            && let Some(one) = r
-                .results
-                .iter()
-                .find(|y| y.agents == x.agents && y.neighbours == x.neighbours && y.threads == 1)
+            && let Some(one) = r.results.iter().find(|y| same(x, y) && y.index == x.index && y.threads == 1)
         {
             let _ = writeln!(
                 out,
-                "  {} agents, {:.1} neighbours: {} threads are {:.2}x faster than 1",
+                "  {} agents, {:.1} neighbours, {}: {} threads are {:.2}x faster than 1",
+                x.agents,
+                x.neighbours,
+                x.index,
+                x.threads,
+                one.ms_per_tick / x.ms_per_tick
+            );
+        }
+    }
+    // Each index against the first one measured, at the same size and thread count.
+    for x in &r.results {
+        if let Some(first) = r.results.iter().find(|y| same(x, y) && y.threads == x.threads)
+            && first.index != x.index
+        {
+            let _ = writeln!(
+                out,
+                "  {} agents, {:.1} neighbours, {} threads: {} takes {:.2}x the time of {}",
                 x.agents,
                 x.neighbours,
                 x.threads,
-                one.ms_per_tick / x.ms_per_tick
+                x.index,
+                x.ms_per_tick / first.ms_per_tick,
+                first.index
             );
         }
     }
@@ -378,13 +409,13 @@ fn print_table(r: &BenchReport) {
         out,
         "\nms per tick by pass (build_index and find_threats run side by side; their times overlap):"
     );
-    let _ = write!(out, "{:>9} {:>3}", "agents", "thr");
+    let _ = write!(out, "{:>9} {:>5} {:>3}", "agents", "index", "thr");
     for p in PASSES {
         let _ = write!(out, " {:>10}", truncate(p, 10));
     }
     let _ = writeln!(out);
     for x in &r.results {
-        let _ = write!(out, "{:>9} {:>3}", x.agents, x.threads);
+        let _ = write!(out, "{:>9} {:>5} {:>3}", x.agents, x.index, x.threads);
         for p in PASSES {
             let _ = write!(out, " {:>10.3}", x.passes.get(p).and_then(|v| v.as_f64()).unwrap_or(0.0));
         }
