@@ -460,8 +460,9 @@ impl Scratch {
             c.reused += 1;
         }
         if sensing_with_skin {
-            // The lists are written.
-        } else if c.valid && c.skin > 0.0 {
+            return; // its lists are written
+        }
+        if c.valid && c.skin > 0.0 {
             index::neighbours_from_candidates(
                 &world.bounds,
                 &world.groups,
