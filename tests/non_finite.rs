@@ -1,5 +1,6 @@
 //! Non-finite state is caught and reported with tick, pass and agent, on both sides of the
-//! size at which the finite checks scan in parallel, with rows in spatial order.
+//! size at which the finite checks scan in parallel, with rows in spatial order; and the pass
+//! named is the one that made the value (`steer` or `queue_brake` for steering).
 
 use glam::Vec2;
 use throng_engine::{IndexKind, Pipeline};
@@ -49,4 +50,58 @@ fn non_finite_position_is_reported_with_tick_pass_and_lowest_agent() {
 fn non_finite_position_is_reported_by_the_parallel_scan() {
     // Above the 65,536 rows from which the checks scan in parallel.
     assert_reported(70_000, 2);
+}
+
+/// A warmed crowd (rows in spatial order) whose next tick's error is returned, after `poison`
+/// changed the world.
+fn tick_after(
+    agents: u64,
+    poison: impl FnOnce(&mut throng_engine::World),
+) -> (throng_engine::NonFinite, Pipeline) {
+    let scenario = load(&root().join("scenarios/bench/crowd.toml")).scaled(agents).expect("scaled crowd");
+    let mut world = scenario.build_world();
+    let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("thread pool");
+    pipeline.set_reorder_every(1);
+    for _ in 0..3 {
+        pipeline.step(&mut world).expect("finite warm-up");
+    }
+    poison(&mut world);
+    (pipeline.step(&mut world).expect_err("non-finite steering must be reported"), pipeline)
+}
+
+#[test]
+fn non_finite_steering_is_reported_as_steers_with_the_lowest_agent() {
+    // A NaN top speed makes that agent's arrive force NaN and no one else's: the report names
+    // `steer`, the pass that made it, and the lowest such id.
+    let poisoned = [1_700u32, 250, 900];
+    let (err, _) = tick_after(2_000, |world| {
+        for id in poisoned {
+            let row = world.agents.id.iter().position(|&x| x == id).expect("row of id");
+            world.agents.max_speed[row] = f32::NAN;
+        }
+    });
+    assert_eq!((err.pass, err.field, err.agent), ("steer", "steering", 250), "{err}");
+}
+
+#[test]
+fn non_finite_braking_is_reported_as_queue_brakes_with_the_lowest_blocked_agent() {
+    // An infinite brake factor leaves every sum finite but every braked one not.
+    let (err, pipeline) = tick_after(2_000, |world| {
+        for g in &mut world.groups {
+            for wb in &mut g.behaviours {
+                if let throng_engine::world::Behaviour::Queue { brake_factor, .. } = &mut wb.behaviour {
+                    *brake_factor = f32::INFINITY;
+                }
+            }
+        }
+    });
+    let lowest_blocked = pipeline
+        .sensed_ids()
+        .iter()
+        .zip(pipeline.blocked())
+        .filter(|(_, b)| **b)
+        .map(|(id, _)| *id)
+        .min()
+        .expect("a crowd at this density has blocked agents");
+    assert_eq!((err.pass, err.field, err.agent), ("queue_brake", "steering", lowest_blocked), "{err}");
 }
