@@ -985,6 +985,7 @@ fn bench_reports_every_size_and_thread_count_as_json_and_csv() {
     ]);
     assert_eq!(v["scenario"], "crowd");
     assert_eq!(v["index"], "kd,grid");
+    assert_eq!(v["floor_runs"], 3, "three floors after each repeat");
     let results = v["results"].as_array().expect("results is a list");
     // Sizes ascending; at each, every index in the order given, at every thread count.
     let expected: Vec<(u64, &str, u64)> = [400, 1600]
