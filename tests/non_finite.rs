@@ -7,9 +7,14 @@ use throng_engine::{IndexKind, Pipeline};
 
 use crate::common::{load, root};
 
-/// Warms a scaled standard crowd (rows reordered every tick, so row ≠ id), poisons the
-/// positions of three agents, and returns the error of the next tick.
-fn poisoned_tick(agents: u64, threads: usize) -> (throng_engine::NonFinite, u64) {
+/// Warms a scaled standard crowd on `threads` workers (rows reordered every tick, so row ≠ id),
+/// lets `poison` change the world, and returns the error of the next tick, its tick number and
+/// the pipeline.
+fn tick_after(
+    agents: u64,
+    threads: usize,
+    poison: impl FnOnce(&mut throng_engine::World),
+) -> (throng_engine::NonFinite, u64, Pipeline) {
     let scenario = load(&root().join("scenarios/bench/crowd.toml")).scaled(agents).expect("scaled crowd");
     let mut world = scenario.build_world();
     let mut pipeline = Pipeline::new(threads, IndexKind::Kd).expect("thread pool");
@@ -18,16 +23,29 @@ fn poisoned_tick(agents: u64, threads: usize) -> (throng_engine::NonFinite, u64)
         pipeline.step(&mut world).expect("finite warm-up");
     }
     assert!(!world.agents.is_id_ordered(), "rows should be in spatial order");
-    let n = world.agents.len() as u32;
-    // The lowest poisoned id sits in a later row than a higher one.
-    for (id, value) in
-        [(n - 5, Vec2::new(f32::NAN, 0.0)), (n / 3, Vec2::new(0.0, f32::INFINITY)), (n / 2, Vec2::NAN)]
-    {
-        let row = world.agents.id.iter().position(|&x| x == id).expect("row of id");
-        world.agents.position[row] = value;
-    }
+    poison(&mut world);
     let tick = world.tick;
-    (pipeline.step(&mut world).expect_err("poisoned positions must be reported"), tick)
+    (pipeline.step(&mut world).expect_err("non-finite state must be reported"), tick, pipeline)
+}
+
+/// Sets field `column` of the agents `ids` (a row each) to the values given.
+fn set_by_id<T: Copy>(ids_of_rows: &[u32], column: &mut [T], values: &[(u32, T)]) {
+    for &(id, value) in values {
+        let row = ids_of_rows.iter().position(|&x| x == id).expect("row of id");
+        column[row] = value;
+    }
+}
+
+/// The error of a tick after the positions of three agents were poisoned.
+fn poisoned_tick(agents: u64, threads: usize) -> (throng_engine::NonFinite, u64) {
+    let n = agents as u32;
+    // The lowest poisoned id sits in a later row than a higher one.
+    let values =
+        [(n - 5, Vec2::new(f32::NAN, 0.0)), (n / 3, Vec2::new(0.0, f32::INFINITY)), (n / 2, Vec2::NAN)];
+    let (err, tick, _) = tick_after(agents, threads, |world| {
+        set_by_id(&world.agents.id, &mut world.agents.position, &values);
+    });
+    (err, tick)
 }
 
 fn assert_reported(agents: u64, threads: usize) {
@@ -52,33 +70,13 @@ fn non_finite_position_is_reported_by_the_parallel_scan() {
     assert_reported(70_000, 2);
 }
 
-/// A warmed crowd (rows in spatial order) whose next tick's error is returned, after `poison`
-/// changed the world.
-fn tick_after(
-    agents: u64,
-    poison: impl FnOnce(&mut throng_engine::World),
-) -> (throng_engine::NonFinite, Pipeline) {
-    let scenario = load(&root().join("scenarios/bench/crowd.toml")).scaled(agents).expect("scaled crowd");
-    let mut world = scenario.build_world();
-    let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("thread pool");
-    pipeline.set_reorder_every(1);
-    for _ in 0..3 {
-        pipeline.step(&mut world).expect("finite warm-up");
-    }
-    poison(&mut world);
-    (pipeline.step(&mut world).expect_err("non-finite steering must be reported"), pipeline)
-}
-
 #[test]
 fn non_finite_steering_is_reported_as_steers_with_the_lowest_agent() {
     // A NaN top speed makes that agent's arrive force NaN and no one else's: the report names
     // `steer`, the pass that made it, and the lowest such id.
-    let poisoned = [1_700u32, 250, 900];
-    let (err, _) = tick_after(2_000, |world| {
-        for id in poisoned {
-            let row = world.agents.id.iter().position(|&x| x == id).expect("row of id");
-            world.agents.max_speed[row] = f32::NAN;
-        }
+    let (err, _, _) = tick_after(2_000, 2, |world| {
+        let nan = [(1_700u32, f32::NAN), (250, f32::NAN), (900, f32::NAN)];
+        set_by_id(&world.agents.id, &mut world.agents.max_speed, &nan);
     });
     assert_eq!((err.pass, err.field, err.agent), ("steer", "steering", 250), "{err}");
 }
@@ -86,7 +84,7 @@ fn non_finite_steering_is_reported_as_steers_with_the_lowest_agent() {
 #[test]
 fn non_finite_braking_is_reported_as_queue_brakes_with_the_lowest_blocked_agent() {
     // An infinite brake factor leaves every sum finite but every braked one not.
-    let (err, pipeline) = tick_after(2_000, |world| {
+    let (err, _, pipeline) = tick_after(2_000, 2, |world| {
         for g in &mut world.groups {
             for wb in &mut g.behaviours {
                 if let throng_engine::world::Behaviour::Queue { brake_factor, .. } = &mut wb.behaviour {
