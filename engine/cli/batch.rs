@@ -243,15 +243,16 @@ fn execute(run: &PlannedRun, threads: usize, out: &Path, save_final: bool) -> Re
     pipeline.set_sensing_skin(scenario.sensing_skin);
     let mut metrics = MetricsCollector::new(scenario.metrics, &world);
     let mut error = None;
-    for _ in 0..run.ticks {
-        if let Err(e) = pipeline.step(&mut world) {
-            error = Some(e.to_string());
-            break;
-        }
-        pipeline.install(|| {
+    // The whole run on a worker thread of the pipeline: no hand-over to the pool per tick.
+    pipeline.enter(|pipeline| {
+        for _ in 0..run.ticks {
+            if let Err(e) = pipeline.step(&mut world) {
+                error = Some(e.to_string());
+                break;
+            }
             metrics.observe(&world, pipeline.events(), pipeline.obstacle_index());
-        });
-    }
+        }
+    });
     let wall_s = start.elapsed().as_secs_f64();
     let dir = out.join("runs").join(&run.id);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;

@@ -163,25 +163,28 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let progress = progress_bar(ticks - first_tick, args.quiet);
     observe(&world, &mut hashes)?;
     let mut wall = std::time::Duration::ZERO;
-    for _ in first_tick..ticks {
-        let start = Instant::now();
-        pipeline.step(&mut world).with_context(|| format!("{} stopped", args.scenario.display()))?;
-        wall += start.elapsed();
-        if let Some(m) = metrics.as_mut() {
+    // The whole loop on a worker thread of the pipeline: no hand-over to the pool per tick.
+    pipeline.enter(|pipeline| -> Result<()> {
+        for _ in first_tick..ticks {
             let start = Instant::now();
-            let tick =
-                pipeline.install(|| m.observe(&world, pipeline.events(), pipeline.obstacle_index()).clone());
-            metrics_time += start.elapsed();
-            if let Some(csv) = metrics_csv.as_mut() {
-                csv.write(&tick)?;
+            pipeline.step(&mut world).with_context(|| format!("{} stopped", args.scenario.display()))?;
+            wall += start.elapsed();
+            if let Some(m) = metrics.as_mut() {
+                let start = Instant::now();
+                let tick = m.observe(&world, pipeline.events(), pipeline.obstacle_index()).clone();
+                metrics_time += start.elapsed();
+                if let Some(csv) = metrics_csv.as_mut() {
+                    csv.write(&tick)?;
+                }
             }
+            observe(&world, &mut hashes)?;
+            if let Some(c) = &checkpointer {
+                c.after_tick(&world)?;
+            }
+            progress.inc(1);
         }
-        observe(&world, &mut hashes)?;
-        if let Some(c) = &checkpointer {
-            c.after_tick(&world)?;
-        }
-        progress.inc(1);
-    }
+        Ok(())
+    })?;
     let wall_s = wall.as_secs_f64();
     progress.finish_and_clear();
     if let Some(t) = trace {
