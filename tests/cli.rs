@@ -1004,6 +1004,7 @@ fn bench_reports_every_size_and_thread_count_as_json_and_csv() {
         let floor = num(r, "floor_ms");
         assert!(floor > 0.0, "{r}");
         assert!((num(r, "ratio_to_floor") - ms / floor).abs() <= 1e-9 * ms / floor, "{r}");
+        assert!(num(r, "ideal_pass_ms") > 0.0, "{r}");
         assert!((num(r, "ticks_per_s") - 1e3 / ms).abs() <= 1e-6 * 1e3 / ms, "{r}");
         assert!(
             (num(r, "agent_ticks_per_s") - agents as f64 * 1e3 / ms).abs() <= 1e-3 * agents as f64 / ms,
@@ -1029,6 +1030,7 @@ fn bench_reports_every_size_and_thread_count_as_json_and_csv() {
         "ms_per_tick",
         "floor_ms",
         "ratio_to_floor",
+        "ideal_pass_ms",
         "sensed_fraction",
         "peak_rss_mb",
     ] {

@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
-use throng_engine::pipeline::{DEFAULT_REORDER_EVERY, NonFinite};
+use throng_engine::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, ideal_pass};
 use throng_engine::{IndexKind, PASSES, Pipeline, Scenario, index};
 
 use crate::IndexArg;
@@ -77,6 +77,11 @@ struct BenchResult {
     /// Median of the bare kiddo build + radius queries, [`FLOOR_RUNS`] after each repeat.
     floor_ms: f64,
     ratio_to_floor: f64,
+    /// [`ideal_pass`] over as many rows on the same pool, ms per pass: after each repeat, as
+    /// many passes back to back as the repeat had ticks; the median over repeats. What a pass
+    /// with nothing in the way of threads takes, to judge the thread scaling against the
+    /// machine's own.
+    ideal_pass_ms: f64,
     passes: serde_json::Map<String, serde_json::Value>,
     /// The candidate-reuse margin the run used (`sensing_skin`, or `--sensing-skin`).
     sensing_skin: f32,
@@ -183,6 +188,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     let progress = progress_bar(total, args.quiet || args.json);
     let mut results = Vec::new();
     let mut points = Vec::new();
+    let (mut ideal_in, mut ideal_out): (Vec<f32>, Vec<f32>) = (Vec::new(), Vec::new());
     for (&agents, density) in sizes.iter().flat_map(|a| densities.iter().map(move |d| (a, d))) {
         let mut scaled = scenario
             .scaled(agents)
@@ -215,6 +221,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             let (reused_before, sensed_before) = pipeline.sensing_counts();
             let mut per_tick = Vec::new();
             let mut floors = Vec::new();
+            let mut ideals = Vec::new();
             for _ in 0..args.repeats {
                 let start = Instant::now();
                 pipeline.enter(|pipeline| {
@@ -239,6 +246,20 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                     floors.push(elapsed.as_secs_f64() * 1e3);
                     std::hint::black_box(hits);
                 }
+                // The ideal pass on the same pool, back to back as often as the ticks, so
+                // that it runs as steadily as they do (one pass alone mostly measures how
+                // long the other workers take to wake).
+                ideal_in.resize(world.agents.len(), 1.0);
+                ideal_out.resize(world.agents.len(), 0.0);
+                let elapsed = pipeline.install(|| {
+                    let start = Instant::now();
+                    for _ in 0..args.ticks {
+                        ideal_pass(&ideal_in, &mut ideal_out);
+                    }
+                    start.elapsed()
+                });
+                ideals.push(elapsed.as_secs_f64() * 1e3 / args.ticks as f64);
+                std::hint::black_box(&ideal_out);
             }
             let ms_min = per_tick.iter().copied().fold(f64::INFINITY, f64::min);
             let ms_max = per_tick.iter().copied().fold(0.0, f64::max);
@@ -259,6 +280,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                 ms_per_tick_max: ms_max,
                 floor_ms,
                 ratio_to_floor: ms / floor_ms.max(1e-9),
+                ideal_pass_ms: median(&mut ideals),
                 passes,
                 sensing_skin: pipeline.sensing_skin(),
                 sensed_fraction: sensed as f64 / (sensed + reused).max(1) as f64,
@@ -306,6 +328,7 @@ fn write_csv(path: &PathBuf, r: &BenchReport) -> Result<()> {
         "ms_per_tick_max",
         "floor_ms",
         "ratio_to_floor",
+        "ideal_pass_ms",
         "sensing_skin",
         "sensed_fraction",
         "ticks_per_s",
@@ -329,6 +352,7 @@ fn write_csv(path: &PathBuf, r: &BenchReport) -> Result<()> {
             format!("{:.4}", x.ms_per_tick_max),
             format!("{:.4}", x.floor_ms),
             format!("{:.3}", x.ratio_to_floor),
+            format!("{:.4}", x.ideal_pass_ms),
             x.sensing_skin.to_string(),
             format!("{:.3}", x.sensed_fraction),
             format!("{:.2}", x.ticks_per_s),
@@ -397,12 +421,13 @@ fn print_table(r: &BenchReport) {
         {
             let _ = writeln!(
                 out,
-                "  {} agents, {:.1} neighbours, {}: {} threads are {:.2}x faster than 1",
+                "  {} agents, {:.1} neighbours, {}: {} threads are {:.2}x faster than 1 (an ideal pass over as many rows: {:.2}x)",
                 x.agents,
                 x.neighbours,
                 x.index,
                 x.threads,
-                one.ms_per_tick / x.ms_per_tick
+                one.ms_per_tick / x.ms_per_tick,
+                one.ideal_pass_ms / x.ideal_pass_ms
             );
         }
     }

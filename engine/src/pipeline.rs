@@ -856,6 +856,25 @@ pub fn integrate(
     });
 }
 
+/// Square roots in each row's dependent chain in [`ideal_pass`].
+const IDEAL_CHAIN: usize = 20;
+
+/// A pass with nothing in the way of threads: one row's pure arithmetic (a dependent chain of
+/// square roots) per element, split across the current pool as the engine's per-agent passes
+/// are. It reads one value and writes one per row, so it shares no cache lines between pieces
+/// and waits on no memory: its speed-up from 1 to 2 threads is the most any pass of the engine
+/// could get on the machine at that moment. `throng bench` measures it beside the ticks
+/// (`ideal_pass_ms`), so a reader can tell the engine's scaling from the machine's.
+pub fn ideal_pass(input: &[f32], out: &mut [f32]) {
+    out.par_iter_mut().zip(input).with_min_len(128).with_max_len(crate::PIECE_ROWS).for_each(|(o, &x)| {
+        let mut x = x;
+        for _ in 0..IDEAL_CHAIN {
+            x = (x * 1.0001 + 0.5).sqrt();
+        }
+        *o = x;
+    });
+}
+
 /// Rows from which `check_finite` scans in parallel.
 const PARALLEL_SCAN: usize = 1 << 16;
 
