@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use throng_engine::IndexKind;
+use throng_engine::{IndexKind, Pipeline, state_hash};
 
 use crate::common::{
     REORDER_INTERVALS, hashes, load, root, run_reordered, scratch_dir, shipped_scenarios, throng,
@@ -173,4 +173,39 @@ fn reordered_runs_write_the_same_outputs_while_agents_exit() {
     let dir = scratch_dir("reordered_outputs_exits");
     let a = assert_same_outputs(&dir, "scenarios/doorway.toml", 400, 50);
     assert!(a["metrics"]["agents_exited"].as_u64().unwrap() > 0, "the run must remove agents");
+}
+
+/// Ticks looped inside `Pipeline::enter` (as `throng run`, `batch` and `bench` loop them, with
+/// the other workers kept awake between passes) give the same per-tick hashes as ticks stepped
+/// one by one; and a panic inside `enter` comes back out of it, rather than leaving the
+/// workers that were kept awake waiting for it forever.
+#[test]
+fn ticks_inside_enter_match_ticks_stepped_one_by_one() {
+    const ENTER_TICKS: u64 = 12;
+    let scenario = load(&root().join("scenarios/bench/crowd.toml"));
+    let reference = hashes(&scenario, ENTER_TICKS, 1, IndexKind::Kd);
+    assert_ne!(reference[0], reference[ENTER_TICKS as usize], "the state moves");
+    for threads in [1, 2, 3] {
+        let mut world = scenario.build_world();
+        let mut pipeline = Pipeline::new(threads, IndexKind::Kd).expect("thread pool");
+        pipeline.set_sensing_skin(scenario.sensing_skin);
+        let got = pipeline.enter(|pipeline| {
+            let mut out = vec![state_hash(&world).to_hex()];
+            for _ in 0..ENTER_TICKS {
+                pipeline.step(&mut world).expect("finite state");
+                out.push(state_hash(&world).to_hex());
+            }
+            out
+        });
+        assert_eq!(got, reference, "{threads} threads inside enter");
+    }
+    let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("thread pool");
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        pipeline.enter(|_| panic!("a panic inside enter"));
+    }));
+    assert!(caught.is_err(), "the panic comes back out");
+    // And the pipeline still runs ticks afterwards.
+    let mut world = scenario.build_world();
+    pipeline.step(&mut world).expect("finite state");
+    assert_eq!(state_hash(&world).to_hex(), reference[1]);
 }

@@ -237,29 +237,26 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                 // shorter than a repeat's ticks, so alone it would be the noisier figure.
                 let radius: Vec<f32> =
                     world.agents.group.iter().map(|&g| world.groups[g as usize].sensing_radius).collect();
-                // Timed on a worker thread, as the ticks are (see `Pipeline::enter`).
-                for _ in 0..FLOOR_RUNS {
-                    let (hits, elapsed) = pipeline.install(|| {
-                        let start = Instant::now();
-                        (index::kd_floor(&mut points, &world.agents.position, &radius), start.elapsed())
-                    });
-                    floors.push(elapsed.as_secs_f64() * 1e3);
-                    std::hint::black_box(hits);
-                }
-                // The ideal pass on the same pool, back to back as often as the ticks, so
-                // that it runs as steadily as they do (one pass alone mostly measures how
-                // long the other workers take to wake).
                 ideal_in.resize(world.agents.len(), 1.0);
                 ideal_out.resize(world.agents.len(), 0.0);
-                let elapsed = pipeline.install(|| {
+                // Inside `enter`, as the ticks are: on a worker, with the other workers awake.
+                pipeline.enter(|_| {
+                    // Untimed, so that the other workers are awake, as through the ticks.
+                    ideal_pass(&ideal_in, &mut ideal_out);
+                    // The ideal pass, back to back as often as the ticks.
                     let start = Instant::now();
                     for _ in 0..args.ticks {
                         ideal_pass(&ideal_in, &mut ideal_out);
                     }
-                    start.elapsed()
+                    ideals.push(start.elapsed().as_secs_f64() * 1e3 / args.ticks as f64);
+                    std::hint::black_box(&ideal_out);
+                    for _ in 0..FLOOR_RUNS {
+                        let start = Instant::now();
+                        let hits = index::kd_floor(&mut points, &world.agents.position, &radius);
+                        floors.push(start.elapsed().as_secs_f64() * 1e3);
+                        std::hint::black_box(hits);
+                    }
                 });
-                ideals.push(elapsed.as_secs_f64() * 1e3 / args.ticks as f64);
-                std::hint::black_box(&ideal_out);
             }
             let ms_min = per_tick.iter().copied().fold(f64::INFINITY, f64::min);
             let ms_max = per_tick.iter().copied().fold(0.0, f64::max);

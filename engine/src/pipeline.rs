@@ -113,6 +113,11 @@ pub struct TickEvents {
     pub gate_crossings: Vec<u32>,
 }
 
+/// How long a helper worker inside [`Pipeline::enter`] keeps looking for work before it backs
+/// off to 100 µs sleeps: far longer than any gap inside a tick, far shorter than a pause for
+/// output between ticks.
+pub const STAY_AWAKE: Duration = Duration::from_millis(1);
+
 /// The default of [`Pipeline::set_reorder_every`]: rows in spatial order every 20 ticks.
 pub const DEFAULT_REORDER_EVERY: u64 = 20;
 
@@ -277,12 +282,52 @@ impl Pipeline {
 
     /// Runs `f` with this pipeline on one of its own worker threads, where every `step` and
     /// `install` inside runs at once instead of handing its work to the pool and waiting for
-    /// it. A loop of ticks inside one `enter` skips a hand-over and a wake-up per tick: about
-    /// 5% of a 10k-agent tick on one thread, 2% on two (docs/benchmarks.md). Results are the
-    /// same bits either way.
+    /// it: a loop of ticks inside one `enter` skips a hand-over and a wake-up per tick.
+    ///
+    /// With 2 or more threads (and no more threads than cores), the other workers also stay
+    /// awake for the whole of `f`, stealing its pieces as they appear, instead of going back
+    /// to sleep whenever a pass ends and being woken for the next: left to itself, a rayon
+    /// worker sleeps after some 30 µs without work, and a 10k-agent tick has a dozen such
+    /// gaps (a pass's tail, the checks between passes). A worker idle for longer than
+    /// [`STAY_AWAKE`] (file output between ticks, say) backs off to short sleeps. Results
+    /// are the same bits either way: which thread runs which piece never changes a result.
+    /// Measurements: docs/benchmarks.md.
     pub fn enter<R: Send>(&mut self, f: impl FnOnce(&mut Pipeline) -> R + Send) -> R {
+        use std::sync::atomic::{AtomicBool, Ordering};
         let pool = std::sync::Arc::clone(&self.pool);
-        pool.install(|| f(self))
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if self.threads <= 1 || self.threads > cores {
+            return pool.install(|| f(self));
+        }
+        /// Marks `f` finished however it ends, a panic included, so the helpers stop.
+        struct Finished<'a>(&'a AtomicBool);
+        impl Drop for Finished<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::Release);
+            }
+        }
+        let job = std::sync::Mutex::new(Some((f, self)));
+        let out = std::sync::Mutex::new(None);
+        let finished = AtomicBool::new(false);
+        pool.broadcast(|ctx| {
+            if ctx.index() == 0 {
+                let _finished = Finished(&finished);
+                let (f, me) = job.lock().expect("not poisoned").take().expect("worker 0 takes it once");
+                *out.lock().expect("not poisoned") = Some(f(me));
+                return;
+            }
+            let mut idle_since: Option<Instant> = None;
+            while !finished.load(Ordering::Acquire) {
+                if rayon::yield_now() == Some(rayon::Yield::Executed) {
+                    idle_since = None;
+                } else if idle_since.get_or_insert_with(Instant::now).elapsed() < STAY_AWAKE {
+                    std::thread::yield_now();
+                } else {
+                    std::thread::sleep(Duration::from_micros(100));
+                }
+            }
+        });
+        out.into_inner().expect("not poisoned").expect("worker 0 ran f")
     }
 
     /// Advances `world` by one tick: the passes in order, each timed.
