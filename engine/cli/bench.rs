@@ -213,10 +213,13 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             let mut pipeline = Pipeline::new(threads, index)?;
             pipeline.set_reorder_every(args.reorder_every);
             pipeline.set_sensing_skin(args.sensing_skin.unwrap_or(scaled.sensing_skin));
-            for _ in 0..args.warmup {
-                pipeline.step(&mut world)?;
-                progress.inc(1);
-            }
+            pipeline.enter(|pipeline| {
+                for _ in 0..args.warmup {
+                    pipeline.step(&mut world)?;
+                    progress.inc(1);
+                }
+                Ok::<_, NonFinite>(())
+            })?;
             pipeline.timers = Default::default();
             let (reused_before, sensed_before) = pipeline.sensing_counts();
             let mut per_tick = Vec::new();
