@@ -2,10 +2,11 @@
 //! ways: afresh with the index (`sense_neighbours`, as on a sensing tick; the scenario's
 //! candidate reuse is switched off for these), from reused candidates
 //! (`sense_from_candidates`, as on the ticks between), and collecting candidates
-//! (`sense_candidates`, as on a sensing tick with the scenario's skin).
+//! (`sense_candidates`, as on a sensing tick with the scenario's skin). Passes are timed
+//! inside `Pipeline::enter`, as ticks run (see `time_inside`).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use throng_bench::{bench_threads, crowd};
+use throng_bench::{bench_threads, crowd, time_inside};
 use throng_engine::IndexKind;
 use throng_engine::pipeline::Pass;
 
@@ -27,18 +28,22 @@ fn passes(c: &mut Criterion) {
             }
         }
         group.bench_function(format!("sense_from_candidates/{agents}/{threads}t"), |b| {
-            b.iter(|| {
-                pipeline.run_pass(std::hint::black_box(&mut world), Pass::SenseNeighbours).expect("finite")
+            b.iter_custom(|iters| {
+                time_inside(&mut pipeline, &mut world, iters, |p, w| {
+                    p.run_pass(std::hint::black_box(w), Pass::SenseNeighbours).expect("finite")
+                })
             })
         });
         // A sensing tick that collects candidates (setting the skin afresh, two stores, voids
         // the last ones): its lists come from the candidates as they are found.
         let skin = pipeline.sensing_skin();
         group.bench_function(format!("sense_candidates/{agents}/{threads}t"), |b| {
-            b.iter(|| {
-                pipeline.set_sensing_skin(0.0);
-                pipeline.set_sensing_skin(skin);
-                pipeline.run_pass(std::hint::black_box(&mut world), Pass::SenseNeighbours).expect("finite")
+            b.iter_custom(|iters| {
+                time_inside(&mut pipeline, &mut world, iters, |p, w| {
+                    p.set_sensing_skin(0.0);
+                    p.set_sensing_skin(skin);
+                    p.run_pass(std::hint::black_box(w), Pass::SenseNeighbours).expect("finite")
+                })
             })
         });
         pipeline.set_sensing_skin(0.0);
@@ -53,7 +58,11 @@ fn passes(c: &mut Criterion) {
             Pass::Collide,
         ] {
             group.bench_function(format!("{}/{agents}/{threads}t", pass.name()), |b| {
-                b.iter(|| pipeline.run_pass(std::hint::black_box(&mut world), pass).expect("finite state"))
+                b.iter_custom(|iters| {
+                    time_inside(&mut pipeline, &mut world, iters, |p, w| {
+                        p.run_pass(std::hint::black_box(w), pass).expect("finite state")
+                    })
+                })
             });
         }
     }

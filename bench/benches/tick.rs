@@ -1,10 +1,8 @@
 //! The whole tick of the standard crowd at 1k, 10k and 100k agents, per agent
 //! (`Throughput::Elements`), with the k-d tree and the grid.
 
-use std::time::Instant;
-
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use throng_bench::{bench_threads, crowd};
+use throng_bench::{bench_threads, crowd, time_inside};
 use throng_engine::IndexKind;
 
 fn tick(c: &mut Criterion) {
@@ -20,12 +18,8 @@ fn tick(c: &mut Criterion) {
             // `throng run` and `throng bench` run them.
             group.bench_function(format!("crowd/{agents}/{index}/{threads}t"), |b| {
                 b.iter_custom(|iters| {
-                    pipeline.enter(|pipeline| {
-                        let start = Instant::now();
-                        for _ in 0..iters {
-                            pipeline.step(std::hint::black_box(&mut world)).expect("finite state");
-                        }
-                        start.elapsed()
+                    time_inside(&mut pipeline, &mut world, iters, |p, w| {
+                        p.step(std::hint::black_box(w)).expect("finite state")
                     })
                 })
             });
