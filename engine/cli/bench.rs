@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use throng_engine::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, ideal_pass};
-use throng_engine::{IndexKind, PASSES, Pipeline, Scenario, index};
+use throng_engine::{IndexKind, PASSES, Pipeline, Scenario, World, index};
 
 use crate::IndexArg;
 use crate::run::progress_bar;
@@ -213,13 +213,17 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             let mut pipeline = Pipeline::new(threads, index)?;
             pipeline.set_reorder_every(args.reorder_every);
             pipeline.set_sensing_skin(args.sensing_skin.unwrap_or(scaled.sensing_skin));
-            pipeline.enter(|pipeline| {
-                for _ in 0..args.warmup {
-                    pipeline.step(&mut world)?;
-                    progress.inc(1);
-                }
-                Ok::<_, NonFinite>(())
-            })?;
+            // `ticks` ticks on the pipeline's workers (see `Pipeline::enter`), counted on the bar.
+            let run_ticks = |pipeline: &mut Pipeline, world: &mut World, ticks: u64| {
+                pipeline.enter(|pipeline| {
+                    for _ in 0..ticks {
+                        pipeline.step(world)?;
+                        progress.inc(1);
+                    }
+                    Ok::<_, NonFinite>(())
+                })
+            };
+            run_ticks(&mut pipeline, &mut world, args.warmup)?;
             pipeline.timers = Default::default();
             let (reused_before, sensed_before) = pipeline.sensing_counts();
             let mut per_tick = Vec::new();
@@ -227,13 +231,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             let mut ideals = Vec::new();
             for _ in 0..args.repeats {
                 let start = Instant::now();
-                pipeline.enter(|pipeline| {
-                    for _ in 0..args.ticks {
-                        pipeline.step(&mut world)?;
-                        progress.inc(1);
-                    }
-                    Ok::<_, NonFinite>(())
-                })?;
+                run_ticks(&mut pipeline, &mut world, args.ticks)?;
                 per_tick.push(start.elapsed().as_secs_f64() * 1e3 / args.ticks as f64);
                 // The floor on this repeat's positions, with each agent's own sensing radius,
                 // [`FLOOR_RUNS`] times: one floor is a single build and query sweep, far
