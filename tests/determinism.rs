@@ -200,6 +200,8 @@ fn ticks_inside_enter_match_ticks_stepped_one_by_one() {
         assert_eq!(got, reference, "{threads} threads inside enter");
     }
     let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("thread pool");
+    // Entered again from inside, it simply runs the closure there.
+    assert_eq!(pipeline.enter(|p| p.enter(|_| 7)), 7);
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         pipeline.enter(|_| panic!("a panic inside enter"));
     }));

@@ -126,6 +126,9 @@ pub struct Pipeline {
     /// Shared so that [`Pipeline::enter`] can hold the pool while it lends out the pipeline.
     pool: std::sync::Arc<rayon::ThreadPool>,
     threads: usize,
+    /// [`Pipeline::enter`] keeps the other workers awake: 2 or more threads, and no more
+    /// threads than cores (spinning helpers would take cores from the worker they wait for).
+    keep_awake: bool,
     /// Rows are put in spatial (Morton) order every this many ticks; 0 never.
     reorder_every: u64,
     /// The tick of the last reorder.
@@ -174,6 +177,7 @@ impl Pipeline {
         Ok(Pipeline {
             pool: std::sync::Arc::new(pool),
             threads,
+            keep_awake: threads > 1 && threads <= std::thread::available_parallelism().map_or(1, |n| n.get()),
             reorder_every: DEFAULT_REORDER_EVERY,
             last_reorder: None,
             scratch: Scratch {
@@ -295,8 +299,10 @@ impl Pipeline {
     pub fn enter<R: Send>(&mut self, f: impl FnOnce(&mut Pipeline) -> R + Send) -> R {
         use std::sync::atomic::{AtomicBool, Ordering};
         let pool = std::sync::Arc::clone(&self.pool);
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if self.threads <= 1 || self.threads > cores {
+        if pool.current_thread_index().is_some() {
+            return f(self); // already on one of its workers: nothing to hand over
+        }
+        if !self.keep_awake {
             return pool.install(|| f(self));
         }
         /// Marks `f` finished however it ends, a panic included, so the helpers stop.
@@ -906,8 +912,8 @@ const IDEAL_CHAIN: usize = 20;
 
 /// A pass with nothing in the way of threads: one row's pure arithmetic (a dependent chain of
 /// square roots) per element, split across the current pool as the engine's per-agent passes
-/// are. It reads one value and writes one per row, so it shares no cache lines between pieces
-/// and waits on no memory: its speed-up from 1 to 2 threads is the most any pass of the engine
+/// are. It reads one value and writes one per row, and touches nothing else, so it waits on
+/// no memory and on no other thread: its speed-up from 1 to 2 threads is the most any pass of the engine
 /// could get on the machine at that moment. `throng bench` measures it beside the ticks
 /// (`ideal_pass_ms`), so a reader can tell the engine's scaling from the machine's.
 pub fn ideal_pass(input: &[f32], out: &mut [f32]) {
