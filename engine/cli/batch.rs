@@ -234,13 +234,14 @@ fn finished(out: &Path, run: &PlannedRun) -> Option<Row> {
 }
 
 /// Runs one planned run to the end.
-fn execute(run: &PlannedRun, threads: usize, out: &Path, save_final: bool) -> Result<Row> {
+fn execute(run: &PlannedRun, threads: usize, keep_awake: bool, out: &Path, save_final: bool) -> Result<Row> {
     let start = Instant::now();
     let mut scenario = (*run.scenario).clone();
     scenario.seed = run.seed;
     let mut world = scenario.build_world();
     let mut pipeline = Pipeline::new(threads, scenario.index)?;
     pipeline.set_sensing_skin(scenario.sensing_skin);
+    pipeline.set_keep_awake(keep_awake);
     let mut metrics = MetricsCollector::new(scenario.metrics, &world);
     let mut error = None;
     // The whole run on a worker thread of the pipeline: no hand-over to the pool per tick.
@@ -445,6 +446,9 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
     let mut failures = Vec::new();
     let mut first_error = None;
     let (threads, save_final) = (args.threads_per_job, args.save_final);
+    // Helpers kept awake between passes only while the runs' threads fit the cores.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let keep_awake = jobs.min(pending.len()) * threads <= cores;
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(pending.len()) {
             let tx = tx.clone();
@@ -453,7 +457,7 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(run) = pending.get(k) else { break };
-                    let result = execute(run, threads, out, save_final)
+                    let result = execute(run, threads, keep_awake, out, save_final)
                         .with_context(|| format!("run {} ({})", run.id, run.scenario_path.display()));
                     let stop = result.is_err();
                     if tx.send(result).is_err() || stop {

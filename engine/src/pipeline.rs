@@ -284,6 +284,14 @@ impl Pipeline {
         self.pool.install(f)
     }
 
+    /// Whether [`Pipeline::enter`] keeps the other workers awake (by default: with 2 or more
+    /// threads and no more threads than cores). A caller running several pipelines at once
+    /// on the same cores turns it off, so that waiting helpers do not take cores from the
+    /// workers with work to do. Results are the same either way.
+    pub fn set_keep_awake(&mut self, on: bool) {
+        self.keep_awake = on && self.threads > 1;
+    }
+
     /// Runs `f` with this pipeline on one of its own worker threads, where every `step` and
     /// `install` inside runs at once instead of handing its work to the pool and waiting for
     /// it: a loop of ticks inside one `enter` skips a hand-over and a wake-up per tick.
