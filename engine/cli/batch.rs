@@ -139,8 +139,7 @@ pub fn metrics_summary(summary: &Summary) -> BTreeMap<String, f64> {
 }
 
 fn jobs_default(threads_per_job: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    (cores / threads_per_job).max(1)
+    (crate::cores() / threads_per_job).max(1)
 }
 
 /// The default output directory: `<batch file stem>.out` beside the batch file.
@@ -447,8 +446,7 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
     let mut first_error = None;
     let (threads, save_final) = (args.threads_per_job, args.save_final);
     // Helpers kept awake between passes only while the runs' threads fit the cores.
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let keep_awake = jobs.min(pending.len()) * threads <= cores;
+    let keep_awake = jobs.min(pending.len()) * threads <= crate::cores();
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(pending.len()) {
             let tx = tx.clone();

@@ -147,7 +147,7 @@ fn machine() -> String {
                 .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
         })
         .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::cores();
     format!("{cores} cores, {cpu}")
 }
 

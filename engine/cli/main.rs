@@ -70,6 +70,11 @@ impl From<IndexArg> for IndexKind {
     }
 }
 
+/// The cores this process may use (1 if unknown): the default thread count.
+pub(crate) fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 fn main() -> ExitCode {
     restore_sigpipe();
     let cli = Cli::parse();

@@ -92,7 +92,7 @@ pub fn threads(arg: Option<usize>, flag: &str) -> Result<usize> {
     match arg {
         Some(0) => bail!("{flag} must be at least 1"),
         Some(t) => Ok(t),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(crate::cores()),
     }
 }
 

@@ -117,7 +117,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let threads = match args.threads {
         Some(0) => bail!("--threads must be at least 1"),
         Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => crate::cores(),
     };
     if args.hash_every == Some(0) {
         bail!("--hash-every must be at least 1");
