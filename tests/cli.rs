@@ -1049,11 +1049,59 @@ fn bench_reports_every_size_and_thread_count_as_json_and_csv() {
     }
 }
 
+/// `--csv` gets each row as soon as it is measured: a sweep stopped after its first size keeps
+/// that size's row, whole, under the header.
+#[test]
+fn bench_csv_keeps_the_rows_of_a_stopped_sweep() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let dir = scratch_dir("cli_bench_stopped");
+    let csv = dir.join("bench.csv");
+    // The first size takes a fraction of a second; the second, 25 times as many agents over
+    // a thousand ticks, far longer than the test waits.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args(["bench", "scenarios/bench/crowd.toml", "--agents", "200,5000", "--threads", "1"])
+        .args(["--ticks", "500", "--repeats", "2", "--warmup", "0", "--quiet", "--csv"])
+        .arg(&csv)
+        .current_dir(root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("throng starts");
+    let started = Instant::now();
+    let lines = |path: &Path| std::fs::read_to_string(path).map(|t| t.lines().count()).unwrap_or(0);
+    while lines(&csv) < 2 {
+        assert!(child.try_wait().expect("wait").is_none(), "the sweep ended before its second size");
+        assert!(started.elapsed() < Duration::from_secs(300), "no row after 300 s");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let still_running = child.try_wait().expect("wait").is_none();
+    child.kill().expect("SIGKILL");
+    child.wait().expect("wait");
+    assert!(still_running, "the second size was still running when the first row appeared");
+    let text = std::fs::read_to_string(&csv).expect("the CSV");
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2, "the header and the first size only: {text}");
+    assert!(text.ends_with('\n'), "the row is whole: {text:?}");
+    let header = &rows[0];
+    assert_eq!(rows[1].len(), header.len(), "{text}");
+    let col = |key: &str| header.iter().position(|h| *h == key).expect("column");
+    assert_eq!(rows[1][col("agents")], "200", "{text}");
+    assert!(rows[1][col("ms_per_tick")].parse::<f64>().is_ok_and(|ms| ms > 0.0), "{text}");
+}
+
 #[test]
 fn bench_rejects_bad_options_with_exit_2() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["--index", "kd,nope"], "invalid value 'nope' for '--index"),
         (&["--agents", "0"], "cannot scale to 0 agents"),
+        // Every size is scaled before any runs, so a bad last size fails at once.
+        (&["--agents", "400,30000000"], "cannot scale to 30000000 agents"),
+        (
+            &["--agents", "400", "--csv", "target/no/such/dir/bench.csv"],
+            "cannot write target/no/such/dir/bench.csv",
+        ),
         (&["--threads", "0"], "--threads must be at least 1"),
         (&["--repeats", "0"], "--ticks and --repeats must be at least 1"),
         (&["--neighbours=-1"], "--neighbours must be positive"),
@@ -1066,6 +1114,7 @@ fn bench_rejects_bad_options_with_exit_2() {
         let out = throng(&args);
         assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", text(&out.stderr));
         assert!(text(&out.stderr).contains(message), "{extra:?}: {}", text(&out.stderr));
+        assert!(out.stdout.is_empty(), "{extra:?}: {}", text(&out.stdout));
     }
     let out = throng(&["bench", "scenarios/no_such.toml"]);
     assert_eq!(out.status.code(), Some(2));

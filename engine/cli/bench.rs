@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
+use throng_engine::checkpoint::ENGINE_VERSION;
 use throng_engine::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, ideal_pass};
 use throng_engine::{IndexKind, PASSES, Pipeline, Scenario, World, index};
 
@@ -106,6 +107,9 @@ struct BenchReport {
     /// Index floors measured after each repeat (`floor_ms` is their median).
     floor_runs: usize,
     machine: String,
+    engine_version: &'static str,
+    /// "release", or "debug" for a build with debug assertions (its figures mean little).
+    build: &'static str,
     results: Vec<BenchResult>,
 }
 
@@ -151,6 +155,14 @@ fn machine() -> String {
     format!("{cores} cores, {cpu}")
 }
 
+/// Others each agent expects within its sensing radius at uniform density:
+/// `agents / bounds area · π · r²`, with the largest sensing radius of any group.
+fn expected_neighbours(s: &Scenario) -> f64 {
+    let r = s.groups.iter().map(|g| g.group.sensing_radius).fold(0.0f32, f32::max) as f64;
+    let size = s.bounds.size();
+    s.agent_count() as f64 / (size.x as f64 * size.y as f64) * std::f64::consts::PI * r * r
+}
+
 pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     let scenario = Scenario::load(&args.scenario)?;
     if args.ticks == 0 || args.repeats == 0 {
@@ -180,8 +192,41 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     if args.neighbours.iter().any(|&n| !(n > 0.0 && n.is_finite())) {
         bail!("--neighbours must be positive");
     }
-    let total = sizes.len() as u64
-        * densities.len() as u64
+    // Every size and density is scaled before anything runs, so a bad one is reported at once
+    // rather than after the sizes before it have been timed.
+    let mut cases = Vec::new();
+    for (&agents, density) in sizes.iter().flat_map(|a| densities.iter().map(move |d| (a, d))) {
+        let mut scaled = scenario
+            .scaled(agents)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("{}", args.scenario.display()))?;
+        if let Some(n) = density {
+            let now = expected_neighbours(&scaled);
+            if now <= 0.0 {
+                bail!("{}: no sensing radius, so no density to sweep", args.scenario.display());
+            }
+            scaled.scale_geometry((now / n).sqrt() as f32);
+        }
+        let neighbours = expected_neighbours(&scaled);
+        cases.push((scaled, neighbours));
+    }
+    // The CSV is created before the first size runs (a bad path fails at once) and gets each
+    // row as soon as it is measured, so a long sweep that is stopped keeps what it finished.
+    let mut csv = match &args.csv {
+        Some(path) => Some(
+            CsvOut::create(path, &scenario.name)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        ),
+        None => None,
+    };
+    if cfg!(debug_assertions) {
+        eprintln!("warning: a debug build; time a release build (`cargo run --release -- bench ...`)");
+    }
+    let cores = crate::cores();
+    if let Some(&t) = args.threads.iter().find(|&&t| t > cores) {
+        eprintln!("warning: {t} threads on {cores} cores: those figures measure threads sharing cores");
+    }
+    let total = cases.len() as u64
         * indexes.len() as u64
         * args.threads.len() as u64
         * (args.warmup + args.ticks * args.repeats);
@@ -189,24 +234,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     let mut results = Vec::new();
     let mut points = Vec::new();
     let (mut ideal_in, mut ideal_out): (Vec<f32>, Vec<f32>) = (Vec::new(), Vec::new());
-    for (&agents, density) in sizes.iter().flat_map(|a| densities.iter().map(move |d| (a, d))) {
-        let mut scaled = scenario
-            .scaled(agents)
-            .map_err(anyhow::Error::msg)
-            .with_context(|| format!("{}", args.scenario.display()))?;
-        let neighbours_of = |s: &Scenario| {
-            let r = s.groups.iter().map(|g| g.group.sensing_radius).fold(0.0f32, f32::max) as f64;
-            let size = s.bounds.size();
-            s.agent_count() as f64 / (size.x as f64 * size.y as f64) * std::f64::consts::PI * r * r
-        };
-        if let Some(n) = density {
-            let now = neighbours_of(&scaled);
-            if now <= 0.0 {
-                bail!("{}: no sensing radius, so no density to sweep", args.scenario.display());
-            }
-            scaled.scale_geometry((now / n).sqrt() as f32);
-        }
-        let neighbours = neighbours_of(&scaled);
+    for (scaled, neighbours) in cases.iter().map(|(s, n)| (s, *n)) {
         for (&index, &threads) in indexes.iter().flat_map(|i| args.threads.iter().map(move |t| (i, t))) {
             reset_peak_rss();
             let mut world = scaled.build_world();
@@ -286,6 +314,9 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                 agent_ticks_per_s: n as f64 * 1e3 / ms.max(1e-9),
                 peak_rss_mb: peak_rss_mb(),
             });
+            if let (Some(csv), Some(path), Some(result)) = (&mut csv, &args.csv, results.last()) {
+                csv.row(result).with_context(|| format!("cannot write {}", path.display()))?;
+            }
         }
     }
     progress.finish_and_clear();
@@ -300,11 +331,10 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
         repeats: args.repeats,
         floor_runs: FLOOR_RUNS,
         machine: machine(),
+        engine_version: ENGINE_VERSION,
+        build: if cfg!(debug_assertions) { "debug" } else { "release" },
         results,
     };
-    if let Some(path) = &args.csv {
-        write_csv(path, &report).with_context(|| format!("cannot write {}", path.display()))?;
-    }
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
@@ -313,34 +343,46 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn write_csv(path: &PathBuf, r: &BenchReport) -> Result<()> {
-    let mut w = csv::Writer::from_path(path)?;
-    let mut header: Vec<String> = [
-        "scenario",
-        "index",
-        "agents",
-        "threads",
-        "neighbours",
-        "ms_per_tick",
-        "ms_per_tick_min",
-        "ms_per_tick_max",
-        "floor_ms",
-        "ratio_to_floor",
-        "ideal_pass_ms",
-        "sensing_skin",
-        "sensed_fraction",
-        "ticks_per_s",
-        "agent_ticks_per_s",
-        "peak_rss_mb",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    header.extend(PASSES.iter().map(|p| format!("pass_{p}_ms")));
-    w.write_record(&header)?;
-    for x in &r.results {
+/// The `--csv` file: a header when created, then one row per result as it is measured,
+/// flushed at once.
+struct CsvOut {
+    writer: csv::Writer<std::fs::File>,
+    scenario: String,
+}
+
+impl CsvOut {
+    fn create(path: &PathBuf, scenario: &str) -> Result<CsvOut> {
+        let mut writer = csv::Writer::from_path(path)?;
+        let mut header: Vec<String> = [
+            "scenario",
+            "index",
+            "agents",
+            "threads",
+            "neighbours",
+            "ms_per_tick",
+            "ms_per_tick_min",
+            "ms_per_tick_max",
+            "floor_ms",
+            "ratio_to_floor",
+            "ideal_pass_ms",
+            "sensing_skin",
+            "sensed_fraction",
+            "ticks_per_s",
+            "agent_ticks_per_s",
+            "peak_rss_mb",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        header.extend(PASSES.iter().map(|p| format!("pass_{p}_ms")));
+        writer.write_record(&header)?;
+        writer.flush()?;
+        Ok(CsvOut { writer, scenario: scenario.to_owned() })
+    }
+
+    fn row(&mut self, x: &BenchResult) -> Result<()> {
         let mut row = vec![
-            r.scenario.clone(),
+            self.scenario.clone(),
             x.index.to_string(),
             x.agents.to_string(),
             x.threads.to_string(),
@@ -360,10 +402,10 @@ fn write_csv(path: &PathBuf, r: &BenchReport) -> Result<()> {
         row.extend(
             PASSES.iter().map(|p| format!("{:.4}", x.passes.get(*p).and_then(|v| v.as_f64()).unwrap_or(0.0))),
         );
-        w.write_record(&row)?;
+        self.writer.write_record(&row)?;
+        self.writer.flush()?;
+        Ok(())
     }
-    w.flush()?;
-    Ok(())
 }
 
 fn print_table(r: &BenchReport) {
