@@ -15,6 +15,7 @@ mod obstacle_oracle;
 mod oracle;
 mod properties;
 mod render;
+mod scale;
 mod scenes;
 mod sensing_skin;
 mod steering_formulas;
