@@ -301,3 +301,65 @@ fn checkpoint_options_are_checked() {
     );
     assert_error(&throng(&["run", sc, "--resume", &p, "--ticks", "2"]), &["beyond --ticks 2"]);
 }
+
+/// `throng run --agents N` scales the scenario as `throng bench` does (the library's
+/// `Scenario::scaled`, hash for hash); its checkpoints record the count, so a resume with the
+/// same `--agents` continues bit for bit and one without it, or with another count, is refused.
+#[test]
+fn scaled_runs_checkpoint_and_resume_with_their_agent_count() {
+    let dir = scratch_dir("checkpoint_scaled");
+    let cdir = dir.join("ckpt");
+    let crowd = "scenarios/bench/crowd.toml";
+    let straight_args = ["run", crowd, "--agents", "3000", "--ticks", "8", "--hash-every", "1", "--json"];
+    let (straight, v) = run_hashes(&straight_args);
+    assert_eq!(v["agents"], 3000, "{v}");
+    // The library's scaling, stepped tick by tick, with the scenario's sensing skin.
+    let scenario = load(&crate::common::root().join(crowd)).scaled(3000).expect("scaled crowd");
+    let mut world = scenario.build_world();
+    let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("pool");
+    pipeline.set_sensing_skin(scenario.sensing_skin);
+    let mut lib = vec![(0, state_hash(&world).to_hex())];
+    for _ in 0..8 {
+        pipeline.step(&mut world).expect("finite");
+        lib.push((world.tick, state_hash(&world).to_hex()));
+    }
+    assert_eq!(straight, lib, "throng run --agents and Scenario::scaled disagree");
+
+    let out = throng(&[
+        "run",
+        crowd,
+        "--agents",
+        "3000",
+        "--ticks",
+        "4",
+        "--quiet",
+        "--checkpoint-every",
+        "4",
+        "--checkpoint-dir",
+        s(&cdir),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let (resumed, _) = run_hashes(&[
+        "run",
+        crowd,
+        "--agents",
+        "3000",
+        "--ticks",
+        "8",
+        "--threads",
+        "1",
+        "--hash-every",
+        "1",
+        "--json",
+        "--resume",
+        &ckpt(&cdir, 4),
+    ]);
+    assert_eq!(resumed, straight[4..], "resumed from tick 4");
+
+    for extra in [&[][..], &["--agents", "3001"][..]] {
+        let mut args = vec!["run", crowd, "--ticks", "8", "--resume", s(&cdir)];
+        args.extend_from_slice(extra);
+        assert_error(&throng(&args), &["written with other overrides: the checkpoint has [--agents=3000]"]);
+    }
+    assert_error(&throng(&["run", crowd, "--agents", "0"]), &["--agents: cannot scale to 0 agents"]);
+}

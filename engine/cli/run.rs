@@ -25,6 +25,10 @@ pub struct RunArgs {
     /// Seed (default: the scenario's `seed`).
     #[arg(long)]
     seed: Option<u64>,
+    /// Scale the scenario to N agents at its own density, as `throng bench --agents` does
+    /// (group counts × k, bounds, regions and obstacles × √k), after any `--set`.
+    #[arg(long, value_name = "N")]
+    agents: Option<u64>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
@@ -105,7 +109,7 @@ struct RunReport<'a> {
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let sets = crate::record::parse_sets(&args.set)?;
-    let start = crate::resume::start(&args.scenario, &sets, args.seed, args.resume.as_deref())?;
+    let start = crate::resume::start(&args.scenario, &sets, args.agents, args.seed, args.resume.as_deref())?;
     let checkpointer =
         crate::resume::Checkpointer::new(args.checkpoint_every, args.checkpoint_dir.as_deref(), &start)?;
     let crate::resume::Start { scenario, world: start_world, resumed, .. } = start;
