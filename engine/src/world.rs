@@ -551,13 +551,27 @@ impl Agents {
     }
 
     /// The rows in ascending id order: `None` when they already are, else the permutation.
+    ///
+    /// Ids are unique and, unless most agents have left, dense: each row is then put in a slot
+    /// by its id and the slots read in order, in O(rows + largest id) rather than a sort's
+    /// O(rows · log rows) of scattered reads (60 ms at 1M rows, paid by every metrics tick,
+    /// state hash, trace row set and checkpoint of a reordered world).
     pub fn id_order(&self) -> Option<Vec<u32>> {
         if self.is_id_ordered() {
             return None;
         }
-        let mut order: Vec<u32> = (0..self.len() as u32).collect();
-        order.sort_unstable_by_key(|&r| self.id[r as usize]);
-        Some(order)
+        let slots = self.id.iter().copied().max().map_or(0, |m| m as usize + 1);
+        if slots > 4 * self.len() {
+            let mut order: Vec<u32> = (0..self.len() as u32).collect();
+            order.sort_unstable_by_key(|&r| self.id[r as usize]);
+            return Some(order);
+        }
+        let mut row_of = vec![u32::MAX; slots];
+        for (row, &id) in self.id.iter().enumerate() {
+            row_of[id as usize] = row as u32;
+        }
+        row_of.retain(|&row| row != u32::MAX);
+        Some(row_of)
     }
 
     /// Moves row `order[k]` to row `k` in every column (`order` is a permutation of the rows).
@@ -807,5 +821,28 @@ mod tests {
         let identity: Vec<u32> = (0..n).collect();
         pool.install(|| c.permute_rows_with(&identity, &mut done));
         assert_eq!(c, a);
+    }
+
+    /// `id_order` by slots (dense ids) and by sorting (ids sparse after most agents left)
+    /// gives the rows in ascending id order either way.
+    #[test]
+    fn id_order_lists_rows_by_ascending_id_for_dense_and_sparse_ids() {
+        let by_sort = |a: &Agents| {
+            let mut order: Vec<u32> = (0..a.len() as u32).collect();
+            order.sort_by_key(|&r| a.id[r as usize]);
+            order
+        };
+        let mut a = Agents::default();
+        // 97 rows, ids a permutation of 0..97 with gaps cut out: dense.
+        a.id = (0..97u32).map(|k| (k * 31 + 7) % 97 * 3 / 2).collect();
+        assert_eq!(a.id_order(), Some(by_sort(&a)));
+        // Ids over 4 × the rows: sparse.
+        a.id = (0..97u32).map(|k| (k * 31 + 7) % 97 * 1000).collect();
+        assert_eq!(a.id_order(), Some(by_sort(&a)));
+        let order = a.id_order().expect("not in id order");
+        assert!(order.windows(2).all(|w| a.id[w[0] as usize] < a.id[w[1] as usize]));
+        // Already in id order: nothing to do.
+        a.id = (0..97u32).map(|k| k * 5).collect();
+        assert_eq!(a.id_order(), None);
     }
 }
