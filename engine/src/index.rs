@@ -326,8 +326,6 @@ impl SpatialIndex {
         self.kind
     }
 
-    /// Packs positions (reusing the buffers) and rebuilds the trees. `targeted[g]` says whether
-    /// group `g` needs its own set for nearest-of-group queries.
     /// Packs positions (reusing the buffers) and rebuilds the trees or the grid. `targeted[g]`
     /// says whether group `g` needs its own set for nearest-of-group queries; `cell_size` is the
     /// grid's cell (the largest query radius the grid should answer from 3 × 3 cells).
