@@ -3,7 +3,7 @@
 //! positions and radii), so a reader sees how close a tick is to the limit set by its index.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -213,10 +213,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     // The CSV is created before the first size runs (a bad path fails at once) and gets each
     // row as soon as it is measured, so a long sweep that is stopped keeps what it finished.
     let mut csv = match &args.csv {
-        Some(path) => Some(
-            CsvOut::create(path, &scenario.name)
-                .with_context(|| format!("cannot write {}", path.display()))?,
-        ),
+        Some(path) => Some(CsvOut::create(path, &scenario.name)?),
         None => None,
     };
     if cfg!(debug_assertions) {
@@ -314,8 +311,8 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                 agent_ticks_per_s: n as f64 * 1e3 / ms.max(1e-9),
                 peak_rss_mb: peak_rss_mb(),
             });
-            if let (Some(csv), Some(path), Some(result)) = (&mut csv, &args.csv, results.last()) {
-                csv.row(result).with_context(|| format!("cannot write {}", path.display()))?;
+            if let (Some(csv), Some(result)) = (&mut csv, results.last()) {
+                csv.row(result)?;
             }
         }
     }
@@ -347,12 +344,14 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
 /// flushed at once.
 struct CsvOut {
     writer: csv::Writer<std::fs::File>,
+    path: PathBuf,
     scenario: String,
 }
 
 impl CsvOut {
-    fn create(path: &PathBuf, scenario: &str) -> Result<CsvOut> {
-        let mut writer = csv::Writer::from_path(path)?;
+    fn create(path: &Path, scenario: &str) -> Result<CsvOut> {
+        let context = || format!("cannot write {}", path.display());
+        let mut writer = csv::Writer::from_path(path).with_context(context)?;
         let mut header: Vec<String> = [
             "scenario",
             "index",
@@ -375,9 +374,9 @@ impl CsvOut {
         .map(|s| s.to_string())
         .collect();
         header.extend(PASSES.iter().map(|p| format!("pass_{p}_ms")));
-        writer.write_record(&header)?;
-        writer.flush()?;
-        Ok(CsvOut { writer, scenario: scenario.to_owned() })
+        writer.write_record(&header).with_context(context)?;
+        writer.flush().with_context(context)?;
+        Ok(CsvOut { writer, path: path.to_owned(), scenario: scenario.to_owned() })
     }
 
     fn row(&mut self, x: &BenchResult) -> Result<()> {
@@ -402,8 +401,9 @@ impl CsvOut {
         row.extend(
             PASSES.iter().map(|p| format!("{:.4}", x.passes.get(*p).and_then(|v| v.as_f64()).unwrap_or(0.0))),
         );
-        self.writer.write_record(&row)?;
-        self.writer.flush()?;
+        let context = || format!("cannot write {}", self.path.display());
+        self.writer.write_record(&row).with_context(context)?;
+        self.writer.flush().with_context(context)?;
         Ok(())
     }
 }
