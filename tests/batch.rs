@@ -169,6 +169,35 @@ fn set_on_run_is_the_batch_override() {
     assert_eq!(v["hash"], row["final_hash"]);
 }
 
+/// `agents` in a grid scales each run's scenario, as `throng run --agents N` does.
+#[test]
+fn agents_in_a_grid_scale_runs_as_run_agents_does() {
+    let batch = "version = 1\nticks = 8\n[[sweep]]\nscenario = \"small.toml\"\nseeds = [3]\ngrid = { agents = [12, 45] }\n";
+    let (dir, b) = setup("batch_agents", 30, batch);
+    let out = dir.join("out");
+    run_batch(&[s(&b), "--out", s(&out), "--quiet"]);
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 2);
+    for (row, n) in rows.iter().zip([12, 45]) {
+        assert_eq!(row["agents"], n, "{row}");
+        assert_eq!(row["overrides"]["agents"], n, "{row}");
+        let run = throng(&[
+            "run",
+            s(&dir.join("small.toml")),
+            "--agents",
+            &n.to_string(),
+            "--ticks",
+            "8",
+            "--seed",
+            "3",
+            "--json",
+        ]);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+        assert_eq!(v["hash"], row["final_hash"], "{n} agents");
+    }
+}
+
 /// Kills the batch with SIGKILL at several moments, re-running it in between; checks no file
 /// is torn after any kill and finished runs are never redone; then compares with an
 /// uninterrupted batch.
@@ -407,6 +436,11 @@ fn bad_overrides_name_the_key_and_place() {
         "batch_set_twice",
         "version = 1\nset = { dt = 0.1 }\n[[sweep]]\nscenario = \"small.toml\"\nset = { dt = 0.2 }\n",
         &["batch.toml:5:14", "`dt` is already set at"],
+    );
+    rejects(
+        "batch_bad_agents",
+        "version = 1\n[[sweep]]\nscenario = \"small.toml\"\ngrid = { agents = [10, 0] }\n",
+        &["batch.toml:4:24", "`agents`", "expected a whole number of agents from 1 to 20000000", "found `0`"],
     );
     // On `throng run`: the same mechanism, placed at `--set`.
     let (dir, _) = setup("batch_run_set", 10, BATCH);

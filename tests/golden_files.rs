@@ -190,6 +190,37 @@ fn verify_passes_on_an_untouched_record_at_any_thread_count() {
     assert_eq!(code, Some(0), "{report}");
 }
 
+/// `record --agents N` stores the count as the override `agents = N`: `verify` re-runs the
+/// scaled scenario, and the file's hashes are `throng run --agents N`'s.
+#[test]
+fn scaled_records_verify_and_match_scaled_runs() {
+    let dir = scratch_dir("golden_scaled");
+    let (scenario, g) = record_small(&dir, &["--ticks", "6", "--agents", "130", "--every", "2"]);
+    let golden = Golden::load(&g).expect("golden file");
+    assert_eq!(golden.overrides, vec![("agents".to_string(), "130".to_string())]);
+    assert_eq!(golden.agents, 130);
+    for threads in ["1", "3"] {
+        let (code, report) = verify(&g, &["--threads", threads]);
+        assert_eq!(code, Some(0), "{report}");
+    }
+    let run = throng(&["run", s(&scenario), "--agents", "130", "--ticks", "6", "--json"]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    assert_eq!(v["hash"], golden.final_hash.as_str());
+    assert_eq!(v["agents"], 130);
+    // The same golden file, recorded unscaled, has other hashes: the count is not ignored.
+    let (_, plain) = record_small(&dir, &["--ticks", "6"]);
+    assert_ne!(Golden::load(&plain).expect("golden file").final_hash, golden.final_hash);
+    let out = throng(&["record", s(&scenario), "-o", s(&dir.join("zero.json")), "--agents", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--agents: `agents`: expected a whole number of agents"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.join("zero.json").exists());
+}
+
 /// Edits one value of a snapshot: `velocity.x` of the agent in row 5 at tick 3.
 #[test]
 fn verify_names_an_edited_snapshot_value() {

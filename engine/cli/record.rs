@@ -33,6 +33,10 @@ pub struct RecordArgs {
     /// Override a scenario value, e.g. `--set groups.boids.max_speed=2.5` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
+    /// Scale the scenario to N agents at its own density, as `throng run --agents` does. Stored
+    /// with the overrides (as `agents = N`), so `verify` re-runs the scaled scenario.
+    #[arg(long, value_name = "N")]
+    agents: Option<u64>,
     /// Worker threads (default: all cores). Stored; `verify` re-runs with its own.
     #[arg(long)]
     threads: Option<usize>,
@@ -77,12 +81,14 @@ pub struct VerifyArgs {
     quiet: bool,
 }
 
-/// Parses repeated `--set KEY=VALUE` arguments.
-pub fn parse_sets(sets: &[String]) -> Result<Vec<Override>> {
+/// Parses repeated `--set KEY=VALUE` arguments, and `--agents N` as the override `agents = N`
+/// (after them, so it scales the overridden scenario; with `--set agents=...` too, an error).
+pub fn parse_sets(sets: &[String], agents: Option<u64>) -> Result<Vec<Override>> {
     let mut out = Vec::new();
     for s in sets {
         out.extend(overrides::parse_set(s)?);
     }
+    out.extend(agents.map(overrides::agents_override));
     overrides::check_unique(&out)?;
     Ok(out)
 }
@@ -105,7 +111,7 @@ pub fn record(args: RecordArgs) -> Result<ExitCode> {
     if snapshot_every == 0 {
         bail!("--snapshot-every must be at least 1");
     }
-    let sets = parse_sets(&args.set)?;
+    let sets = parse_sets(&args.set, args.agents)?;
     let scenario = overrides::load(&args.scenario, &sets)?;
     let index = args.index.map(IndexKind::from).unwrap_or(scenario.index);
     let ticks = args.ticks.unwrap_or(scenario.ticks);

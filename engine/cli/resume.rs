@@ -18,28 +18,18 @@ pub struct Start {
     pub resumed: Option<(PathBuf, u64)>,
 }
 
-/// Loads the scenario with its overrides (and scales it to `agents`), then builds tick 0 or
-/// loads the checkpoint to resume (a checkpoint directory means its latest checkpoint). The
-/// checkpoint must have been written for this very scenario file, these overrides and this
-/// agent count, by this engine.
+/// Loads the scenario with its overrides (`--agents N` among them, as `agents = N`), then builds
+/// tick 0 or loads the checkpoint to resume (a checkpoint directory means its latest
+/// checkpoint). The checkpoint must have been written for this very scenario file and these
+/// overrides, by this engine.
 pub fn start(
     scenario_path: &Path,
     sets: &[Override],
-    agents: Option<u64>,
     seed: Option<u64>,
     resume: Option<&Path>,
 ) -> Result<Start> {
     let mut scenario = overrides::load(scenario_path, sets)?;
-    let mut canonical = overrides::canonical(sets);
-    if let Some(agents) = agents {
-        // Scaled after the overrides, as `throng bench --agents` scales; a checkpoint records
-        // the count beside the overrides (no override key starts with `--`).
-        scenario = scenario
-            .scaled(agents)
-            .map_err(anyhow::Error::msg)
-            .with_context(|| format!("{}: --agents", scenario_path.display()))?;
-        canonical.push(format!("--agents={agents}"));
-    }
+    let canonical = overrides::canonical(sets);
     let Some(resume) = resume else {
         if let Some(seed) = seed {
             scenario.seed = seed;

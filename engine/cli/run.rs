@@ -26,7 +26,8 @@ pub struct RunArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Scale the scenario to N agents at its own density, as `throng bench --agents` does
-    /// (group counts × k, bounds, regions and obstacles × √k), after any `--set`.
+    /// (group counts × k, bounds, regions and obstacles × √k), after any `--set`. The same as
+    /// `--set agents=N`.
     #[arg(long, value_name = "N")]
     agents: Option<u64>,
     /// Worker threads (default: all cores). Results do not depend on it.
@@ -108,8 +109,8 @@ struct RunReport<'a> {
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
-    let sets = crate::record::parse_sets(&args.set)?;
-    let start = crate::resume::start(&args.scenario, &sets, args.agents, args.seed, args.resume.as_deref())?;
+    let sets = crate::record::parse_sets(&args.set, args.agents)?;
+    let start = crate::resume::start(&args.scenario, &sets, args.seed, args.resume.as_deref())?;
     let checkpointer =
         crate::resume::Checkpointer::new(args.checkpoint_every, args.checkpoint_dir.as_deref(), &start)?;
     let crate::resume::Start { scenario, world: start_world, resumed, .. } = start;

@@ -18,11 +18,29 @@
 //! `max_speed.min` and `max_speed.max`), so TOML's own dotted keys in a batch file mean the
 //! same as quoted ones. Below a number, a key turns the number into a table: this is how a
 //! fixed parameter becomes a range.
+//!
+//! One key is not a path into the document: [`AGENTS_KEY`] (`agents = N`) scales the overridden
+//! scenario to N agents at its own density ([`Scenario::scaled`], as `throng bench --agents`
+//! does), after every other override. `throng run --agents N` and `throng record --agents N`
+//! are this override, so checkpoints, golden files and batch run ids record it like any other.
 
 use std::fmt;
 use std::path::Path;
 
-use crate::scenario::{Scenario, ScenarioError, nearest_word};
+use crate::scenario::{MAX_AGENTS, Scenario, ScenarioError, nearest_word};
+
+/// The override key that scales a scenario to a number of agents instead of setting a value.
+pub const AGENTS_KEY: &str = "agents";
+
+/// The override `agents = n`, as `--agents N` on the command line gives it (its errors name
+/// `--agents`).
+pub fn agents_override(n: u64) -> Override {
+    Override {
+        key: AGENTS_KEY.into(),
+        value: toml::Value::Integer(n.min(i64::MAX as u64) as i64),
+        origin: Origin::Other("--agents".into()),
+    }
+}
 
 /// Where an override was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -281,7 +299,19 @@ fn apply(base: &Scenario, text: &str, overrides: &[Override]) -> Result<Scenario
     })?);
     // The path of each override in the validator's notation (`groups[0].max_speed`).
     let mut paths = Vec::with_capacity(overrides.len());
+    let mut scale: Option<(u64, &Override)> = None;
     for o in overrides {
+        if o.key == AGENTS_KEY {
+            let n = o.value.as_integer().filter(|&n| n >= 1 && n as u64 <= MAX_AGENTS).ok_or_else(|| {
+                o.error(format!(
+                    "expected a whole number of agents from 1 to {MAX_AGENTS} to scale the scenario to, found `{}`",
+                    inline(&o.value)
+                ))
+            })?;
+            scale = Some((n as u64, o));
+            paths.push(String::new()); // no path: validation errors are never this override's
+            continue;
+        }
         let segs = split_key(&o.key).map_err(|m| o.error(m))?;
         paths.push(set(&mut doc, &segs, o.value.clone()).map_err(|m| o.error(format!("{m} (in {origin})")))?);
     }
@@ -306,7 +336,11 @@ fn apply(base: &Scenario, text: &str, overrides: &[Override]) -> Result<Scenario
                     }
                 }
             }
-            Ok(s)
+            // Scaled last, so it scales the overridden counts and geometry.
+            match scale {
+                Some((n, o)) => s.scaled(n).map_err(|m| o.error(format!("{m} (scaling {origin})"))),
+                None => Ok(s),
+            }
         }
         Err(e) => Err(attribute(e, origin, overrides, &paths)),
     }
@@ -324,7 +358,7 @@ fn attribute(e: ScenarioError, origin: &str, overrides: &[Override], paths: &[St
     let best = paths
         .iter()
         .enumerate()
-        .filter(|(_, p)| !e.key.is_empty() && related(&e.key, p))
+        .filter(|(_, p)| !e.key.is_empty() && !p.is_empty() && related(&e.key, p))
         .max_by_key(|(i, p)| (p.len(), usize::MAX - i))
         .map(|(i, _)| i);
     match best {
@@ -448,6 +482,26 @@ mod tests {
         assert!(split_key("a..b").is_err());
         assert!(split_key("a b").is_err());
         assert!(split_key(r#"a."b"#).is_err());
+    }
+
+    #[test]
+    fn agents_scales_after_every_other_override() {
+        let text = "version = 1\nname = \"s\"\nseed = 1\ndt = 0.1\nticks = 5\n[bounds]\nkind = \"wrap\"\nmin = [0, 0]\nmax = [40, 40]\n[[groups]]\nname = \"a\"\ncount = 30\nspawn = { kind = \"rect\", min = [0, 0], max = [40, 40] }\nmax_speed = 1.0\nmax_force = 1.0\n";
+        let mut sets = parse_set("groups.a.count=10").unwrap();
+        sets.push(agents_override(40));
+        let s = parse(text, "s.toml", &sets).unwrap();
+        // Four times the overridden 10 agents: the world's sides double (not × √(40/30)).
+        assert_eq!(s.agent_count(), 40);
+        assert_eq!(s.bounds.max, crate::math::Vec2::new(80.0, 80.0));
+        assert_eq!(s.content_hash, Scenario::parse(text, "s.toml").unwrap().content_hash);
+        for bad in ["agents=0", "agents=1.5", "agents=\"many\"", "agents=20000001"] {
+            let e = parse(text, "s.toml", &parse_set(bad).unwrap()).unwrap_err();
+            assert_eq!((e.file.as_str(), e.key.as_str()), ("--set", "agents"), "{bad}");
+            assert!(
+                e.message.starts_with("expected a whole number of agents from 1 to 20000000"),
+                "{bad}: {e}"
+            );
+        }
     }
 
     #[test]
