@@ -121,19 +121,19 @@ fn checkpoints_of_reordered_worlds_resume_to_the_same_hashes() {
         let mut straight = run(&mut world, 7, SAVE_AT);
         reordered_scenes += usize::from(!world.agents.is_id_ordered());
         let live = world.clone();
-        let bytes = checkpoint::encode(&world, &scenario.content_hash, &[]);
+        let bytes = checkpoint::encode(&world, None, &scenario.content_hash, &[]);
         assert_eq!(world, live, "{}: saving changed the live world", scenario.name);
         straight.extend(run(&mut world, 7, END));
 
         let mut plain = scenario.build_world();
         run(&mut plain, 0, SAVE_AT);
         assert!(
-            checkpoint::encode(&plain, &scenario.content_hash, &[]) == bytes,
+            checkpoint::encode(&plain, None, &scenario.content_hash, &[]) == bytes,
             "{}: the checkpoint depends on the row order",
             scenario.name
         );
         for every in REORDER_INTERVALS {
-            let (_, mut resumed) = checkpoint::decode(&bytes, "ckpt").expect("decodes");
+            let mut resumed = checkpoint::decode(&bytes, "ckpt").expect("decodes").world;
             assert!(resumed.agents.is_id_ordered());
             let hashes = run(&mut resumed, every, END);
             assert_eq!(
@@ -169,10 +169,11 @@ fn save_load_save_is_byte_identical() {
     for tick in [3, 6] {
         let path = cdir.join(checkpoint::file_name(tick));
         let bytes = std::fs::read(&path).expect("checkpoint");
-        let (header, world) = checkpoint::load(&path).expect("loads");
+        let checkpoint::Checkpoint { header, world, metrics } = checkpoint::load(&path).expect("loads");
         assert_eq!(world.tick, tick);
         assert_eq!(header.overrides, ["groups.walkers.max_force = 1.25"]);
-        let again = checkpoint::encode(&world, &header.scenario_hash, &header.overrides);
+        assert!(metrics.is_some(), "a run observing metrics saves their state");
+        let again = checkpoint::encode(&world, metrics.as_ref(), &header.scenario_hash, &header.overrides);
         assert!(again == bytes, "tick {tick}: save → load → save changed the bytes");
         // Continuing a resumed run writes the same checkpoints as the straight run did.
         let cdir2 = dir.join(format!("again-{tick}"));
@@ -364,5 +365,72 @@ fn scaled_runs_checkpoint_and_resume_with_their_agent_count() {
     assert_error(
         &throng(&["run", crowd, "--agents", "0"]),
         &["--agents: `agents`: expected a whole number of agents from 1 to 20000000"],
+    );
+}
+
+/// A checkpoint holds the run's metrics state, so a resumed run's per-tick metrics and its
+/// summary are the uninterrupted run's: maxima, waiting time and gate throughput (the
+/// doorway), and stuck agents counted against anchors set before the checkpoint (the crowd,
+/// whose stuck-agent windows end every 100 ticks, on both sides of the checkpoint).
+#[test]
+fn resumed_runs_go_on_with_the_straight_runs_metrics() {
+    let dir = scratch_dir("checkpoint_metrics");
+    let root = crate::common::root();
+    let door = s(&root.join("scenarios/doorway.toml")).to_owned();
+    let crowd = s(&root.join("scenarios/bench/crowd.toml")).to_owned();
+    let path = |name: &str| s(&dir.join(name)).to_owned();
+    let rows = |path: &str| -> Vec<String> {
+        std::fs::read_to_string(path).expect("metrics CSV").lines().map(str::to_owned).collect()
+    };
+    for (name, scene, extra) in [("door", &door, &[][..]), ("crowd", &crowd, &["--agents", "1500"][..])] {
+        let (straight_csv, resumed_csv) =
+            (path(&format!("{name}.csv")), path(&format!("{name}-resumed.csv")));
+        let cdir = path(&format!("{name}-ckpt"));
+        let mut args = vec!["run", scene, "--ticks", "260", "--hash-every", "260", "--json"];
+        args.extend_from_slice(extra);
+        let mut first = args.clone();
+        first.extend(["--metrics", &straight_csv, "--checkpoint-every", "150", "--checkpoint-dir", &cdir]);
+        let (_, straight) = run_hashes(&first);
+        let mut again = args.clone();
+        again.extend(["--threads", "1", "--metrics", &resumed_csv, "--resume", &cdir]);
+        let (_, resumed) = run_hashes(&again);
+        assert_eq!(resumed["resumed_from"], 150, "{name}");
+        assert_eq!(resumed["hash"], straight["hash"], "{name}");
+        assert_eq!(resumed["metrics"], straight["metrics"], "{name}: the summaries differ");
+        let (all, tail) = (rows(&straight_csv), rows(&resumed_csv));
+        assert_eq!(tail[0], all[0], "{name}: the header");
+        assert_eq!(all.len(), 261, "{name}");
+        assert_eq!(tail[1..], all[151..], "{name}: rows of ticks 151 to 260");
+        let m = &straight["metrics"];
+        match name {
+            "door" => assert!(
+                m["gates"][0]["crossings"].as_u64() > Some(0) && m["mean_wait_s"].as_f64() > Some(0.0),
+                "{m}"
+            ),
+            _ => assert!(m["stuck_agents"].as_u64() > Some(0), "{m}"),
+        }
+    }
+
+    // A checkpoint of a run without metrics has none to go on from: said, not hidden.
+    let bare = path("bare");
+    let out = throng(&[
+        "run",
+        &door,
+        "--ticks",
+        "150",
+        "--quiet",
+        "--no-metrics",
+        "--checkpoint-every",
+        "150",
+        "--checkpoint-dir",
+        &bare,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = throng(&["run", &door, "--ticks", "160", "--json", "--resume", &bare]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("holds no metrics (its run had --no-metrics)"),
+        "{}",
+        text(&out.stderr)
     );
 }

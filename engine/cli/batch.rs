@@ -257,8 +257,14 @@ fn execute(run: &PlannedRun, threads: usize, keep_awake: bool, out: &Path, save_
     let dir = out.join("runs").join(&run.id);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     if save_final && error.is_none() {
-        checkpoint::save(&dir.join("final.ckpt"), &world, &scenario.content_hash, &run.canonical)
-            .with_context(|| format!("cannot write {}", dir.join("final.ckpt").display()))?;
+        checkpoint::save(
+            &dir.join("final.ckpt"),
+            &world,
+            Some(metrics.state()),
+            &scenario.content_hash,
+            &run.canonical,
+        )
+        .with_context(|| format!("cannot write {}", dir.join("final.ckpt").display()))?;
     }
     let overrides = run
         .overrides

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use throng_engine::checkpoint::{self, write_atomically};
+use throng_engine::metrics::{MetricsCollector, MetricsState};
 use throng_engine::overrides::{self, Override};
 use throng_engine::{Scenario, World};
 
@@ -16,6 +17,8 @@ pub struct Start {
     pub overrides: Vec<String>,
     /// The checkpoint resumed from, and its tick.
     pub resumed: Option<(PathBuf, u64)>,
+    /// The metrics state the checkpoint carried (none when its run observed no metrics).
+    pub metrics: Option<MetricsState>,
 }
 
 /// Loads the scenario with its overrides (`--agents N` among them, as `agents = N`), then builds
@@ -35,7 +38,7 @@ pub fn start(
             scenario.seed = seed;
         }
         let world = scenario.build_world();
-        return Ok(Start { scenario, world, overrides: canonical, resumed: None });
+        return Ok(Start { scenario, world, overrides: canonical, resumed: None, metrics: None });
     };
     if seed.is_some() {
         bail!("--seed cannot be combined with --resume: the checkpoint holds the run's seed");
@@ -53,7 +56,7 @@ pub fn start(
     } else {
         resume.to_path_buf()
     };
-    let (header, world) = checkpoint::load(&file)?;
+    let checkpoint::Checkpoint { header, world, metrics } = checkpoint::load(&file)?;
     checkpoint::check_run(
         &header,
         &file.display().to_string(),
@@ -63,7 +66,7 @@ pub fn start(
     )?;
     scenario.seed = world.seed;
     let tick = world.tick;
-    Ok(Start { scenario, world, overrides: canonical, resumed: Some((file, tick)) })
+    Ok(Start { scenario, world, overrides: canonical, resumed: Some((file, tick)), metrics })
 }
 
 /// Writes a checkpoint every K ticks.
@@ -95,15 +98,17 @@ impl Checkpointer {
         }))
     }
 
-    /// Saves `world` if its tick is a multiple of K; returns the file written.
-    pub fn after_tick(&self, world: &World) -> Result<Option<PathBuf>> {
+    /// Saves `world` (with the run's metrics state, if it observes metrics) if its tick is a
+    /// multiple of K; returns the file written.
+    pub fn after_tick(&self, world: &World, metrics: Option<&MetricsCollector>) -> Result<Option<PathBuf>> {
         if world.tick == 0 || !world.tick.is_multiple_of(self.every) {
             return Ok(None);
         }
         std::fs::create_dir_all(&self.dir)
             .with_context(|| format!("cannot create checkpoint directory {}", self.dir.display()))?;
         let path = self.dir.join(checkpoint::file_name(world.tick));
-        let bytes = checkpoint::encode(world, &self.scenario_hash, &self.overrides);
+        let bytes =
+            checkpoint::encode(world, metrics.map(|m| m.state()), &self.scenario_hash, &self.overrides);
         write_atomically(&path, &bytes)
             .with_context(|| format!("cannot write checkpoint {}", path.display()))?;
         Ok(Some(path))

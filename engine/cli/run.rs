@@ -113,7 +113,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let start = crate::resume::start(&args.scenario, &sets, args.seed, args.resume.as_deref())?;
     let checkpointer =
         crate::resume::Checkpointer::new(args.checkpoint_every, args.checkpoint_dir.as_deref(), &start)?;
-    let crate::resume::Start { scenario, world: start_world, resumed, .. } = start;
+    let crate::resume::Start { scenario, world: start_world, resumed, metrics: saved_metrics, .. } = start;
     for w in &scenario.warnings {
         eprintln!("warning: {w}");
     }
@@ -158,7 +158,25 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         Ok(())
     };
 
-    let mut metrics = (!args.no_metrics).then(|| MetricsCollector::new(scenario.metrics, &world));
+    // A resumed run goes on from the metrics state its checkpoint holds, so its per-tick rows
+    // and summary are the uninterrupted run's.
+    let mut metrics = match (args.no_metrics, saved_metrics) {
+        (true, _) => None,
+        (false, Some(state)) => Some(
+            MetricsCollector::resume(scenario.metrics, &world, state)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("{}: the checkpoint's metrics", resumed_path(&resumed)))?,
+        ),
+        (false, None) => {
+            if resumed.is_some() {
+                eprintln!(
+                    "warning: {} holds no metrics (its run had --no-metrics): the metrics cover the resumed ticks only",
+                    resumed_path(&resumed)
+                );
+            }
+            Some(MetricsCollector::new(scenario.metrics, &world))
+        }
+    };
     let mut metrics_csv = match &args.metrics {
         Some(path) => Some(MetricsCsv::create(path, &world)?),
         None => None,
@@ -184,7 +202,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             }
             observe(&world, &mut hashes)?;
             if let Some(c) = &checkpointer {
-                c.after_tick(&world)?;
+                c.after_tick(&world, metrics.as_ref())?;
             }
             progress.inc(1);
         }
@@ -387,4 +405,9 @@ impl Trace {
     fn finish(mut self) -> Result<()> {
         self.writer.flush().with_context(|| format!("cannot write trace file {}", self.path.display()))
     }
+}
+
+/// The checkpoint a run resumed from, for messages.
+fn resumed_path(resumed: &Option<(PathBuf, u64)>) -> String {
+    resumed.as_ref().map(|(p, _)| p.display().to_string()).unwrap_or_default()
 }

@@ -11,7 +11,7 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `THRONGCK` |
-//! | 4 | format version (u32, currently 1) |
+//! | 4 | format version (u32, currently 2; version 1 files are still read) |
 //! | 2 + n | engine version (u16 length, UTF-8) |
 //! | 32 | BLAKE3 of the scenario file |
 //! | 4 + … | overrides: u32 count, then each as u32 length + UTF-8 `key = value` (sorted) |
@@ -20,7 +20,11 @@
 //! | 8 | payload length (u64) |
 //! | 32 | BLAKE3 of the payload |
 //! | 32 | BLAKE3 of every header byte above |
-//! | … | payload: the `World` in postcard |
+//! | … | payload: the `World` in postcard, then (version 2) the run's metrics state, an `Option<MetricsState>` in postcard |
+//!
+//! The metrics state ([`MetricsState`]: stuck-agent anchors, counters, maxima) lets a resumed
+//! run's metrics go on exactly as the uninterrupted run's would; it is `None` when the run
+//! that wrote the checkpoint observed no metrics. It takes no part in the state hash.
 //!
 //! Encoding is deterministic (no timestamps, no maps), so save → load → save gives the same
 //! bytes. The payload holds the agent rows in id order whatever order the live world keeps
@@ -31,11 +35,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::fields;
+use crate::metrics::MetricsState;
 use crate::world::World;
 
 pub const MAGIC: &[u8; 8] = b"THRONGCK";
-/// The checkpoint format this engine writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The checkpoint format this engine writes (it also reads version 1, which has no metrics).
+pub const FORMAT_VERSION: u32 = 2;
 /// The engine version written into checkpoints and golden files.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The file extension of checkpoints written by `throng run --checkpoint-every`.
@@ -67,7 +72,7 @@ pub enum CheckpointError {
     NotACheckpoint { path: String },
     #[error("{path}: truncated checkpoint: {detail}")]
     Truncated { path: String, detail: String },
-    #[error("{path}: checkpoint format version {found}; this engine reads version {FORMAT_VERSION}")]
+    #[error("{path}: checkpoint format version {found}; this engine reads versions 1 to {FORMAT_VERSION}")]
     Format { path: String, found: u32 },
     #[error("{path}: corrupted checkpoint: the {what} checksum does not match")]
     Corrupted { path: String, what: &'static str },
@@ -91,18 +96,43 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The bytes of a checkpoint of `world`.
-pub fn encode(world: &World, scenario_hash: &[u8; 32], overrides: &[String]) -> Vec<u8> {
-    encode_as(ENGINE_VERSION, world, scenario_hash, overrides)
+/// A decoded checkpoint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    pub header: Header,
+    pub world: World,
+    /// The metrics state of the run that wrote it; `None` if it observed no metrics (or the
+    /// file is of format version 1).
+    pub metrics: Option<MetricsState>,
 }
 
-fn encode_as(engine_version: &str, world: &World, scenario_hash: &[u8; 32], overrides: &[String]) -> Vec<u8> {
+/// The bytes of a checkpoint of `world`, with the run's metrics state if it observes metrics.
+pub fn encode(
+    world: &World,
+    metrics: Option<&MetricsState>,
+    scenario_hash: &[u8; 32],
+    overrides: &[String],
+) -> Vec<u8> {
+    encode_as(ENGINE_VERSION, FORMAT_VERSION, world, metrics, scenario_hash, overrides)
+}
+
+fn encode_as(
+    engine_version: &str,
+    format_version: u32,
+    world: &World,
+    metrics: Option<&MetricsState>,
+    scenario_hash: &[u8; 32],
+    overrides: &[String],
+) -> Vec<u8> {
     // A copy in id order when the rows are not: the live world is left as it is.
-    let payload = postcard::to_stdvec(&*world.id_ordered()).expect("a World always serializes");
+    let mut payload = postcard::to_stdvec(&*world.id_ordered()).expect("a World always serializes");
+    if format_version >= 2 {
+        payload.extend(postcard::to_stdvec(&metrics).expect("a metrics state always serializes"));
+    }
     let layout = fields::layout(world);
     let mut out = Vec::with_capacity(payload.len() + 512);
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&format_version.to_le_bytes());
     out.extend_from_slice(&(engine_version.len() as u16).to_le_bytes());
     out.extend_from_slice(engine_version.as_bytes());
     out.extend_from_slice(scenario_hash);
@@ -166,7 +196,7 @@ impl<'a> Reader<'a> {
 
 /// Decodes a checkpoint's bytes: every structural check and both checksums, then the state.
 /// `path` names the file in errors.
-pub fn decode(bytes: &[u8], path: &str) -> Result<(Header, World), CheckpointError> {
+pub fn decode(bytes: &[u8], path: &str) -> Result<Checkpoint, CheckpointError> {
     let p = || path.to_string();
     if bytes.len() < MAGIC.len() {
         if MAGIC.starts_with(bytes) {
@@ -182,7 +212,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Header, World), CheckpointErr
     }
     let mut r = Reader { bytes, at: 8, path };
     let format_version = r.u32("format version")?;
-    if format_version != FORMAT_VERSION {
+    if !(1..=FORMAT_VERSION).contains(&format_version) {
         return Err(CheckpointError::Format { path: p(), found: format_version });
     }
     let n = r.u16("engine version")? as usize;
@@ -236,8 +266,17 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Header, World), CheckpointErr
     if header.engine_version != ENGINE_VERSION {
         return Err(CheckpointError::EngineVersion { path: p(), found: header.engine_version });
     }
-    let world: World = match postcard::take_from_bytes::<World>(payload) {
-        Ok((world, [])) => world,
+    let (world, metrics): (World, Option<MetricsState>) = match postcard::take_from_bytes::<World>(payload) {
+        Ok((world, [])) if format_version == 1 => (world, None),
+        Ok((world, rest)) if format_version >= 2 => match postcard::take_from_bytes(rest) {
+            Ok((metrics, [])) => (world, metrics),
+            _ => {
+                return Err(CheckpointError::Decode {
+                    path: p(),
+                    message: "the metrics state after the world does not decode".into(),
+                });
+            }
+        },
         Ok((_, rest)) => {
             return Err(CheckpointError::Decode {
                 path: p(),
@@ -270,7 +309,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<(Header, World), CheckpointErr
         });
     }
     check_world(&world, &header).map_err(|message| CheckpointError::Decode { path: p(), message })?;
-    Ok((header, world))
+    Ok(Checkpoint { header, world, metrics })
 }
 
 /// Consistency checks on a decoded world, so that a bad file is an error here and never a
@@ -335,7 +374,7 @@ pub fn check_run(
 }
 
 /// Reads and decodes a checkpoint file.
-pub fn load(path: &Path) -> Result<(Header, World), CheckpointError> {
+pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| CheckpointError::Io {
         path: name.clone(),
@@ -406,14 +445,15 @@ pub fn is_temporary(name: &str) -> bool {
     name.starts_with('.') && name.ends_with(".tmp")
 }
 
-/// Saves a checkpoint of `world` atomically.
+/// Saves a checkpoint of `world` (and the run's metrics state) atomically.
 pub fn save(
     path: &Path,
     world: &World,
+    metrics: Option<&MetricsState>,
     scenario_hash: &[u8; 32],
     overrides: &[String],
 ) -> std::io::Result<()> {
-    write_atomically(path, &encode(world, scenario_hash, overrides))
+    write_atomically(path, &encode(world, metrics, scenario_hash, overrides))
 }
 
 #[cfg(test)]
@@ -452,11 +492,12 @@ kind = "wander"
     #[test]
     fn save_load_save_is_byte_identical() {
         let w = world();
-        let bytes = encode(&w, &[7; 32], &["dt = 0.1".into()]);
-        let (h, back) = decode(&bytes, "x").expect("decodes");
+        let bytes = encode(&w, None, &[7; 32], &["dt = 0.1".into()]);
+        let Checkpoint { header: h, world: back, metrics } = decode(&bytes, "x").expect("decodes");
         assert_eq!(back, *w.id_ordered());
+        assert_eq!(metrics, None);
         assert_eq!((h.tick, h.seed, h.overrides.clone()), (3, 9, vec!["dt = 0.1".to_string()]));
-        assert_eq!(encode(&back, &h.scenario_hash, &h.overrides), bytes);
+        assert_eq!(encode(&back, None, &h.scenario_hash, &h.overrides), bytes);
     }
 
     /// The pipeline's spatial order is not saved: the rows go in id order, the bytes are those
@@ -466,17 +507,50 @@ kind = "wander"
         let mut w = world();
         w.agents.permute_rows(&[3, 0, 6, 1, 5, 2, 4]);
         let live = w.clone();
-        let bytes = encode(&w, &[7; 32], &[]);
+        let bytes = encode(&w, None, &[7; 32], &[]);
         assert_eq!(w, live, "saving changed the live world");
-        assert_eq!(bytes, encode(&w.id_ordered(), &[7; 32], &[]));
-        let (_, back) = decode(&bytes, "x").expect("decodes");
+        assert_eq!(bytes, encode(&w.id_ordered(), None, &[7; 32], &[]));
+        let back = decode(&bytes, "x").expect("decodes").world;
         assert!(back.agents.is_id_ordered());
         assert_eq!(crate::state_hash(&back), crate::state_hash(&w));
     }
 
+    /// Format version 1 (no metrics section) is still read; a version 2 file carries the
+    /// metrics state through, and one whose world and metrics sections disagree with the
+    /// version in its header is refused.
+    #[test]
+    fn format_1_is_read_and_format_2_carries_the_metrics_state() {
+        let w = world();
+        let v1 = encode_as(ENGINE_VERSION, 1, &w, None, &[7; 32], &[]);
+        let c = decode(&v1, "x").expect("a version 1 file decodes");
+        assert_eq!((c.header.format_version, c.metrics), (1, None));
+        assert_eq!(c.world, *w.id_ordered());
+        let metrics = crate::metrics::MetricsCollector::new(Default::default(), &w).state().clone();
+        let v2 = encode(&w, Some(&metrics), &[7; 32], &[]);
+        let c = decode(&v2, "x").expect("decodes");
+        assert_eq!((c.header.format_version, &c.metrics), (2, &Some(metrics.clone())));
+        assert_eq!(encode(&c.world, c.metrics.as_ref(), &[7; 32], &[]), v2);
+        // A version 2 payload under a version 1 header (checksums recomputed): refused.
+        let forged = encode_as(ENGINE_VERSION, 1, &w, None, &[7; 32], &[]);
+        let mut payload = postcard::to_stdvec(&*w.id_ordered()).unwrap();
+        payload.extend(postcard::to_stdvec(&Some(&metrics)).unwrap());
+        let header_len = forged.len() - postcard::to_stdvec(&*w.id_ordered()).unwrap().len() - 32 - 32 - 8;
+        let mut b = forged[..header_len].to_vec();
+        b.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        b.extend_from_slice(blake3::hash(&payload).as_bytes());
+        let sum = blake3::hash(&b);
+        b.extend_from_slice(sum.as_bytes());
+        b.extend_from_slice(&payload);
+        assert!(
+            matches!(decode(&b, "x"), Err(CheckpointError::Decode { .. })),
+            "{:?}",
+            decode(&b, "x").err()
+        );
+    }
+
     #[test]
     fn another_engine_version_is_refused() {
-        let bytes = encode_as("9.9.9", &world(), &[7; 32], &[]);
+        let bytes = encode_as("9.9.9", FORMAT_VERSION, &world(), None, &[7; 32], &[]);
         let e = decode(&bytes, "x").unwrap_err();
         assert!(matches!(&e, CheckpointError::EngineVersion { found, .. } if found == "9.9.9"), "{e}");
         assert!(e.to_string().contains("written by throng-engine 9.9.9"), "{e}");
@@ -484,14 +558,18 @@ kind = "wander"
 
     #[test]
     fn another_format_version_is_refused_before_anything_else() {
-        let mut bytes = encode(&world(), &[7; 32], &[]);
-        bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
-        assert!(matches!(decode(&bytes, "x"), Err(CheckpointError::Format { found: 2, .. })));
+        let mut bytes = encode(&world(), None, &[7; 32], &[]);
+        bytes[8..12].copy_from_slice(&3u32.to_le_bytes());
+        assert!(matches!(decode(&bytes, "x"), Err(CheckpointError::Format { found: 3, .. })));
+        bytes[8..12].copy_from_slice(&0u32.to_le_bytes());
+        assert!(matches!(decode(&bytes, "x"), Err(CheckpointError::Format { found: 0, .. })));
     }
 
     #[test]
     fn every_truncation_and_every_flipped_byte_is_an_error() {
-        let bytes = encode(&world(), &[7; 32], &["a = 1".into()]);
+        let w = world();
+        let metrics = crate::metrics::MetricsCollector::new(Default::default(), &w).state().clone();
+        let bytes = encode(&w, Some(&metrics), &[7; 32], &["a = 1".into()]);
         for len in 0..bytes.len() {
             let e = decode(&bytes[..len], "x").unwrap_err();
             assert!(
@@ -517,8 +595,8 @@ kind = "wander"
     #[test]
     fn the_run_must_match() {
         let w = world();
-        let bytes = encode(&w, &[7; 32], &["a = 1".into()]);
-        let (h, _) = decode(&bytes, "x").expect("decodes");
+        let bytes = encode(&w, None, &[7; 32], &["a = 1".into()]);
+        let h = decode(&bytes, "x").expect("decodes").header;
         assert!(check_run(&h, "x", "s.toml", &[7; 32], &["a = 1".into()]).is_ok());
         assert!(matches!(
             check_run(&h, "x", "s.toml", &[8; 32], &["a = 1".into()]),

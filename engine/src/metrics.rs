@@ -5,7 +5,7 @@
 //! total), and float means are summed serially in row (id) order, never through rayon.
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::behaviours::moving_point;
 use crate::index::{IndexKind, SpatialIndex};
@@ -19,7 +19,7 @@ use crate::world::{Behaviour, PathMode, Target, World};
 pub const PENETRATION_TOLERANCE: f32 = 1e-3;
 
 /// The metrics of one tick.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TickMetrics {
     pub tick: u64,
     pub time_s: f64,
@@ -46,7 +46,7 @@ pub struct TickMetrics {
 }
 
 /// A gate's throughput over the run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GateSummary {
     pub name: String,
     pub crossings: u64,
@@ -54,7 +54,7 @@ pub struct GateSummary {
 }
 
 /// The run's summary (`metrics` in `throng run --json`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub agents_active: u64,
     pub agents_exited: u64,
@@ -79,6 +79,13 @@ pub struct MetricsCollector {
     window_ticks: u64,
     index: SpatialIndex,
     targeted: Vec<bool>,
+    state: MetricsState,
+}
+
+/// What a [`MetricsCollector`] carries from tick to tick: with the world, all a resumed run
+/// needs to go on observing exactly as the uninterrupted run would have (checkpoints hold it).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MetricsState {
     /// Position at the last window boundary, by agent id (ids are dense).
     anchor: Vec<Vec2>,
     anchored: Vec<bool>,
@@ -99,27 +106,59 @@ impl MetricsCollector {
             window_ticks,
             index: SpatialIndex::new(IndexKind::Grid),
             targeted: vec![false; world.groups.len()],
-            anchor: Vec::new(),
-            anchored: Vec::new(),
-            stuck: 0,
-            blocked_agent_ticks: 0,
-            spawned: 0,
-            gate_totals: vec![0; world.gates.len()],
-            observed_ticks: 0,
-            summary: Summary::default(),
-            last: TickMetrics::default(),
+            state: MetricsState { gate_totals: vec![0; world.gates.len()], ..MetricsState::default() },
         };
         c.anchor_all(world);
         c
     }
 
+    /// A collector that goes on from `state`, saved (by [`MetricsCollector::state`]) when
+    /// `world` was at its tick: the next ticks observe, and the summary covers, exactly what
+    /// they would have in the uninterrupted run. Refuses a state that does not fit the world.
+    pub fn resume(
+        config: MetricsConfig,
+        world: &World,
+        state: MetricsState,
+    ) -> Result<MetricsCollector, String> {
+        let ids = world.next_id as usize;
+        if state.anchor.len() != state.anchored.len() || state.anchor.len() > ids {
+            return Err(format!(
+                "the metrics state anchors {} agents ({} flags), the world has issued {ids} ids",
+                state.anchor.len(),
+                state.anchored.len()
+            ));
+        }
+        if state.gate_totals.len() != world.gates.len() {
+            return Err(format!(
+                "the metrics state counts {} gates, the scenario has {}",
+                state.gate_totals.len(),
+                world.gates.len()
+            ));
+        }
+        if state.observed_ticks > world.tick || state.last.tick != world.tick && state.observed_ticks > 0 {
+            return Err(format!(
+                "the metrics state was saved at tick {} ({} observed), the world is at tick {}",
+                state.last.tick, state.observed_ticks, world.tick
+            ));
+        }
+        let mut c = MetricsCollector::new(config, world);
+        c.state = state;
+        Ok(c)
+    }
+
+    /// What the collector carries from tick to tick, for a checkpoint.
+    pub fn state(&self) -> &MetricsState {
+        &self.state
+    }
+
     fn anchor_all(&mut self, world: &World) {
         let n = world.next_id as usize;
-        self.anchor.resize(n, Vec2::ZERO);
-        self.anchored.resize(n, false);
+        let s = &mut self.state;
+        s.anchor.resize(n, Vec2::ZERO);
+        s.anchored.resize(n, false);
         for (&id, &p) in world.agents.id.iter().zip(&world.agents.position) {
-            self.anchor[id as usize] = p;
-            self.anchored[id as usize] = true;
+            s.anchor[id as usize] = p;
+            s.anchored[id as usize] = true;
         }
     }
 
@@ -134,10 +173,10 @@ impl MetricsCollector {
     ) -> &TickMetrics {
         let a = &world.agents;
         let n = a.len();
-        self.observed_ticks += 1;
-        self.spawned += events.spawned as u64;
-        self.blocked_agent_ticks += events.queue_length as u64;
-        for (t, c) in self.gate_totals.iter_mut().zip(&events.gate_crossings) {
+        self.state.observed_ticks += 1;
+        self.state.spawned += events.spawned as u64;
+        self.state.blocked_agent_ticks += events.queue_length as u64;
+        for (t, c) in self.state.gate_totals.iter_mut().zip(&events.gate_crossings) {
             *t += *c as u64;
         }
 
@@ -179,11 +218,11 @@ impl MetricsCollector {
             None => 0,
         };
         if world.tick.is_multiple_of(self.window_ticks) {
-            self.stuck = self.count_stuck(world);
+            self.state.stuck = self.count_stuck(world);
             self.anchor_all(world);
         }
 
-        self.last = TickMetrics {
+        self.state.last = TickMetrics {
             tick: world.tick,
             time_s: world.time_s(),
             agents_active: n as u64,
@@ -192,39 +231,39 @@ impl MetricsCollector {
             mean_speed,
             overlap_pairs,
             obstacle_penetrations,
-            stuck_agents: self.stuck,
+            stuck_agents: self.state.stuck,
             queue_length: events.queue_length,
             polarisation,
             gate_crossings: events.gate_crossings.clone(),
         };
-        let s = &mut self.summary;
+        let s = &mut self.state.summary;
         s.overlap_pairs = s.overlap_pairs.max(overlap_pairs);
         s.obstacle_penetrations = s.obstacle_penetrations.max(obstacle_penetrations);
-        s.stuck_agents = s.stuck_agents.max(self.stuck);
+        s.stuck_agents = s.stuck_agents.max(self.state.stuck);
         s.queue_length_max = s.queue_length_max.max(events.queue_length);
-        &self.last
+        &self.state.last
     }
 
     /// The metrics of the last observed tick.
     pub fn last(&self) -> &TickMetrics {
-        &self.last
+        &self.state.last
     }
 
     /// The summary of everything observed so far.
     pub fn summary(&self, world: &World) -> Summary {
-        let mut s = self.summary.clone();
+        let mut s = self.state.summary.clone();
         s.agents_active = world.agents.len() as u64;
         s.agents_exited = world.exited;
-        s.agents_spawned = self.spawned;
-        s.mean_speed = self.last.mean_speed;
-        s.polarisation = self.last.polarisation;
+        s.agents_spawned = self.state.spawned;
+        s.mean_speed = self.state.last.mean_speed;
+        s.polarisation = self.state.last.polarisation;
         let lived = world.next_id.max(1) as f64;
-        s.mean_wait_s = self.blocked_agent_ticks as f64 * world.dt as f64 / lived;
-        let seconds = (self.observed_ticks as f64 * world.dt as f64).max(f64::MIN_POSITIVE);
+        s.mean_wait_s = self.state.blocked_agent_ticks as f64 * world.dt as f64 / lived;
+        let seconds = (self.state.observed_ticks as f64 * world.dt as f64).max(f64::MIN_POSITIVE);
         s.gates = world
             .gates
             .iter()
-            .zip(&self.gate_totals)
+            .zip(&self.state.gate_totals)
             .map(|(g, &c)| GateSummary { name: g.name.clone(), crossings: c, per_s: c as f64 / seconds })
             .collect();
         s
@@ -267,10 +306,10 @@ impl MetricsCollector {
         let mut stuck = 0;
         for i in 0..a.len() {
             let id = a.id[i] as usize;
-            if !self.anchored.get(id).copied().unwrap_or(false) {
+            if !self.state.anchored.get(id).copied().unwrap_or(false) {
                 continue;
             }
-            let moved = world.bounds.offset(self.anchor[id], a.position[i]).length();
+            let moved = world.bounds.offset(self.state.anchor[id], a.position[i]).length();
             if moved >= self.config.stuck_distance {
                 continue;
             }
@@ -303,4 +342,54 @@ pub fn goal_of(world: &World, i: usize, time_s: f64) -> Option<Vec2> {
         }
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{IndexKind, Pipeline, Scenario};
+
+    /// A collector resumed from a saved state observes the next ticks exactly as the one that
+    /// went on; a state that does not fit the world is refused.
+    #[test]
+    fn a_resumed_collector_goes_on_as_the_original() {
+        let text = "version = 1\nname = \"t\"\nseed = 4\ndt = 0.1\nticks = 5\n[bounds]\nmin = [0, 0]\nmax = [12, 12]\n[metrics]\nstuck_window_s = 0.5\n[[groups]]\nname = \"g\"\ncount = 40\nspawn = { kind = \"rect\", min = [0, 0], max = [12, 12] }\nmax_speed = 1.0\nmax_force = 1.0\n[[groups.behaviours]]\nkind = \"arrive\"\ntarget = \"home\"\n[targets.home]\nkind = \"point\"\nposition = [6, 6]\n";
+        let scenario = Scenario::parse(text, "t.toml").expect("valid");
+        let mut world = scenario.build_world();
+        let mut pipeline = Pipeline::new(1, IndexKind::Kd).expect("pool");
+        let mut original = MetricsCollector::new(scenario.metrics, &world);
+        for _ in 0..7 {
+            pipeline.step(&mut world).expect("finite");
+            original.observe(&world, pipeline.events(), pipeline.obstacle_index());
+        }
+        let mut resumed =
+            MetricsCollector::resume(scenario.metrics, &world, original.state().clone()).expect("fits");
+        for _ in 0..9 {
+            pipeline.step(&mut world).expect("finite");
+            let a = original.observe(&world, pipeline.events(), pipeline.obstacle_index()).clone();
+            assert_eq!(&a, resumed.observe(&world, pipeline.events(), pipeline.obstacle_index()));
+        }
+        assert_eq!(original.summary(&world), resumed.summary(&world));
+        assert_eq!(original.state(), resumed.state());
+
+        let mut gates = original.state().clone();
+        gates.gate_totals.push(1);
+        assert!(
+            MetricsCollector::resume(scenario.metrics, &world, gates)
+                .err()
+                .expect("refused")
+                .contains("1 gates")
+        );
+        let mut later = original.state().clone();
+        later.last.tick += 1;
+        assert!(
+            MetricsCollector::resume(scenario.metrics, &world, later)
+                .err()
+                .expect("refused")
+                .contains("saved at tick 17")
+        );
+        let mut anchors = original.state().clone();
+        anchors.anchored.pop();
+        assert!(MetricsCollector::resume(scenario.metrics, &world, anchors).is_err());
+    }
 }
