@@ -1049,6 +1049,46 @@ fn bench_reports_every_size_and_thread_count_as_json_and_csv() {
     }
 }
 
+/// `--set` overrides the scenario before it is scaled, and the report says so: without a
+/// sensing skin every timed tick senses with the index.
+#[test]
+fn bench_set_overrides_the_scenario_and_is_reported() {
+    let dir = scratch_dir("cli_bench_set");
+    let csv = dir.join("bench.csv");
+    let v = run_json(&[
+        "bench",
+        "scenarios/bench/crowd.toml",
+        "--agents",
+        "600",
+        "--threads",
+        "1",
+        "--ticks",
+        "4",
+        "--repeats",
+        "1",
+        "--warmup",
+        "1",
+        "--set",
+        "sensing_skin=0",
+        "--set",
+        "groups.crowd.max_neighbours=4",
+        "--json",
+        "--csv",
+        csv.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(v["overrides"], serde_json::json!(["groups.crowd.max_neighbours = 4", "sensing_skin = 0"]));
+    let r = &v["results"][0];
+    assert_eq!((num(r, "sensing_skin"), num(r, "sensed_fraction")), (0.0, 1.0), "{r}");
+    assert_eq!(r["agents"], 600);
+    let text = std::fs::read_to_string(&csv).expect("the CSV");
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().expect("header").clone();
+    let row = reader.records().next().expect("a row").expect("a record");
+    let col = |key: &str| header.iter().position(|h| h == key).expect("column");
+    assert_eq!(&row[col("overrides")], "groups.crowd.max_neighbours = 4; sensing_skin = 0");
+    assert_eq!(&row[col("sensed_fraction")], "1.000");
+}
+
 /// `--csv` gets each row as soon as it is measured: a sweep stopped after its first size keeps
 /// that size's row, whole, under the header.
 #[test]
@@ -1093,8 +1133,10 @@ fn bench_csv_keeps_the_rows_of_a_stopped_sweep() {
 
 #[test]
 fn bench_rejects_bad_options_with_exit_2() {
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["--index", "kd,nope"], "invalid value 'nope' for '--index"),
+        (&["--set", "agents=500"], "--set agents=...: throng bench scales the scenario with --agents"),
+        (&["--set", "groups.crowd.max_neighbour=5"], "--set: `groups.crowd.max_neighbour`: unknown key"),
         (&["--agents", "0"], "cannot scale to 0 agents"),
         // Every size is scaled before any runs, so a bad last size fails at once.
         (&["--agents", "400,30000000"], "cannot scale to 30000000 agents"),

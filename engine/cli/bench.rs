@@ -11,6 +11,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use throng_engine::checkpoint::ENGINE_VERSION;
+use throng_engine::overrides;
 use throng_engine::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, ideal_pass};
 use throng_engine::{IndexKind, PASSES, Pipeline, Scenario, World, index};
 
@@ -21,6 +22,11 @@ use crate::run::progress_bar;
 pub struct BenchArgs {
     /// Scenario file (TOML), e.g. scenarios/bench/crowd.toml.
     scenario: PathBuf,
+    /// Override a scenario value before scaling, e.g. `--set groups.crowd.max_neighbours=32`
+    /// (repeatable; the same keys as `throng run --set` and batch files, except `agents`: the
+    /// sizes are `--agents`).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
     /// Agent counts to scale the scenario to, keeping its density (default: as written).
     #[arg(long, value_delimiter = ',', value_name = "N,N,..")]
     agents: Vec<u64>,
@@ -98,6 +104,8 @@ struct BenchResult {
 struct BenchReport {
     scenario: String,
     file: String,
+    /// The `--set` overrides, canonical (`key = value`, sorted).
+    overrides: Vec<String>,
     /// The indexes measured, comma-separated (each result names its own).
     index: String,
     reorder_every: u64,
@@ -164,7 +172,12 @@ fn expected_neighbours(s: &Scenario) -> f64 {
 }
 
 pub fn bench(args: BenchArgs) -> Result<ExitCode> {
-    let scenario = Scenario::load(&args.scenario)?;
+    let sets = crate::record::parse_sets(&args.set, None)?;
+    if sets.iter().any(|o| o.key == overrides::AGENTS_KEY) {
+        bail!("--set agents=...: throng bench scales the scenario with --agents N,N,..");
+    }
+    let scenario: Scenario = overrides::load(&args.scenario, &sets)?;
+    let canonical = overrides::canonical(&sets);
     if args.ticks == 0 || args.repeats == 0 {
         bail!("--ticks and --repeats must be at least 1");
     }
@@ -213,7 +226,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     // The CSV is created before the first size runs (a bad path fails at once) and gets each
     // row as soon as it is measured, so a long sweep that is stopped keeps what it finished.
     let mut csv = match &args.csv {
-        Some(path) => Some(CsvOut::create(path, &scenario.name)?),
+        Some(path) => Some(CsvOut::create(path, &scenario.name, &canonical)?),
         None => None,
     };
     if cfg!(debug_assertions) {
@@ -321,6 +334,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     let report = BenchReport {
         scenario: scenario.name.clone(),
         file: args.scenario.display().to_string(),
+        overrides: canonical,
         index: indexes.iter().map(|i| i.name()).collect::<Vec<_>>().join(","),
         reorder_every: args.reorder_every,
         ticks: args.ticks,
@@ -346,14 +360,17 @@ struct CsvOut {
     writer: csv::Writer<std::fs::File>,
     path: PathBuf,
     scenario: String,
+    /// The `--set` overrides, `; `-separated as in batch results.
+    overrides: String,
 }
 
 impl CsvOut {
-    fn create(path: &Path, scenario: &str) -> Result<CsvOut> {
+    fn create(path: &Path, scenario: &str, overrides: &[String]) -> Result<CsvOut> {
         let context = || format!("cannot write {}", path.display());
         let mut writer = csv::Writer::from_path(path).with_context(context)?;
         let mut header: Vec<String> = [
             "scenario",
+            "overrides",
             "index",
             "agents",
             "threads",
@@ -376,12 +393,18 @@ impl CsvOut {
         header.extend(PASSES.iter().map(|p| format!("pass_{p}_ms")));
         writer.write_record(&header).with_context(context)?;
         writer.flush().with_context(context)?;
-        Ok(CsvOut { writer, path: path.to_owned(), scenario: scenario.to_owned() })
+        Ok(CsvOut {
+            writer,
+            path: path.to_owned(),
+            scenario: scenario.to_owned(),
+            overrides: overrides.join("; "),
+        })
     }
 
     fn row(&mut self, x: &BenchResult) -> Result<()> {
         let mut row = vec![
             self.scenario.clone(),
+            self.overrides.clone(),
             x.index.to_string(),
             x.agents.to_string(),
             x.threads.to_string(),
@@ -415,6 +438,9 @@ fn print_table(r: &BenchReport) {
         "scenario {} ({}), index {}, reorder every {} ticks, {}",
         r.scenario, r.file, r.index, r.reorder_every, r.machine
     );
+    if !r.overrides.is_empty() {
+        let _ = writeln!(out, "overrides: {}", r.overrides.join(", "));
+    }
     let _ = writeln!(
         out,
         "{} warm-up ticks, then {} repeats of {} ticks; ms per tick: median (min-max); floor: median of {} after each repeat\n",
