@@ -100,10 +100,9 @@ pub struct MetricsState {
 
 impl MetricsCollector {
     pub fn new(config: MetricsConfig, world: &World) -> MetricsCollector {
-        let window_ticks = ((config.stuck_window_s / world.dt).round() as u64).max(1);
         let mut c = MetricsCollector {
             config,
-            window_ticks,
+            window_ticks: Self::window_ticks(config, world),
             index: SpatialIndex::new(IndexKind::Grid),
             targeted: vec![false; world.groups.len()],
             state: MetricsState { gate_totals: vec![0; world.gates.len()], ..MetricsState::default() },
@@ -141,9 +140,19 @@ impl MetricsCollector {
                 state.last.tick, state.observed_ticks, world.tick
             ));
         }
-        let mut c = MetricsCollector::new(config, world);
-        c.state = state;
-        Ok(c)
+        // The saved anchors replace those `new` would set, so they are not set first.
+        Ok(MetricsCollector {
+            config,
+            window_ticks: Self::window_ticks(config, world),
+            index: SpatialIndex::new(IndexKind::Grid),
+            targeted: vec![false; world.groups.len()],
+            state,
+        })
+    }
+
+    /// Ticks per stuck-agent window.
+    fn window_ticks(config: MetricsConfig, world: &World) -> u64 {
+        ((config.stuck_window_s / world.dt).round() as u64).max(1)
     }
 
     /// What the collector carries from tick to tick, for a checkpoint.
