@@ -6,7 +6,8 @@
 
 use std::path::Path;
 
-use throng_engine::{IndexKind, Pipeline, World, checkpoint, state_hash};
+use throng_engine::state::checkpoint;
+use throng_engine::{IndexKind, Pipeline, World, state_hash};
 
 use crate::common::{REORDER_INTERVALS, load, scratch_dir, shipped_scenarios, throng};
 use crate::fixtures::{assert_error, s, small, text, write};

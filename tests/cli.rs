@@ -1012,7 +1012,7 @@ fn bench_reports_every_size_and_thread_count_as_json_and_csv() {
         );
         assert!(num(r, "peak_rss_mb") > 0.0, "{r}");
         let passes = r["passes"].as_object().expect("passes is an object");
-        for pass in throng_engine::PASSES {
+        for pass in throng_engine::Pass::ALL.iter().map(|p| p.name()) {
             assert!(passes.get(pass).and_then(|ms| ms.as_f64()).is_some_and(|ms| ms >= 0.0), "{pass}: {r}");
         }
         // The crowd reuses sensing candidates (`sensing_skin = 1.0`), so some ticks sense.

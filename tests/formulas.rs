@@ -4,13 +4,14 @@
 
 use std::f32::consts::{FRAC_1_SQRT_2, SQRT_2};
 
+use throng_engine::behaviours::{EvadePrediction, SeparationVariant};
 use throng_engine::behaviours::{
     alignment, arrive, cohesion, evade, flee, flock_target, moving_point, pursuit, seek, separation, wander,
     wander_jitter,
 };
 use throng_engine::math::Vec2;
-use throng_engine::pipeline::integrate;
-use throng_engine::world::{Bounds, BoundsKind, EvadePrediction, SeparationVariant, World};
+use throng_engine::passes::integrate;
+use throng_engine::world::{Bounds, BoundsKind, World};
 use throng_engine::{IndexKind, Pipeline, Scenario};
 
 use crate::common::{assert_close, v};

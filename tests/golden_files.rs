@@ -11,8 +11,8 @@
 use std::path::{Path, PathBuf};
 
 use throng_engine::IndexKind;
-use throng_engine::golden::{self, Golden, RecordOptions, VerifyOptions};
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
+use throng_engine::state::golden::{self, Golden, RecordOptions, VerifyOptions};
 
 use crate::common::{REORDER_INTERVALS, root, scratch_dir, shipped_scenarios, throng};
 use crate::fixtures::{s, small, text, write};
@@ -71,7 +71,7 @@ fn golden_files_of_shipped_scenarios_verify() {
         .unwrap_or_else(|e| panic!("{e}"));
         assert!(
             v.ok() && v.notes.is_empty(),
-            "{v}\nIf the change to the simulation is deliberate, re-mint: THRONG_REMINT=1 cargo test --test suite golden"
+            "{v:#?}\nIf the change to the simulation is deliberate, re-mint: THRONG_REMINT=1 cargo test --test suite golden"
         );
         let size = std::fs::metadata(&gpath).expect("golden file").len();
         assert!(size < 192 * 1024, "{}: {size} bytes; golden files stay small", gpath.display());
@@ -112,7 +112,7 @@ fn golden_files_do_not_depend_on_reordering() {
         for every in REORDER_INTERVALS.into_iter().filter(|&k| k != DEFAULT_REORDER_EVERY) {
             let opts = VerifyOptions { threads: 2, index: IndexKind::Kd, reorder_every: every };
             let v = golden::verify(&g, &gpath, None, opts, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
-            assert!(v.ok() && v.notes.is_empty(), "reordering every {every} ticks:\n{v}");
+            assert!(v.ok() && v.notes.is_empty(), "reordering every {every} ticks:\n{v:#?}");
             assert_eq!(v.final_hash.as_ref(), Some(&g.final_hash));
         }
         // Every 7th tick's snapshot, within 8 MiB: even the largest scene (20,000 agents)
@@ -269,7 +269,7 @@ fn verify_takes_expected_values_from_the_snapshot_when_the_engine_changed() {
     *snap = golden::Snapshot::of(&world);
     let rec = golden.records.iter_mut().find(|r| r.tick == 5).expect("tick 5");
     rec.hash = throng_engine::state_hash(&world).to_hex();
-    let digest = throng_engine::fields::column_digests(&world)
+    let digest = throng_engine::state::fields::column_digests(&world)
         .into_iter()
         .find(|c| c.name == "agents.position")
         .expect("a position column");

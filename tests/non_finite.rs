@@ -87,7 +87,7 @@ fn non_finite_braking_is_reported_as_queue_brakes_with_the_lowest_blocked_agent(
     let (err, _, pipeline) = tick_after(2_000, 2, |world| {
         for g in &mut world.groups {
             for wb in &mut g.behaviours {
-                if let throng_engine::world::Behaviour::Queue { brake_factor, .. } = &mut wb.behaviour {
+                if let throng_engine::behaviours::Behaviour::Queue { brake_factor, .. } = &mut wb.behaviour {
                     *brake_factor = f32::INFINITY;
                 }
             }

@@ -4,8 +4,8 @@
 //! seams, outside the obstacles' extent, with obstacles far larger than a cell or outside the
 //! world, and with reaches from zero to more than the world.
 
+use throng_engine::index::ObstacleIndex;
 use throng_engine::math::Vec2;
-use throng_engine::obstacles::ObstacleIndex;
 use throng_engine::world::{Bounds, BoundsKind, Obstacle};
 
 use crate::common::Rand;

@@ -7,9 +7,9 @@
 use std::collections::HashSet;
 
 use throng_engine::behaviours::{WALK_FINAL, WALK_NONE};
+use throng_engine::index::penetration;
 use throng_engine::math::{PI, Vec2, angle_of, lerp, norm};
 use throng_engine::metrics::{MetricsCollector, TickMetrics};
-use throng_engine::obstacles::penetration;
 use throng_engine::world::Obstacle;
 use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
 

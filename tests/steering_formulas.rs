@@ -5,12 +5,12 @@
 
 use std::f32::consts::FRAC_PI_4;
 
-use throng_engine::behaviours::{
-    follow_leader, path_advance, queue_brake, queue_brake_force, random_walk_step,
-};
+use throng_engine::behaviours::{avoid_force, most_threatening};
+use throng_engine::behaviours::{follow_leader, path_advance, queue_brake_force, random_walk_step};
 use throng_engine::index::Neighbours;
+use throng_engine::index::ObstacleIndex;
 use throng_engine::math::{Vec2, angle_of};
-use throng_engine::obstacles::{ObstacleIndex, avoid_force, most_threatening};
+use throng_engine::passes::queue_brake;
 use throng_engine::rng::{Purpose, agent_rng};
 use throng_engine::world::{Bounds, BoundsKind, Group, Obstacle, PathMode, Region, Source};
 use throng_engine::{IndexKind, Pipeline, Scenario};

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use throng_engine::pipeline::ideal_pass;
+use throng_engine::probes::ideal_pass;
 
 fn ceiling(c: &mut Criterion) {
     let mut group = c.benchmark_group("ceiling");

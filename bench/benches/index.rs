@@ -42,7 +42,7 @@ fn search(c: &mut Criterion) {
         let radius: Vec<f32> = a.group.iter().map(|&g| world.groups[g as usize].sensing_radius).collect();
         let mut points = Vec::new();
         group.bench_function(format!("kd_floor/{agents}/{threads}t"), |b| {
-            b.iter(|| pool.install(|| index::kd_floor(&mut points, &a.position, &radius)))
+            b.iter(|| pool.install(|| throng_engine::probes::kd_floor(&mut points, &a.position, &radius)))
         });
     }
     group.finish();

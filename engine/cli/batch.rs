@@ -25,8 +25,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use throng_engine::batch::{self, Plan, PlannedRun};
-use throng_engine::checkpoint::{self, ENGINE_VERSION, write_atomically};
 use throng_engine::metrics::{MetricsCollector, Summary};
+use throng_engine::state::checkpoint::{self, ENGINE_VERSION};
+use throng_engine::state::files::write_atomically;
 use throng_engine::{Pipeline, state_hash};
 
 #[derive(Args)]
@@ -214,7 +215,7 @@ fn check_out_dir(out: &Path, manifest: &Manifest) -> Result<bool> {
 fn remove_temporaries(dir: &Path) {
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
-            if e.file_name().to_str().is_some_and(checkpoint::is_temporary) {
+            if e.file_name().to_str().is_some_and(throng_engine::state::files::is_temporary) {
                 let _ = std::fs::remove_file(e.path());
             }
         }

@@ -10,10 +10,11 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
-use throng_engine::checkpoint::ENGINE_VERSION;
-use throng_engine::overrides;
-use throng_engine::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, ideal_pass};
-use throng_engine::{IndexKind, PASSES, Pipeline, Scenario, World, index};
+use throng_engine::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, Pass};
+use throng_engine::probes::{ideal_pass, kd_floor};
+use throng_engine::scenario::overrides;
+use throng_engine::state::checkpoint::ENGINE_VERSION;
+use throng_engine::{IndexKind, Pipeline, Scenario, World};
 
 use crate::IndexArg;
 use crate::run::progress_bar;
@@ -291,7 +292,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                     std::hint::black_box(&ideal_out);
                     for _ in 0..FLOOR_RUNS {
                         let start = Instant::now();
-                        let hits = index::kd_floor(&mut points, &world.agents.position, &radius);
+                        let hits = kd_floor(&mut points, &world.agents.position, &radius);
                         floors.push(start.elapsed().as_secs_f64() * 1e3);
                         std::hint::black_box(hits);
                     }
@@ -390,7 +391,7 @@ impl CsvOut {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        header.extend(PASSES.iter().map(|p| format!("pass_{p}_ms")));
+        header.extend(Pass::ALL.iter().map(|p| format!("pass_{}_ms", p.name())));
         writer.write_record(&header).with_context(context)?;
         writer.flush().with_context(context)?;
         Ok(CsvOut {
@@ -422,7 +423,9 @@ impl CsvOut {
             format!("{:.1}", x.peak_rss_mb),
         ];
         row.extend(
-            PASSES.iter().map(|p| format!("{:.4}", x.passes.get(*p).and_then(|v| v.as_f64()).unwrap_or(0.0))),
+            Pass::ALL
+                .iter()
+                .map(|p| format!("{:.4}", x.passes.get(p.name()).and_then(|v| v.as_f64()).unwrap_or(0.0))),
         );
         let context = || format!("cannot write {}", self.path.display());
         self.writer.write_record(&row).with_context(context)?;
@@ -519,14 +522,14 @@ fn print_table(r: &BenchReport) {
         "\nms per tick by pass (build_index and find_threats run side by side; their times overlap):"
     );
     let _ = write!(out, "{:>9} {:>5} {:>3}", "agents", "index", "thr");
-    for p in PASSES {
-        let _ = write!(out, " {:>10}", truncate(p, 10));
+    for p in Pass::ALL {
+        let _ = write!(out, " {:>10}", truncate(p.name(), 10));
     }
     let _ = writeln!(out);
     for x in &r.results {
         let _ = write!(out, "{:>9} {:>5} {:>3}", x.agents, x.index, x.threads);
-        for p in PASSES {
-            let _ = write!(out, " {:>10.3}", x.passes.get(p).and_then(|v| v.as_f64()).unwrap_or(0.0));
+        for p in Pass::ALL {
+            let _ = write!(out, " {:>10.3}", x.passes.get(p.name()).and_then(|v| v.as_f64()).unwrap_or(0.0));
         }
         let _ = writeln!(out);
     }

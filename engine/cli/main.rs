@@ -10,6 +10,7 @@ mod render;
 mod report;
 mod resume;
 mod run;
+mod verify_report;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,4 +1,4 @@
-//! `throng record` and `throng verify`: golden files (see `throng_engine::golden`).
+//! `throng record` and `throng verify`: golden files (see `throng_engine::state::golden`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use throng_engine::IndexKind;
-use throng_engine::checkpoint::write_atomically;
-use throng_engine::golden::{self, Golden, RecordOptions, VerifyOptions};
-use throng_engine::overrides::{self, Override};
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
+use throng_engine::scenario::overrides::{self, Override};
+use throng_engine::state::files::write_atomically;
+use throng_engine::state::golden::{self, Golden, RecordOptions, VerifyOptions};
 
 use crate::IndexArg;
 use crate::run::progress_bar;
@@ -179,7 +179,7 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
                     failed += 1;
                 }
                 if !v.ok() || !args.quiet {
-                    print!("{v}");
+                    print!("{}", crate::verify_report::VerdictReport(&v));
                 }
             }
             Err(e) => {

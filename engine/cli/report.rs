@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use throng_engine::checkpoint::write_atomically;
+use throng_engine::state::files::write_atomically;
 
 use crate::batch::{MANIFEST, MANIFEST_FORMAT, Manifest, Row, csv_bytes};
 

@@ -4,9 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use throng_engine::checkpoint::{self, write_atomically};
 use throng_engine::metrics::{MetricsCollector, MetricsState};
-use throng_engine::overrides::{self, Override};
+use throng_engine::scenario::overrides::{self, Override};
+use throng_engine::state::checkpoint;
+use throng_engine::state::files::write_atomically;
 use throng_engine::{Scenario, World};
 
 /// Where a run starts: the scenario (with overrides) and the world at its first tick.

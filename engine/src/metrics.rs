@@ -7,13 +7,14 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::behaviours::Behaviour;
 use crate::behaviours::moving_point;
 use crate::index::{IndexKind, SpatialIndex};
+use crate::index::{ObstacleIndex, penetration};
 use crate::math::{Vec2, norm};
-use crate::obstacles::{ObstacleIndex, penetration};
 use crate::pipeline::TickEvents;
 use crate::scenario::MetricsConfig;
-use crate::world::{Behaviour, PathMode, Target, World};
+use crate::world::{PathMode, Target, World};
 
 /// A body reaching this far (world units) into an obstacle counts as a penetration.
 pub const PENETRATION_TOLERANCE: f32 = 1e-3;

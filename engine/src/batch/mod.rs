@@ -1,0 +1,170 @@
+//! Batch files: scenarios × seeds × parameter overrides, expanded into a plan of runs.
+//!
+//! ```toml
+//! version = 1
+//! name = "speed sweep"            # optional
+//! ticks = 200                     # optional: sets every scenario's `ticks`
+//! set = { "groups.boids.mass" = 1.0 }   # optional: overrides for every run
+//!
+//! [[sweep]]
+//! scenario = "../scenarios/flock.toml"  # or scenarios = [...]; relative to this file
+//! seeds = [1, 2, 3]                     # or { from = 1, count = 8 }; default: the scenario's
+//! set = { "groups.boids.max_force" = 2.5 }                        # fixed overrides
+//! grid = { "groups.boids.max_speed" = [1.0, 1.3, 1.6] }           # every combination
+//! points = [{ dt = 0.1 }, { dt = 0.05, "groups.boids.count" = 500 }]   # an explicit list
+//! ```
+//!
+//! A sweep's runs are, outermost first: scenarios, points (one empty point if none), grid
+//! combinations (the first grid key outermost), seeds. Their order is the plan order, which
+//! fixes each run's index, the shard it falls in and the order of result rows.
+//!
+//! Each run has a stable id: a hash of the scenario file's content, the canonical overrides and
+//! the seed. Runs with the same scenario content and overrides are one *parameter point*;
+//! reports aggregate over the seeds of a point.
+
+mod parse;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use toml::de::DeTable;
+
+use crate::scenario::overrides::Override;
+use crate::scenario::{Scenario, ScenarioError};
+use parse::Parser;
+
+/// The batch format version this engine reads.
+pub const FORMAT_VERSION: i64 = 1;
+/// Most runs one batch file may expand to.
+pub const MAX_RUNS: usize = 10_000_000;
+
+/// One run of a plan.
+#[derive(Clone, Debug)]
+pub struct PlannedRun {
+    /// Position in the plan (0-based).
+    pub index: usize,
+    /// 16 hex digits: BLAKE3 of the scenario's content hash, the overrides and the seed.
+    pub id: String,
+    /// 16 hex digits: the same without the seed. Runs that share it differ only by seed.
+    pub point: String,
+    /// The scenario file as written in the batch file (relative to it).
+    pub scenario_file: String,
+    /// The same, resolved against the batch file's directory.
+    pub scenario_path: PathBuf,
+    /// The validated scenario with the overrides applied (seed not yet set).
+    pub scenario: Arc<Scenario>,
+    pub seed: u64,
+    /// The overrides in the order they apply.
+    pub overrides: Vec<Override>,
+    /// `key = value`, sorted.
+    pub canonical: Vec<String>,
+    /// Ticks to run (the scenario's, or the batch's `ticks`).
+    pub ticks: u64,
+}
+
+/// A batch file, expanded and validated.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub file: String,
+    pub name: String,
+    /// 16 hex digits: a hash of every run id in plan order. Two batch files with the same runs
+    /// in the same order are the same batch.
+    pub id: String,
+    pub runs: Vec<PlannedRun>,
+    /// Every override key used by some run, sorted.
+    pub keys: Vec<String>,
+}
+
+fn hex16(bytes: &[u8]) -> String {
+    bytes[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The stable id of a run: scenario content, overrides (canonical, sorted) and seed.
+pub fn run_id(content_hash: &[u8; 32], canonical: &[String], seed: u64) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(b"throng-run-v1\0");
+    h.update(content_hash);
+    for line in canonical {
+        h.update(&(line.len() as u64).to_le_bytes());
+        h.update(line.as_bytes());
+    }
+    h.update(&seed.to_le_bytes());
+    hex16(h.finalize().as_bytes())
+}
+
+/// The parameter point of a run: its id without the seed.
+pub fn point_id(content_hash: &[u8; 32], canonical: &[String]) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(b"throng-point-v1\0");
+    h.update(content_hash);
+    for line in canonical {
+        h.update(&(line.len() as u64).to_le_bytes());
+        h.update(line.as_bytes());
+    }
+    hex16(h.finalize().as_bytes())
+}
+
+/// Parses `i/n` (0-based shard `i` of `n`).
+pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let bad =
+        || format!("--shard {s}: expected i/n, a shard index i from 0 to n-1 and a count n >= 1 (e.g. 3/16)");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n) =
+        (i.trim().parse::<usize>().map_err(|_| bad())?, n.trim().parse::<usize>().map_err(|_| bad())?);
+    if n == 0 {
+        return Err(format!("--shard {s}: the shard count must be at least 1"));
+    }
+    if i >= n {
+        return Err(format!(
+            "--shard {s}: shard index {i} is out of range; with {n} shards it is 0 to {}",
+            n - 1
+        ));
+    }
+    Ok((i, n))
+}
+
+impl Plan {
+    /// The runs of shard `i` of `n`: every run whose plan index is `i` modulo `n`. Round robin
+    /// keeps the shards balanced across seeds and parameters.
+    pub fn shard(&self, i: usize, n: usize) -> Vec<&PlannedRun> {
+        self.runs.iter().filter(|r| r.index % n == i).collect()
+    }
+
+    /// Reads, expands and validates a batch file; every scenario is validated with the
+    /// overrides of every run, so a bad batch fails before anything runs.
+    pub fn load(path: &Path) -> Result<Plan, ScenarioError> {
+        let (file, text) = crate::scenario::read_source(path, "a batch file (.toml)")?;
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Plan::parse(&text, &file, dir)
+    }
+
+    /// Parses batch text; `file` names it in errors, scenario paths are relative to `dir`.
+    pub fn parse(text: &str, file: &str, dir: &Path) -> Result<Plan, ScenarioError> {
+        let p = Parser { file, text };
+        if text.trim().is_empty() {
+            return Err(p.err(
+                0..0,
+                "",
+                "the file is empty; a batch needs `version = 1` and at least one [[sweep]]",
+            ));
+        }
+        let doc = DeTable::parse(text).map_err(|e| {
+            let span = e.span().unwrap_or(0..0);
+            p.err(span, "", e.message().trim())
+        })?;
+        p.plan(&doc, dir)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_checked() {
+        assert_eq!(parse_shard("3/16"), Ok((3, 16)));
+        assert!(parse_shard("16/16").unwrap_err().contains("out of range"));
+        assert!(parse_shard("0/0").is_err());
+        assert!(parse_shard("a/2").is_err());
+    }
+}

@@ -1,0 +1,86 @@
+//! Flocking: separation, alignment, cohesion and the flock's shared target.
+
+use serde::{Deserialize, Serialize};
+
+use super::seek;
+use crate::math::{Vec2, norm};
+
+/// How separation weighs its neighbours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeparationVariant {
+    /// `force = norm(-Σ(n.p - p) / count) · max_force` (the default).
+    Mean,
+    /// `force = trunc(Σ norm(p - n.p) / |p - n.p|, max_force)`; coincident neighbours are skipped.
+    InverseDistance,
+}
+
+/// separation (mean): `s = Σ (n.p - p) / count; force = norm(-s) · max_force`; zero with no
+/// neighbours. `offsets` are `n.p - p`.
+pub fn separation(offsets: impl Iterator<Item = Vec2>, max_force: f32, variant: SeparationVariant) -> Vec2 {
+    let mut sum = Vec2::ZERO;
+    let mut count = 0u32;
+    match variant {
+        SeparationVariant::Mean => {
+            for o in offsets {
+                sum += o;
+                count += 1;
+            }
+            if count == 0 {
+                return Vec2::ZERO;
+            }
+            norm(-(sum / count as f32)) * max_force
+        }
+        SeparationVariant::InverseDistance => {
+            for o in offsets {
+                let d_sq = o.length_squared();
+                // Coincident neighbours give no direction; skipping them keeps the sum finite.
+                if d_sq > 1e-12 {
+                    sum += norm(-o) / d_sq.sqrt();
+                }
+            }
+            crate::math::trunc(sum, max_force)
+        }
+    }
+}
+
+/// alignment: `h = Σ norm(n.v) / count; force = h - norm(v)`; zero with no neighbours.
+pub fn alignment(neighbour_velocities: impl Iterator<Item = Vec2>, v: Vec2) -> Vec2 {
+    alignment_of_headings(neighbour_velocities.map(norm), norm(v))
+}
+
+/// [`alignment`] given the headings (`norm(v)`) already, which the steer pass computes once per
+/// agent and tick rather than once per neighbour.
+#[inline]
+pub fn alignment_of_headings(neighbour_headings: impl Iterator<Item = Vec2>, heading: Vec2) -> Vec2 {
+    let mut sum = Vec2::ZERO;
+    let mut count = 0u32;
+    for h in neighbour_headings {
+        sum += h;
+        count += 1;
+    }
+    if count == 0 {
+        return Vec2::ZERO;
+    }
+    sum / count as f32 - heading
+}
+
+/// cohesion: `c = Σ n.p / count; force = seek(c)`, written with offsets (`c - p = Σ (n.p - p) /
+/// count`) so it also holds across a wrapped seam. Zero with no neighbours.
+pub fn cohesion(offsets: impl Iterator<Item = Vec2>, v: Vec2, max_speed: f32) -> Vec2 {
+    let mut sum = Vec2::ZERO;
+    let mut count = 0u32;
+    for o in offsets {
+        sum += o;
+        count += 1;
+    }
+    if count == 0 {
+        return Vec2::ZERO;
+    }
+    seek(sum / count as f32, v, max_speed)
+}
+
+/// The Unity flock's shared target: `(norm(t - p) - norm(v)) · speed`.
+#[inline]
+pub fn flock_target(to_target: Vec2, v: Vec2, speed: f32) -> Vec2 {
+    (norm(to_target) - norm(v)) * speed
+}

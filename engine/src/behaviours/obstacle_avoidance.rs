@@ -1,0 +1,79 @@
+//! Obstacle avoidance: the look-ahead points, the most threatening obstacle and the avoidance force.
+
+use crate::index::ObstacleIndex;
+use crate::math::{Vec2, norm};
+use crate::world::Obstacle;
+use crate::world::nearest_face;
+
+/// "No obstacle" in the threat column.
+pub const NO_THREAT: u32 = u32::MAX;
+
+/// The spec's look-ahead points: `ahead = p + norm(v)·see_ahead·dyn`, `ahead2` halfway, with
+/// `dyn = |v| / max_speed` so slow agents look less far.
+#[inline]
+pub fn look_ahead(p: Vec2, v: Vec2, max_speed: f32, see_ahead: f32) -> (Vec2, Vec2) {
+    let dynamic = (v.length() / max_speed).min(1.0);
+    let h = norm(v) * (see_ahead * dynamic);
+    (p + h, p + h * 0.5)
+}
+
+/// The most threatening obstacle for one agent: among obstacles (inflated by the agent's
+/// radius) containing `ahead`, `ahead2` or `p`, the one whose `centre(o)` is nearest to `p`,
+/// ties by obstacle index.
+pub fn most_threatening(
+    index: &ObstacleIndex,
+    obstacles: &[Obstacle],
+    p: Vec2,
+    v: Vec2,
+    max_speed: f32,
+    radius: f32,
+    see_ahead: f32,
+) -> Option<u32> {
+    let (ahead, ahead2) = look_ahead(p, v, max_speed, see_ahead);
+    let mid = 0.5 * (p + ahead);
+    let reach = 0.5 * (ahead - p).length() + radius;
+    let mut best: Option<(f32, u32)> = None;
+    index.candidates(mid, reach, |i| {
+        let o = &obstacles[i as usize];
+        let lp = index.local(o, p);
+        let shift = lp - p;
+        let (la, la2) = (ahead + shift, ahead2 + shift);
+        if o.inflated_contains(la, radius)
+            || o.inflated_contains(la2, radius)
+            || o.inflated_contains(lp, radius)
+        {
+            let d = (lp - o.avoid_centre(la)).length();
+            if best.is_none_or(|(bd, bi)| d < bd || (d == bd && i < bi)) {
+                best = Some((d, i));
+            }
+        }
+    });
+    best.map(|(_, i)| i)
+}
+
+/// avoid_obstacles: `force = norm(ahead - centre(o)) · max_avoid_force`, zero with no threat.
+pub fn avoid_force(
+    index: &ObstacleIndex,
+    o: &Obstacle,
+    p: Vec2,
+    v: Vec2,
+    max_speed: f32,
+    see_ahead: f32,
+    max_avoid_force: f32,
+) -> Vec2 {
+    let lp = index.local(o, p);
+    let (ahead, _) = look_ahead(lp, v, max_speed, see_ahead);
+    avoid_direction(o, ahead) * max_avoid_force
+}
+
+/// The unit direction of the avoidance force: `norm(ahead − centre(o))`, except when `ahead`
+/// is inside a rectangle. There the spec's `centre(o)` (the nearest boundary point) would make
+/// `ahead − centre(o)` point *into* the wall, so the force takes the outward normal of that
+/// nearest face instead: still sideways for a long wall, as the resolution intends, and out
+/// of the obstacle, as the circle formula is.
+pub fn avoid_direction(o: &Obstacle, ahead: Vec2) -> Vec2 {
+    match *o {
+        Obstacle::Rect { min, max } if ahead.clamp(min, max) == ahead => nearest_face(min, max, ahead).1,
+        _ => norm(ahead - o.avoid_centre(ahead)),
+    }
+}

@@ -1,0 +1,41 @@
+//! Path following: the node cursor (once, loop, patrol) and the force towards the node.
+
+use super::{arrive, seek};
+use crate::math::Vec2;
+use crate::world::PathMode;
+
+/// Path following: the cursor after this tick's reach test. When the agent is within
+/// `radius` of node `current`, it moves on: `once` stops at the last node, `loop` wraps to
+/// node 0, `patrol` reverses at either end (0, 1, …, n−1, n−2, …, 0, 1, …).
+pub fn path_advance(
+    dist_to_node: f32,
+    radius: f32,
+    current: u32,
+    dir: i8,
+    nodes: u32,
+    mode: PathMode,
+) -> (u32, i8) {
+    if dist_to_node > radius {
+        return (current, dir);
+    }
+    match mode {
+        PathMode::Once => ((current + 1).min(nodes - 1), dir),
+        PathMode::Loop => ((current + 1) % nodes, dir),
+        PathMode::Patrol => {
+            let next = current as i64 + dir as i64;
+            if next < 0 || next >= nodes as i64 {
+                let dir = -dir;
+                ((current as i64 + dir as i64) as u32, dir)
+            } else {
+                (next as u32, dir)
+            }
+        }
+    }
+}
+
+/// Path following's force: `seek(nodes[current])`, or `arrive` at the last node of a `once`
+/// path.
+#[inline]
+pub fn follow_path(to_node: Vec2, v: Vec2, max_speed: f32, arrive_here: bool, slowing_radius: f32) -> Vec2 {
+    if arrive_here { arrive(to_node, v, max_speed, slowing_radius) } else { seek(to_node, v, max_speed) }
+}

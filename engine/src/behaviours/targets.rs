@@ -1,0 +1,83 @@
+//! Targets as seen during one tick: scripted moving points, agents by id, nearest of a group, own goals.
+
+use crate::math::{Vec2, norm};
+use crate::world::Target;
+
+/// A target as seen during one tick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ResolvedTarget {
+    /// A point with a velocity (scripted points move; fixed ones have zero velocity).
+    Point { position: Vec2, velocity: Vec2 },
+    /// A specific agent's row, or `None` once it is gone.
+    Row(Option<usize>),
+    /// The nearest agent of this group, looked up per seeker.
+    NearestOf(u16),
+    /// The seeker's own random goal (`Agents::goal`).
+    OwnGoal,
+}
+
+/// Position and velocity of a scripted point moving at `speed` along the closed loop through
+/// `waypoints`, at time `t` seconds. Computed in f64 from the tick count, so it never drifts.
+pub fn moving_point(waypoints: &[Vec2], speed: f32, t: f64) -> (Vec2, Vec2) {
+    let first = waypoints[0];
+    let n = waypoints.len();
+    let seg = |k: usize| (waypoints[k], waypoints[(k + 1) % n]);
+    let seg_len = |k: usize| {
+        let (a, b) = seg(k);
+        let (dx, dy) = (b.x as f64 - a.x as f64, b.y as f64 - a.y as f64);
+        (dx * dx + dy * dy).sqrt()
+    };
+    let total: f64 = (0..n).map(seg_len).sum();
+    if n < 2 || total <= 0.0 {
+        return (first, Vec2::ZERO);
+    }
+    let mut s = (speed as f64 * t) % total;
+    for k in 0..n {
+        let len = seg_len(k);
+        if s < len || k == n - 1 {
+            let (a, b) = seg(k);
+            let f = if len > 0.0 { (s / len).min(1.0) } else { 0.0 };
+            let x = a.x as f64 + (b.x as f64 - a.x as f64) * f;
+            let y = a.y as f64 + (b.y as f64 - a.y as f64) * f;
+            return (Vec2::new(x as f32, y as f32), norm(b - a) * speed);
+        }
+        s -= len;
+    }
+    unreachable!("the loop returns on its last segment")
+}
+
+/// Resolves every target for the tick starting at `time_s`.
+pub fn resolve_targets(
+    targets: &[Target],
+    time_s: f64,
+    row_of: impl Fn(u32) -> Option<usize>,
+    out: &mut Vec<ResolvedTarget>,
+) {
+    out.clear();
+    out.extend(targets.iter().map(|t| match t {
+        Target::Point(p) => ResolvedTarget::Point { position: *p, velocity: Vec2::ZERO },
+        Target::Moving { waypoints, speed } => {
+            let (position, velocity) = moving_point(waypoints, *speed, time_s);
+            ResolvedTarget::Point { position, velocity }
+        }
+        Target::Agent(id) => ResolvedTarget::Row(row_of(*id)),
+        Target::NearestOf(g) => ResolvedTarget::NearestOf(*g),
+        Target::Random { .. } => ResolvedTarget::OwnGoal,
+    }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moving_point_loops_at_constant_speed() {
+        let square = [Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0), Vec2::new(10.0, 10.0), Vec2::new(0.0, 10.0)];
+        assert_eq!(moving_point(&square, 2.0, 0.0), (Vec2::ZERO, Vec2::new(2.0, 0.0)));
+        assert_eq!(moving_point(&square, 2.0, 2.5), (Vec2::new(5.0, 0.0), Vec2::new(2.0, 0.0)));
+        assert_eq!(moving_point(&square, 2.0, 7.5), (Vec2::new(10.0, 5.0), Vec2::new(0.0, 2.0)));
+        // One lap is 40 units: 20 s later the point is back where it was.
+        assert_eq!(moving_point(&square, 2.0, 22.5).0, Vec2::new(5.0, 0.0));
+        assert_eq!(moving_point(&[Vec2::ONE], 2.0, 3.0), (Vec2::ONE, Vec2::ZERO));
+    }
+}

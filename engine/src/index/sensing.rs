@@ -1,0 +1,477 @@
+//! Sensing: each agent's neighbours within its sensing radius, sorted by (distance², id) and
+//! capped, from the index (clustered queries) or from reused candidates.
+
+use std::cell::RefCell;
+
+use super::kd::query_tree;
+use super::skin::CandidateChunk;
+use super::{CandidateLists, IndexKind, Neighbours, SpatialIndex};
+use crate::math::Vec2;
+use crate::world::{Bounds, BoundsKind, Group};
+
+/// One candidate neighbour while a list is being sorted.
+#[derive(Clone, Copy, Default)]
+struct Candidate {
+    /// (distance², id), see [`sort_key`].
+    key: u64,
+    row: u32,
+    offset: Vec2,
+}
+
+/// Per-worker scratch of `sense_neighbours`, reused across agents and ticks.
+#[derive(Default)]
+struct SenseScratch {
+    /// One agent's candidates while its list is sorted.
+    cands: Vec<Candidate>,
+    /// The clustered path's pool indices of one row's hits, written for every pooled point
+    /// and kept as a prefix: only ever grown, never cleared.
+    hits: Vec<u32>,
+    /// The shared candidates of a cluster of rows: row, x, y and id of each (columns, so the
+    /// distance loop vectorises).
+    pool_row: Vec<u32>,
+    pool_x: Vec<f32>,
+    pool_y: Vec<f32>,
+    pool_id: Vec<u32>,
+    /// Squared distances from one row of the cluster to each pooled candidate.
+    pool_d_sq: Vec<f32>,
+}
+
+thread_local! {
+    static SENSE_SCRATCH: RefCell<SenseScratch> = RefCell::new(SenseScratch::default());
+}
+
+/// A key that orders candidates by (distance², id) with one integer comparison: for finite
+/// non-negative floats the bit patterns order exactly as the values do.
+#[inline]
+fn sort_key(d_sq: f32, id: u32) -> u64 {
+    debug_assert!(d_sq >= 0.0 && d_sq.is_finite());
+    ((d_sq.to_bits() as u64) << 32) | id as u64
+}
+
+/// Sorts a short list by key with insertion sort: lists hold about a dozen candidates, where
+/// this beats the standard library's general sort. Keys are unique (they contain the id) except
+/// for the repeats `sense_neighbours` removes.
+#[inline]
+fn insertion_sort(c: &mut [Candidate]) {
+    for i in 1..c.len() {
+        let x = c[i];
+        let mut j = i;
+        while j > 0 && c[j - 1].key > x.key {
+            c[j] = c[j - 1];
+            j -= 1;
+        }
+        c[j] = x;
+    }
+}
+
+/// Rows per parallel task in `sense_neighbours`: enough that the per-task overhead (and the
+/// borrow of the thread's scratch) is paid rarely, small enough to balance two to eight workers.
+pub(super) const SENSE_CHUNK: usize = 128;
+
+/// Lists of up to this many candidates are ordered by counting ranks rather than by sorting.
+const RANK_SORT_MAX: usize = 32;
+
+/// Most rows in one k-d query cluster (see [`sense_neighbours`]).
+const CLUSTER_MAX: usize = 32;
+
+/// Largest side of a cluster's bounding box, in sensing radii. Wider clusters share one query
+/// among more rows but test more candidates each; 2 measured best on the standard crowd
+/// (docs/benchmarks.md, "Sensing in clusters").
+const CLUSTER_EXTENT: f32 = 2.0;
+
+/// The `sense_neighbours` pass: for every agent, the other agents within its group's sensing
+/// radius, sorted by (distance², id), truncated to the group's `max_neighbours`.
+/// Reads: positions, ids, groups, the index. Writes: row `i` of `out` for agent `i` only.
+///
+/// With the k-d index, consecutive rows that lie close together (as they do once the rows are
+/// in spatial order, see `reorder`) share one tree query: a *cluster* of up to [`CLUSTER_MAX`]
+/// rows whose bounding box is at most [`CLUSTER_EXTENT`] sensing radii wide queries the tree
+/// once around the box's centre, with the radius grown by the box's half-diagonal, and each
+/// row then tests the shared candidates exactly. Any point within `r` of a row lies within
+/// `r + half-diagonal` of the centre, so the candidates are a superset, and the exact test, the
+/// sort and the cap make the lists the same bits as one query per row (the oracle tests check
+/// this against brute force). A row with no close successor forms a cluster of one.
+pub fn sense_neighbours(
+    index: &SpatialIndex,
+    bounds: &Bounds,
+    groups: &[Group],
+    position: &[Vec2],
+    id: &[u32],
+    group: &[u16],
+    out: &mut Neighbours,
+) {
+    sense_within(index, bounds, groups, position, id, group, 0.0, Sink::Lists(out));
+}
+
+/// Where [`sense_within`] puts what it finds.
+enum Sink<'a> {
+    /// Neighbour lists: sorted by (distance², id), capped at each group's `max_neighbours`.
+    Lists(&'a mut Neighbours),
+    /// Candidate rows in the order found, uncapped, and the neighbour lists taken from them
+    /// while they are at hand: those within each group's sensing radius, as
+    /// [`neighbours_from_candidates`] would take them.
+    Candidates(&'a mut CandidateLists, &'a mut Neighbours),
+}
+
+/// For [`neighbours_from_candidates`] on later ticks: each agent's candidate rows, every other
+/// agent within its group's sensing radius plus `skin` (for every agent whose group senses at
+/// all), in no particular order and with no cap. And this tick's neighbour lists, taken from
+/// the candidates as they are found: the same lists as [`sense_neighbours`] and
+/// [`neighbours_from_candidates`], bit for bit.
+#[allow(clippy::too_many_arguments)] // a pass lists every column it touches
+pub fn sense_candidates(
+    index: &SpatialIndex,
+    bounds: &Bounds,
+    groups: &[Group],
+    position: &[Vec2],
+    id: &[u32],
+    group: &[u16],
+    skin: f32,
+    out: &mut CandidateLists,
+    lists: &mut Neighbours,
+) {
+    sense_within(index, bounds, groups, position, id, group, skin, Sink::Candidates(out, lists));
+}
+
+/// The clustered sensing of [`sense_neighbours`], with each radius grown by `skin`, into `sink`.
+#[allow(clippy::too_many_arguments)] // a pass lists every column it touches
+fn sense_within(
+    index: &SpatialIndex,
+    bounds: &Bounds,
+    groups: &[Group],
+    position: &[Vec2],
+    id: &[u32],
+    group: &[u16],
+    skin: f32,
+    sink: Sink<'_>,
+) {
+    // Candidates can repeat only when a query (with its padding) reaches across half a
+    // wrapped world; the loader forbids that for sensing radii, but stay exact regardless.
+    let min_side = bounds.size().min_element();
+    let reaches_half = |r: f32| bounds.kind == BoundsKind::Wrap && 2.0 * (r * 1.001 + 1e-3) >= min_side;
+    let may_repeat = groups.iter().any(|g| reaches_half(g.sensing_radius + skin));
+    let tree = match (index.kind, &index.all.tree) {
+        (IndexKind::Kd, Some(tree)) if !may_repeat => Some(tree),
+        _ => None,
+    };
+    let radius_of = |i: usize| {
+        let g = &groups[group[i] as usize];
+        if g.max_neighbours == 0 { 0.0 } else { g.sensing_radius.max(0.0) + skin }
+    };
+    // Senses the rows `base..base + len`, calling `finish(row, candidates)` once per row, in
+    // row order.
+    let sense_chunk = |base: usize, len: usize, finish: &mut dyn FnMut(usize, &mut [Candidate])| {
+        SENSE_SCRATCH.with_borrow_mut(|scratch| {
+            let end = base + len;
+            let mut i = base;
+            while i < end {
+                let r = radius_of(i);
+                if r <= 0.0 {
+                    scratch.cands.clear();
+                    finish(i, &mut scratch.cands);
+                    i += 1;
+                    continue;
+                }
+                let Some(tree) = tree else {
+                    // One query per row.
+                    let (p, r_sq) = (position[i], r * r);
+                    let cands = &mut scratch.cands;
+                    cands.clear();
+                    index.candidates_with(p, r, position, id, |row, q, q_id| {
+                        let offset = bounds.offset(p, q);
+                        let d_sq = offset.length_squared();
+                        if d_sq <= r_sq && row as usize != i {
+                            cands.push(Candidate { key: sort_key(d_sq, q_id), row, offset });
+                        }
+                    });
+                    finish(i, cands);
+                    i += 1;
+                    continue;
+                };
+                // Grow a cluster of consecutive rows while its box stays small.
+                let (mut lo, mut hi, mut r_max) = (position[i], position[i], r);
+                let mut last = i + 1;
+                while last < end && last - i < CLUSTER_MAX {
+                    let q = position[last];
+                    let r_q = radius_of(last).max(r_max);
+                    let (lo2, hi2) = (lo.min(q), hi.max(q));
+                    if (hi2 - lo2).max_element() > CLUSTER_EXTENT * r_q {
+                        break;
+                    }
+                    (lo, hi, r_max) = (lo2, hi2, r_q);
+                    last += 1;
+                }
+                let centre = 0.5 * (lo + hi);
+                // Half-diagonal, rounded up a little so every row is surely inside.
+                let half_diag = 0.5 * (hi - lo).length() * (1.0 + 1e-5) + 1e-6 * centre.abs().max_element();
+                let reach = r_max + half_diag;
+                if reaches_half(reach) {
+                    // Too wide to share on this small world: one query per row instead.
+                    last = i + 1;
+                }
+                let (reach, centre) = if last == i + 1 { (r, position[i]) } else { (reach, centre) };
+                let SenseScratch { cands, hits, pool_row, pool_x, pool_y, pool_id, pool_d_sq } = scratch;
+                pool_row.clear();
+                pool_x.clear();
+                pool_y.clear();
+                pool_id.clear();
+                query_tree(tree, bounds, index.pad, centre, reach, |row| pool_row.push(row));
+                // Gathered after the query, which keeps kiddo's visit loop to one push.
+                pool_x.extend(pool_row.iter().map(|&row| position[row as usize].x));
+                pool_y.extend(pool_row.iter().map(|&row| position[row as usize].y));
+                pool_id.extend(pool_row.iter().map(|&row| id[row as usize]));
+                // Away from a wrapped world's seams, every pooled point lies well within half
+                // the world of every row, where `Bounds::offset` is exactly `q - p`.
+                let r_pad = reach + reach * 1e-4 + index.pad;
+                let plain = bounds.kind == BoundsKind::Open
+                    || (centre - bounds.min).min_element() >= r_pad
+                        && (bounds.max - centre).min_element() >= r_pad;
+                for (j, &p) in position.iter().enumerate().take(last).skip(i) {
+                    let r = radius_of(j);
+                    cands.clear();
+                    if r > 0.0 {
+                        let r_sq = r * r;
+                        if plain {
+                            let (px, py) = (&pool_x[..], &pool_y[..]);
+                            pool_d_sq.clear();
+                            pool_d_sq.extend(px.iter().zip(py).map(|(&x, &y)| {
+                                let (dx, dy) = (x - p.x, y - p.y);
+                                dx * dx + dy * dy
+                            }));
+                            // Each index written unconditionally, kept by advancing the
+                            // count: no branch to mispredict on the one in four candidates
+                            // in range, and only a 4-byte store per candidate.
+                            let pool = pool_row.len();
+                            if hits.len() < pool {
+                                hits.resize(pool, 0);
+                            }
+                            let hits = &mut hits[..pool];
+                            let mut n = 0;
+                            for (k, (&d_sq, &row)) in pool_d_sq.iter().zip(pool_row.iter()).enumerate() {
+                                hits[n] = k as u32;
+                                n += usize::from(d_sq <= r_sq && row as usize != j);
+                            }
+                            cands.clear();
+                            cands.extend(hits[..n].iter().map(|&k| {
+                                let k = k as usize;
+                                Candidate {
+                                    key: sort_key(pool_d_sq[k], pool_id[k]),
+                                    row: pool_row[k],
+                                    offset: Vec2::new(px[k] - p.x, py[k] - p.y),
+                                }
+                            }));
+                            finish(j, cands);
+                            continue;
+                        } else {
+                            for (k, &row) in pool_row.iter().enumerate() {
+                                let offset = bounds.offset(p, Vec2::new(pool_x[k], pool_y[k]));
+                                let d_sq = offset.length_squared();
+                                if d_sq <= r_sq && row as usize != j {
+                                    cands.push(Candidate { key: sort_key(d_sq, pool_id[k]), row, offset });
+                                }
+                            }
+                        }
+                    }
+                    finish(j, cands);
+                }
+                i = last;
+            }
+        });
+    };
+    match sink {
+        Sink::Lists(out) => {
+            out.fill_chunks(position.len(), groups, |base, stride, rows, dists, offsets, counts| {
+                let len = counts.len();
+                // Writes agent `i`'s sorted, capped list.
+                let mut finish = |i: usize, cands: &mut [Candidate]| {
+                    let at = (i - base) * stride;
+                    let count = write_sorted(
+                        cands,
+                        groups[group[i] as usize].max_neighbours as usize,
+                        may_repeat,
+                        &mut rows[at..at + stride],
+                        &mut dists[at..at + stride],
+                        &mut offsets[at..at + stride],
+                    );
+                    counts[i - base] = count as u32;
+                };
+                sense_chunk(base, len, &mut finish);
+            });
+        }
+        Sink::Candidates(out, lists) => {
+            let n = position.len();
+            out.chunks.resize_with(n.div_ceil(SENSE_CHUNK), CandidateChunk::default);
+            lists.fill_chunks_with(
+                n,
+                groups,
+                &mut out.chunks,
+                |base, stride, rows, dists, offsets, counts, c| {
+                    let len = counts.len();
+                    c.rows.clear();
+                    c.start.clear();
+                    c.start.push(0);
+                    // The rows as found (where a row could be found twice, `may_repeat`, the
+                    // pipeline does not reuse candidates); then the list, from those within the
+                    // sensing radius (the key holds the squared distance).
+                    let mut finish = |i: usize, cands: &mut [Candidate]| {
+                        debug_assert_eq!(i, base + c.start.len() - 1, "rows finish in order");
+                        c.rows.extend(cands.iter().map(|x| x.row));
+                        c.start.push(c.rows.len() as u32);
+                        let g = &groups[group[i] as usize];
+                        let mut kept = 0;
+                        if g.max_neighbours > 0 && g.sensing_radius > 0.0 {
+                            let r_sq = g.sensing_radius * g.sensing_radius;
+                            for k in 0..cands.len() {
+                                let x = cands[k];
+                                cands[kept] = x;
+                                kept += usize::from(f32::from_bits((x.key >> 32) as u32) <= r_sq);
+                            }
+                        }
+                        let at = (i - base) * stride;
+                        counts[i - base] = write_sorted(
+                            &mut cands[..kept],
+                            g.max_neighbours as usize,
+                            may_repeat,
+                            &mut rows[at..at + stride],
+                            &mut dists[at..at + stride],
+                            &mut offsets[at..at + stride],
+                        ) as u32;
+                    };
+                    sense_chunk(base, len, &mut finish);
+                    // Keep a quarter of room spare (growing to half when less is left), so the
+                    // ordinary drift of a chunk's count never reallocates after warm-up.
+                    let len = c.rows.len();
+                    if c.rows.capacity() < len + len / 4 {
+                        c.rows.reserve_exact(len / 2);
+                    }
+                },
+            );
+        }
+    }
+}
+
+/// Orders `cands` by (distance², id) and writes the first `cap` into `rows`, `dists` and
+/// `offsets` (one list's slots). With `dedup`, a candidate proposed twice (the same key twice)
+/// counts once. Returns how many were written.
+#[inline]
+fn write_sorted(
+    cands: &mut [Candidate],
+    cap: usize,
+    dedup: bool,
+    rows: &mut [u32],
+    dists: &mut [f32],
+    offsets: &mut [Vec2],
+) -> usize {
+    let mut put = |s: usize, c: &Candidate| {
+        rows[s] = c.row;
+        dists[s] = f32::from_bits((c.key >> 32) as u32);
+        offsets[s] = c.offset;
+    };
+    if dedup {
+        // A point proposed twice has the same key twice: sort all, keep one.
+        cands.sort_unstable_by_key(|c| c.key);
+        let mut kept = 0;
+        for k in 0..cands.len() {
+            if kept == 0 || cands[k].key != cands[kept - 1].key {
+                cands[kept] = cands[k];
+                kept += 1;
+            }
+        }
+        let count = kept.min(cap);
+        cands[..count].iter().enumerate().for_each(|(s, c)| put(s, c));
+        count
+    } else if cands.len() <= RANK_SORT_MAX {
+        // Keys are distinct (each holds its id): a candidate's rank is how many keys are
+        // smaller. Counting has no data-dependent branches, which beats a sort's
+        // mispredictions on a dozen items, and the cap is a bound check.
+        for c in cands.iter() {
+            let rank = cands.iter().filter(|o| o.key < c.key).count();
+            if rank < cap {
+                put(rank, c);
+            }
+        }
+        cands.len().min(cap)
+    } else {
+        // The `cap` smallest keys, then only those sorted.
+        let keep = cands.len().min(cap);
+        if cands.len() > cap {
+            cands.select_nth_unstable_by_key(cap, |c| c.key);
+        }
+        insertion_sort(&mut cands[..keep]);
+        cands[..keep].iter().enumerate().for_each(|(s, c)| put(s, c));
+        keep
+    }
+}
+
+/// The neighbour lists of [`sense_neighbours`], from complete candidate lists (see
+/// [`sense_candidates`]) instead of the index: for every agent, each candidate's offset and
+/// squared distance from the current positions, the exact radius test, the sort by
+/// (distance², id) and the cap. `skin` is the candidates' extra reach: none of them is more
+/// than its agent's radius plus twice the skin away. When every point that is within an agent's sensing radius now
+/// is among its candidates, the lists are the same bits as sensing afresh: the same offsets
+/// (`Bounds::offset`, which the clustered path's plain `q - p` equals away from seams), the
+/// same test, the same order.
+#[allow(clippy::too_many_arguments)] // a pass lists every column it touches
+pub fn neighbours_from_candidates(
+    bounds: &Bounds,
+    groups: &[Group],
+    position: &[Vec2],
+    id: &[u32],
+    group: &[u16],
+    candidates: &CandidateLists,
+    skin: f32,
+    out: &mut Neighbours,
+) {
+    // Slack for rounding in the seam test, relative to the world's coordinates.
+    let seam_pad = 1e-3 * (1.0 + bounds.min.abs().max(bounds.max.abs()).max_element());
+    out.fill_chunks(position.len(), groups, |base, stride, rows, dists, offsets, counts| {
+        SENSE_SCRATCH.with_borrow_mut(|scratch| {
+            for (k, count) in counts.iter_mut().enumerate() {
+                let i = base + k;
+                let g = &groups[group[i] as usize];
+                let cands = &mut scratch.cands;
+                let mut n = 0;
+                if g.max_neighbours > 0 && g.sensing_radius > 0.0 {
+                    let (p, r_sq) = (position[i], g.sensing_radius * g.sensing_radius);
+                    let rows_i = candidates.of(i);
+                    if cands.len() < rows_i.len() {
+                        cands.resize(rows_i.len(), Candidate::default());
+                    }
+                    // Every slot written, kept by advancing the count: about half the
+                    // candidates are in range, a branch would mispredict on each. Away
+                    // from a wrapped world's seams every candidate's offset is the plain
+                    // `q - p`, which is what `Bounds::offset` computes there.
+                    let far = g.sensing_radius + 2.0 * skin;
+                    let plain = bounds.kind == BoundsKind::Open
+                        || (p - bounds.min).min_element() >= far * 1.001 + seam_pad
+                            && (bounds.max - p).min_element() >= far * 1.001 + seam_pad;
+                    if plain {
+                        for &row in rows_i {
+                            let offset = position[row as usize] - p;
+                            let d_sq = offset.length_squared();
+                            cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
+                            n += usize::from(d_sq <= r_sq && row as usize != i);
+                        }
+                    } else {
+                        for &row in rows_i {
+                            let offset = bounds.offset(p, position[row as usize]);
+                            let d_sq = offset.length_squared();
+                            cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
+                            n += usize::from(d_sq <= r_sq && row as usize != i);
+                        }
+                    }
+                }
+                let at = k * stride;
+                let n = write_sorted(
+                    &mut cands[..n],
+                    g.max_neighbours as usize,
+                    false,
+                    &mut rows[at..at + stride],
+                    &mut dists[at..at + stride],
+                    &mut offsets[at..at + stride],
+                );
+                *count = n as u32;
+            }
+        });
+    });
+}

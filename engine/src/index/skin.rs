@@ -1,0 +1,140 @@
+//! The sensing skin: candidate lists found with a margin, reused while no agent has moved far.
+
+use rayon::prelude::*;
+
+use crate::math::Vec2;
+use crate::par::{PARALLEL_SCAN, SCAN_CHUNK};
+use crate::world::{Bounds, BoundsKind, Group};
+
+use super::sensing::SENSE_CHUNK;
+
+/// Each agent's candidate rows (see [`sense_candidates`]), in variable-length lists: one
+/// growable buffer per chunk of [`SENSE_CHUNK`] rows, so chunks fill in parallel, lists take
+/// only the room they need however dense a spot is, and the buffers are reused from tick to
+/// tick.
+#[derive(Default, Debug)]
+pub struct CandidateLists {
+    pub(super) chunks: Vec<CandidateChunk>,
+}
+
+#[derive(Default, Debug)]
+pub(super) struct CandidateChunk {
+    pub(super) rows: Vec<u32>,
+    /// Where each row's list starts in `rows`, and one past the last list's end.
+    pub(super) start: Vec<u32>,
+}
+
+impl CandidateLists {
+    /// The candidate rows of agent row `i`.
+    #[inline]
+    pub fn of(&self, i: usize) -> &[u32] {
+        let c = &self.chunks[i / SENSE_CHUNK];
+        let k = i % SENSE_CHUNK;
+        &c.rows[c.start[k] as usize..c.start[k + 1] as usize]
+    }
+
+    /// Candidates held in all, for reports.
+    pub fn total(&self) -> usize {
+        self.chunks.iter().map(|c| c.rows.len()).sum()
+    }
+}
+
+/// Candidate lists within each sensing radius plus a skin, and the state they were found in
+/// (see `Pipeline::set_sensing_skin`).
+#[derive(Default)]
+pub struct SensingCache {
+    /// Extra reach of the candidates; 0 senses afresh every tick.
+    pub skin: f32,
+    pub candidates: CandidateLists,
+    /// `candidates` are complete for the state below.
+    pub valid: bool,
+    /// Decided before `build_index`: this tick senses afresh.
+    pub due: bool,
+    /// Ticks whose lists came from reused candidates, and ticks that sensed.
+    pub reused: u64,
+    pub sensed: u64,
+    /// Rows, groups, sensing parameters and bounds the candidates were found for, and
+    /// where each agent was.
+    id: Vec<u32>,
+    group: Vec<u16>,
+    params: Vec<(f32, u32)>,
+    bounds: Option<Bounds>,
+    position: Vec<Vec2>,
+}
+
+/// An agent may move this fraction of the skin before sensing is due again: two agents then
+/// close in by at most 0.9 × skin, and the rest covers rounding.
+const SKIN_MOVE: f32 = 0.45;
+
+impl SensingCache {
+    /// Sets the skin; a changed skin voids the candidates.
+    pub fn set_skin(&mut self, skin: f32) {
+        let skin = if skin.is_finite() { skin.max(0.0) } else { 0.0 };
+        if skin != self.skin {
+            self.skin = skin;
+            self.valid = false;
+        }
+    }
+
+    /// Sensing is due unless the candidates were found for these very rows, groups, sensing
+    /// parameters and bounds, and no agent has moved more than `SKIN_MOVE × skin` since.
+    pub fn is_due(
+        &self,
+        bounds: &Bounds,
+        groups: &[Group],
+        id: &[u32],
+        group: &[u16],
+        position: &[Vec2],
+    ) -> bool {
+        if self.skin <= 0.0 || !self.valid {
+            return true;
+        }
+        let params = groups.iter().map(|g| (g.sensing_radius, g.max_neighbours));
+        if self.bounds != Some(*bounds)
+            || self.id != id
+            || self.group != group
+            || !self.params.iter().copied().eq(params)
+        {
+            return true;
+        }
+        let limit = SKIN_MOVE * self.skin;
+        let limit_sq = limit * limit;
+        let moved = |now: &[Vec2], then: &[Vec2]| {
+            now.iter()
+                .zip(then)
+                .fold(false, |acc, (p, q)| acc | (bounds.offset(*q, *p).length_squared() > limit_sq))
+        };
+        if position.len() >= PARALLEL_SCAN {
+            position
+                .par_chunks(SCAN_CHUNK)
+                .zip(self.position.par_chunks(SCAN_CHUNK))
+                .any(|(p, q)| moved(p, q))
+        } else {
+            moved(position, &self.position)
+        }
+    }
+
+    /// Records the state complete candidates were just found in. Candidates are not kept
+    /// when rounding could exceed the margin the skin leaves (coordinates far larger than the
+    /// skin), nor when a radius with its skin reaches across half a wrapped world.
+    pub fn remember(&mut self, b: &Bounds, groups: &[Group], id: &[u32], group: &[u16], position: &[Vec2]) {
+        let extent = match b.kind {
+            BoundsKind::Wrap => b.min.abs().max(b.max.abs()).max_element(),
+            BoundsKind::Open => position.iter().fold(0.0f32, |m, p| m.max(p.abs().max_element())),
+        };
+        let r_max = groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max);
+        let precise = (1.0 - 2.0 * SKIN_MOVE) * self.skin > 1e-5 * (1.0 + extent + r_max + self.skin);
+        let min_side = b.size().min_element();
+        let repeats = b.kind == BoundsKind::Wrap && 2.0 * ((r_max + self.skin) * 1.001 + 1e-3) >= min_side;
+        self.valid = precise && !repeats;
+        self.id.clear();
+        self.id.extend_from_slice(id);
+        self.group.clear();
+        self.group.extend_from_slice(group);
+        self.params.clear();
+        self.params.extend(groups.iter().map(|g| (g.sensing_radius, g.max_neighbours)));
+        self.bounds = Some(*b);
+        self.position.clear();
+        self.position.extend_from_slice(position);
+    }
+}

@@ -1,0 +1,192 @@
+//! `SpatialIndex`: the agents' index for one tick (k-d trees, grid or brute force) and its queries.
+
+use kiddo::SquaredEuclidean;
+
+use super::IndexKind;
+use super::grid::Grid;
+use super::kd::{PointSet, query_tree};
+use crate::math::Vec2;
+use crate::world::{Bounds, BoundsKind};
+
+/// The spatial index over live agents, rebuilt every tick by `build_index`.
+#[derive(Default)]
+pub struct SpatialIndex {
+    pub(super) kind: IndexKind,
+    bounds: Option<Bounds>,
+    /// Absolute slack added to k-d query radii, covering the rounding of shifted images.
+    pub(super) pad: f32,
+    pub(super) all: PointSet,
+    grid: Grid,
+    /// One set per group; filled only for groups some `NearestOf` target names.
+    groups: Vec<PointSet>,
+}
+
+impl SpatialIndex {
+    pub fn new(kind: IndexKind) -> SpatialIndex {
+        SpatialIndex { kind, ..SpatialIndex::default() }
+    }
+
+    pub fn kind(&self) -> IndexKind {
+        self.kind
+    }
+
+    /// Packs positions (reusing the buffers) and rebuilds the trees or the grid. `targeted[g]`
+    /// says whether group `g` needs its own set for nearest-of-group queries; `cell_size` is the
+    /// grid's cell (the largest query radius the grid should answer from 3 × 3 cells).
+    pub fn build_with_cell(
+        &mut self,
+        bounds: &Bounds,
+        positions: &[Vec2],
+        ids: &[u32],
+        group: &[u16],
+        targeted: &[bool],
+        cell_size: f32,
+    ) {
+        if self.kind == IndexKind::Grid {
+            self.grid.build(bounds, positions, ids, cell_size);
+        }
+        self.build(bounds, positions, group, targeted);
+    }
+
+    /// Rebuilds only the nearest-of-group sets, for a tick whose neighbour lists come from
+    /// reused candidates: the all-agents tree or grid keeps its last state and must not be
+    /// queried until rebuilt.
+    pub fn build_groups_only(
+        &mut self,
+        bounds: &Bounds,
+        positions: &[Vec2],
+        group: &[u16],
+        targeted: &[bool],
+    ) {
+        self.build_sets(bounds, positions, group, targeted, false);
+    }
+
+    pub fn build(&mut self, bounds: &Bounds, positions: &[Vec2], group: &[u16], targeted: &[bool]) {
+        self.build_sets(bounds, positions, group, targeted, true);
+    }
+
+    fn build_sets(
+        &mut self,
+        bounds: &Bounds,
+        positions: &[Vec2],
+        group: &[u16],
+        targeted: &[bool],
+        all: bool,
+    ) {
+        self.bounds = Some(*bounds);
+        self.pad = match bounds.kind {
+            BoundsKind::Open => 1e-6,
+            BoundsKind::Wrap => {
+                let extent = bounds.min.abs().max(bounds.max.abs()).max_element();
+                1e-6 * (1.0 + extent)
+            }
+        };
+        if all {
+            let all = &mut self.all;
+            all.rows.clear();
+            all.rows.extend(0..positions.len() as u32);
+            all.points.clear();
+            if self.kind == IndexKind::Kd {
+                all.points.extend(positions.iter().map(|p| [p.x, p.y]));
+            }
+            all.rebuild(self.kind);
+        }
+
+        self.groups.resize_with(targeted.len(), PointSet::default);
+        for (g, set) in self.groups.iter_mut().enumerate() {
+            set.rows.clear();
+            set.points.clear();
+            if targeted[g] {
+                for (row, (&p, &pg)) in positions.iter().zip(group).enumerate() {
+                    if pg as usize == g {
+                        set.rows.push(row as u32);
+                        set.points.push([p.x, p.y]);
+                    }
+                }
+            }
+            set.rebuild(self.kind);
+        }
+    }
+
+    fn bounds(&self) -> &Bounds {
+        self.bounds.as_ref().expect("index built before use")
+    }
+
+    /// Calls `visit(row)` for every agent that may lie within `radius` of `p`: a superset that
+    /// the caller filters with the exact test.
+    pub fn candidates(&self, p: Vec2, radius: f32, mut visit: impl FnMut(u32)) {
+        match self.kind {
+            IndexKind::Grid => {
+                self.grid.candidates(p, radius + radius * 1e-4 + self.pad, |row, _, _| visit(row))
+            }
+            _ => self.all.candidates(self.bounds(), self.pad, p, radius, visit),
+        }
+    }
+
+    /// Like [`SpatialIndex::candidates`], but also hands over each candidate's position and
+    /// id (`positions[row]`, `ids[row]`), read from the grid's cell-ordered copies when there
+    /// are some.
+    #[inline]
+    pub fn candidates_with(
+        &self,
+        p: Vec2,
+        radius: f32,
+        positions: &[Vec2],
+        ids: &[u32],
+        mut visit: impl FnMut(u32, Vec2, u32),
+    ) {
+        match (self.kind, &self.all.tree) {
+            (IndexKind::Grid, _) => self.grid.candidates(p, radius + radius * 1e-4 + self.pad, visit),
+            // The all-agents tree is built over the rows in order: items are rows.
+            (_, Some(tree)) => query_tree(tree, self.bounds(), self.pad, p, radius, |row| {
+                visit(row, positions[row as usize], ids[row as usize])
+            }),
+            (_, None) => {
+                self.all.rows.iter().for_each(|&row| visit(row, positions[row as usize], ids[row as usize]))
+            }
+        }
+    }
+
+    /// The row of the live agent of group `g` nearest to `p` by the world's offset, ties by id;
+    /// `None` when the group is empty. `ids` is the id column.
+    pub fn nearest_of_group(&self, g: u16, p: Vec2, positions: &[Vec2], ids: &[u32]) -> Option<usize> {
+        let set = &self.groups[g as usize];
+        let bounds = self.bounds();
+        let exact = |row: u32| bounds.offset(p, positions[row as usize]).length_squared();
+        let better =
+            |a: (f32, u32), b: (f32, u32)| a.0 < b.0 || (a.0 == b.0 && ids[a.1 as usize] < ids[b.1 as usize]);
+        let mut best: Option<(f32, u32)> = None;
+        let mut consider = |row: u32| {
+            let cand = (exact(row), row);
+            if best.is_none_or(|b| better(cand, b)) {
+                best = Some(cand);
+            }
+        };
+        match &set.tree {
+            None => set.rows.iter().for_each(|&row| consider(row)),
+            Some(tree) => {
+                // A first guess from kiddo's nearest over the images that can hold the nearest
+                // point, then every candidate within that distance (plus slack) tested exactly.
+                let mut guess_sq = f32::INFINITY;
+                let size = bounds.size();
+                let shifts: &[Vec2] = match bounds.kind {
+                    BoundsKind::Open => &[Vec2::ZERO],
+                    BoundsKind::Wrap => {
+                        let c = 0.5 * (bounds.min + bounds.max);
+                        let sx = if p.x < c.x { size.x } else { -size.x };
+                        let sy = if p.y < c.y { size.y } else { -size.y };
+                        &[Vec2::ZERO, Vec2::new(sx, 0.0), Vec2::new(0.0, sy), Vec2::new(sx, sy)]
+                    }
+                };
+                for s in shifts {
+                    let q = p + *s;
+                    let hit = tree.query(&[q.x, q.y]).nearest_one::<SquaredEuclidean<f32>>().execute();
+                    guess_sq = guess_sq.min(exact(set.rows[hit.item as usize]));
+                }
+                let r = guess_sq.sqrt();
+                set.candidates(bounds, self.pad, p, r + r * 1e-4 + self.pad, &mut consider);
+            }
+        }
+        best.map(|(_, row)| row as usize)
+    }
+}

@@ -1,0 +1,44 @@
+//! The passes of a tick, one file each. A pass is a free function whose signature is its
+//! contract: the columns it reads as `&[T]`, the ones it writes as `&mut [T]`, plus a
+//! [`StepContext`] where it needs the tick's settings. `Pipeline::step` calls them in the order
+//! `pipeline::Pass` gives; each file's header says what the pass reads and writes and whether
+//! it runs in parallel, as docs/pipeline.md does.
+
+mod build_index;
+mod collide;
+mod exits;
+mod find_threats;
+mod gates;
+mod integrate;
+mod queue_brake;
+mod reorder;
+mod sense_neighbours;
+mod spawns;
+mod steer;
+
+pub use build_index::{build_agent_index, refresh_obstacle_index};
+pub use collide::collide;
+pub use exits::exits;
+pub use find_threats::find_threats;
+pub use gates::{gates, segments_cross};
+pub use integrate::integrate;
+pub use queue_brake::queue_brake;
+pub use reorder::{ReorderScratch, reorder};
+pub use sense_neighbours::sense_neighbours;
+pub use spawns::spawns;
+pub use steer::{AgentMut, SteerInputs, SteerState, headings, steer};
+
+use crate::world::{Bounds, Group};
+
+/// What a tick is, for the passes that need more than their columns: the tick number, the
+/// time step, the bounds (every offset goes through them) and the groups (behaviours and
+/// sensing parameters).
+#[derive(Clone, Copy)]
+pub struct StepContext<'a> {
+    /// The tick being computed (ticks completed before it).
+    pub tick: u64,
+    /// Seconds per tick.
+    pub dt: f32,
+    pub bounds: &'a Bounds,
+    pub groups: &'a [Group],
+}

@@ -1,0 +1,80 @@
+//! The `queue_brake` pass, after `steer` because it reads the summed steering. Reads:
+//! positions of every agent, ids, groups, the neighbour lists. Writes: row `i` of steering,
+//! velocity and `blocked`. Parallel: per agent.
+
+use rayon::prelude::*;
+
+use crate::behaviours::*;
+use crate::index::Neighbours;
+use crate::math::{Vec2, norm};
+use crate::world::{Bounds, Group};
+
+/// The `queue_brake` pass, after `steer` because it reads the summed steering. For an agent
+/// of a queueing group: `ahead = p + norm(v) · queue_ahead`; the blocker is the neighbour
+/// nearest to `ahead` within `queue_radius` of it (ties by id). With a blocker,
+/// `steering += -steering · brake_factor - v + separation`, and if the blocker is within
+/// `queue_radius` of the agent itself, `v *= hard_stop_factor` before integration.
+/// Reads positions (all agents) and the neighbour lists; writes row `i` of steering,
+/// velocity and `blocked`.
+#[allow(clippy::too_many_arguments)] // a pass lists every column it touches
+pub fn queue_brake(
+    bounds: &Bounds,
+    groups: &[Group],
+    group: &[u16],
+    id: &[u32],
+    position: &[Vec2],
+    neighbours: &Neighbours,
+    steering: &mut [Vec2],
+    velocity: &mut [Vec2],
+    blocked: &mut [bool],
+) {
+    steering
+        .par_iter_mut()
+        .zip(velocity.par_iter_mut())
+        .zip(blocked.par_iter_mut())
+        .enumerate()
+        .with_min_len(128)
+        .with_max_len(crate::par::PIECE_ROWS)
+        .for_each(|(i, ((steer, v), blocked))| {
+            *blocked = false;
+            let Some(&Behaviour::Queue {
+                queue_ahead,
+                queue_radius,
+                brake_factor,
+                hard_stop_factor,
+                separation_radius,
+                max_separation,
+            }) = groups[group[i] as usize].queue()
+            else {
+                return;
+            };
+            let p = position[i];
+            let ahead = p + norm(*v) * queue_ahead;
+            // A blocker lies within `queue_radius` of `ahead`, so within `queue_ahead +
+            // queue_radius` of the agent (plus slack for rounding): the nearer prefix of the
+            // list holds every possible one, and the exact test below decides.
+            let (rows, _) = neighbours.of(i);
+            let reach = (queue_ahead.abs() + queue_radius) * 1.001 + 1e-6;
+            let rows = &rows[..neighbours.within(i, reach)];
+            let mut blocker: Option<(f32, u32, usize)> = None;
+            for &row in rows {
+                let row = row as usize;
+                let d_sq = bounds.offset(ahead, position[row]).length_squared();
+                if d_sq <= queue_radius * queue_radius
+                    && blocker.is_none_or(|(bd, bid, _)| d_sq < bd || (d_sq == bd && id[row] < bid))
+                {
+                    blocker = Some((d_sq, id[row], row));
+                }
+            }
+            let Some((_, _, b)) = blocker else { return };
+            *blocked = true;
+            let near = neighbours.within(i, separation_radius);
+            let offsets = neighbours.offsets(i)[..near].iter().copied();
+            let sep = separation(offsets, max_separation, SeparationVariant::Mean);
+            let brake = queue_brake_force(*steer, *v, brake_factor, sep);
+            if bounds.offset(p, position[b]).length_squared() <= queue_radius * queue_radius {
+                *v *= hard_stop_factor;
+            }
+            *steer += brake;
+        });
+}

@@ -1,0 +1,294 @@
+//! The `steer` pass: every agent's weighted sum of behaviour forces, `Σ weight · force` over
+//! its group's behaviours in declared order. Reads: old positions and velocities of every
+//! agent, headings, the neighbour lists, the resolved targets, threats, paths, obstacles.
+//! Writes: row `i` of the steering column and of the behaviour-state columns (wander circle,
+//! cached flocking force, generator, path cursor, random-walk waypoint, goal), for agent `i`
+//! only. Parallel: per agent, pieces of at most `PIECE_ROWS` rows.
+
+use rayon::prelude::*;
+
+use crate::behaviours::*;
+use crate::index::{Neighbours, ObstacleIndex, SpatialIndex};
+use crate::math::{Vec2, norm};
+use crate::rng::{self, AgentRng};
+use crate::world::{Bounds, Group, Obstacle, Path, PathMode, Target, TargetId};
+
+/// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
+pub struct SteerInputs<'a> {
+    pub tick: u64,
+    pub dt: f32,
+    pub bounds: &'a Bounds,
+    pub groups: &'a [Group],
+    /// The world's targets (for random-goal regions) and their resolution for this tick.
+    pub target_defs: &'a [Target],
+    pub targets: &'a [ResolvedTarget],
+    pub paths: &'a [Path],
+    pub obstacles: &'a [Obstacle],
+    pub obstacle_index: Option<&'a ObstacleIndex>,
+    /// Most threatening obstacle per agent, from `find_threats`.
+    pub threat: &'a [u32],
+    pub id: &'a [u32],
+    pub group: &'a [u16],
+    pub position: &'a [Vec2],
+    pub velocity: &'a [Vec2],
+    /// `norm(velocity)` of every agent, computed once per tick for alignment.
+    pub heading: &'a [Vec2],
+    pub max_speed: &'a [f32],
+    pub neighbours: &'a Neighbours,
+    pub index: &'a SpatialIndex,
+}
+
+/// The agent columns `steer` writes (besides the steering output), one row per agent.
+pub struct SteerState<'a> {
+    pub wander: &'a mut [Vec2],
+    pub flock_force: &'a mut [Vec2],
+    pub rng: &'a mut [AgentRng],
+    pub path_node: &'a mut [u32],
+    pub path_dir: &'a mut [i8],
+    pub waypoint: &'a mut [Vec2],
+    pub walk_state: &'a mut [u8],
+    pub goal: &'a mut [Vec2],
+}
+
+/// One agent's writable rows, borrowed out of [`SteerState`].
+pub struct AgentMut<'a> {
+    pub wander: &'a mut Vec2,
+    pub flock_force: &'a mut Vec2,
+    pub rng: &'a mut AgentRng,
+    pub path_node: &'a mut u32,
+    pub path_dir: &'a mut i8,
+    pub waypoint: &'a mut Vec2,
+    pub walk_state: &'a mut u8,
+    pub goal: &'a mut Vec2,
+}
+
+impl SteerInputs<'_> {
+    /// Offset from agent `i` to target `t`, and the target's velocity; `None` if it is gone.
+    fn target(&self, t: TargetId, i: usize, goal: Vec2) -> Option<(Vec2, Vec2)> {
+        let p = self.position[i];
+        let row = match self.targets[t as usize] {
+            ResolvedTarget::Point { position, velocity } => {
+                return Some((self.bounds.offset(p, position), velocity));
+            }
+            ResolvedTarget::OwnGoal => return Some((self.bounds.offset(p, goal), Vec2::ZERO)),
+            ResolvedTarget::Row(row) => row?,
+            ResolvedTarget::NearestOf(g) => self.index.nearest_of_group(g, p, self.position, self.id)?,
+        };
+        Some((self.bounds.offset(p, self.position[row]), self.velocity[row]))
+    }
+
+    /// Offsets `n.p - p` to agent `i`'s neighbours within `radius`, nearest first (as sensing
+    /// computed them with `Bounds::offset`).
+    fn neighbour_offsets(&self, i: usize, radius: f32) -> impl Iterator<Item = Vec2> + '_ {
+        let n = self.neighbours.within(i, radius);
+        self.neighbours.offsets(i)[..n].iter().copied()
+    }
+
+    /// Headings `norm(n.v)` of agent `i`'s neighbours within `radius`, nearest first.
+    fn neighbour_headings(&self, i: usize, radius: f32) -> impl Iterator<Item = Vec2> + '_ {
+        let (rows, _) = self.neighbours.of(i);
+        let n = self.neighbours.within(i, radius);
+        rows[..n].iter().map(move |&row| self.heading[row as usize])
+    }
+
+    /// One behaviour's force on agent `i`.
+    #[inline(always)]
+    fn force(&self, b: &Behaviour, i: usize, st: &mut AgentMut<'_>) -> Vec2 {
+        let v = self.velocity[i];
+        let max_speed = self.max_speed[i];
+        let goal = *st.goal;
+        let target = |t: TargetId| self.target(t, i, goal);
+        match *b {
+            Behaviour::Seek { target: t } => target(t).map_or(Vec2::ZERO, |(o, _)| seek(o, v, max_speed)),
+            Behaviour::Flee { target: t } => target(t).map_or(Vec2::ZERO, |(o, _)| flee(o, v, max_speed)),
+            Behaviour::Arrive { target: t, slowing_radius } => {
+                target(t).map_or(Vec2::ZERO, |(o, _)| arrive(o, v, max_speed, slowing_radius))
+            }
+            Behaviour::Wander { radius, distance, jitter } => {
+                let ux = rng::uniform(st.rng, -1.0, 1.0);
+                let uy = rng::uniform(st.rng, -1.0, 1.0);
+                *st.wander = wander_jitter(*st.wander, ux, uy, jitter, self.dt, radius);
+                wander(v, *st.wander, distance, max_speed)
+            }
+            Behaviour::Pursuit { target: t, look_ahead_s } => {
+                target(t).map_or(Vec2::ZERO, |(o, qv)| pursuit(o, qv, v, max_speed, look_ahead_s))
+            }
+            Behaviour::Evade { target: t, look_ahead_s, prediction } => {
+                target(t).map_or(Vec2::ZERO, |(o, qv)| evade(o, qv, v, max_speed, look_ahead_s, prediction))
+            }
+            Behaviour::Separation { radius, max_force, variant } => {
+                separation(self.neighbour_offsets(i, radius), max_force, variant)
+            }
+            Behaviour::Alignment { radius } => {
+                alignment_of_headings(self.neighbour_headings(i, radius), self.heading[i])
+            }
+            Behaviour::Cohesion { radius } => cohesion(self.neighbour_offsets(i, radius), v, max_speed),
+            Behaviour::FlockTarget { target: t, speed } => {
+                target(t).map_or(Vec2::ZERO, |(o, _)| flock_target(o, v, speed))
+            }
+            Behaviour::AvoidObstacles { see_ahead, max_avoid_force } => {
+                match (self.obstacle_index, self.threat[i]) {
+                    (Some(index), o) if o != NO_THREAT => avoid_force(
+                        index,
+                        &self.obstacles[o as usize],
+                        self.position[i],
+                        v,
+                        max_speed,
+                        see_ahead,
+                        max_avoid_force,
+                    ),
+                    _ => Vec2::ZERO,
+                }
+            }
+            Behaviour::FollowPath { path, mode, slowing_radius } => {
+                let nodes = &self.paths[path as usize].nodes;
+                let radius = self.paths[path as usize].radius;
+                let p = self.position[i];
+                let n = nodes.len() as u32;
+                let current = (*st.path_node).min(n - 1);
+                let d = self.bounds.offset(p, nodes[current as usize]).length();
+                let (next, dir) = path_advance(d, radius, current, *st.path_dir, n, mode);
+                *st.path_node = next;
+                *st.path_dir = dir;
+                let arrive_here = mode == PathMode::Once && next == n - 1;
+                follow_path(
+                    self.bounds.offset(p, nodes[next as usize]),
+                    v,
+                    max_speed,
+                    arrive_here,
+                    slowing_radius,
+                )
+            }
+            Behaviour::FollowLeader {
+                leader,
+                behind_dist,
+                slowing_radius,
+                sight_radius,
+                separation_radius,
+                max_separation,
+            } => target(leader).map_or(Vec2::ZERO, |(to_leader, leader_v)| {
+                let sep = separation(
+                    self.neighbour_offsets(i, separation_radius),
+                    max_separation,
+                    SeparationVariant::Mean,
+                );
+                follow_leader(
+                    to_leader,
+                    leader_v,
+                    v,
+                    max_speed,
+                    behind_dist,
+                    slowing_radius,
+                    sight_radius,
+                    sep,
+                )
+            }),
+            // Applied by the queue_brake pass, after the sum.
+            Behaviour::Queue { .. } => Vec2::ZERO,
+            Behaviour::RandomWalk {
+                target: t,
+                aggro_radius,
+                min_step,
+                max_step,
+                reach_radius,
+                slowing_radius,
+            } => {
+                let Some((to_target, _)) = target(t) else { return Vec2::ZERO };
+                let p = self.position[i];
+                if *st.walk_state != WALK_FINAL
+                    && (*st.walk_state == WALK_NONE
+                        || self.bounds.offset(p, *st.waypoint).length() <= reach_radius)
+                {
+                    let u = rng::unit(st.rng);
+                    let left = rng::coin(st.rng);
+                    let (step, last) = random_walk_step(to_target, aggro_radius, min_step, max_step, u, left);
+                    *st.waypoint = self.bounds.wrap(p + step);
+                    *st.walk_state = if last { WALK_FINAL } else { WALK_WAYPOINT };
+                }
+                if *st.walk_state == WALK_FINAL {
+                    arrive(to_target, v, max_speed, slowing_radius)
+                } else {
+                    seek(self.bounds.offset(p, *st.waypoint), v, max_speed)
+                }
+            }
+        }
+    }
+
+    /// Agent `i`'s steering: `Σ weight · force` over its group's behaviours, in declared order.
+    /// With a flocking interval above one tick, the flocking part is the cached sum, refreshed
+    /// on ticks where `(tick + id) % interval == 0` (staggered so the work spreads evenly).
+    /// A random goal is redrawn first, on ticks that are multiples of its period.
+    fn steer_agent(&self, i: usize, st: &mut AgentMut<'_>) -> Vec2 {
+        let g = &self.groups[self.group[i] as usize];
+        if let Some(Target::Random { region, period_ticks }) = g
+            .behaviours
+            .iter()
+            .filter_map(|b| b.behaviour.target())
+            .map(|t| &self.target_defs[t as usize])
+            .find(|t| matches!(t, Target::Random { .. }))
+            && self.tick.is_multiple_of(*period_ticks as u64)
+        {
+            *st.goal = self.bounds.wrap(region.sample(st.rng));
+        }
+        let interval = g.flocking_interval_ticks.max(1) as u64;
+        let cached = interval > 1;
+        let refresh = !cached || self.tick == 0 || (self.tick + self.id[i] as u64).is_multiple_of(interval);
+        let mut steering = Vec2::ZERO;
+        let mut flocking = Vec2::ZERO;
+        for wb in &g.behaviours {
+            if cached && wb.behaviour.is_flocking() {
+                if refresh {
+                    flocking += wb.weight * self.force(&wb.behaviour, i, st);
+                }
+            } else {
+                steering += wb.weight * self.force(&wb.behaviour, i, st);
+            }
+        }
+        if cached {
+            if refresh {
+                *st.flock_force = flocking;
+            }
+            steering += *st.flock_force;
+        }
+        steering
+    }
+}
+
+/// The `steer` pass. Reads old positions and velocities of every agent; writes row `i` of
+/// `steering`, and of the behaviour-state columns, for agent `i` only.
+pub fn steer(inputs: &SteerInputs<'_>, state: SteerState<'_>, steering: &mut [Vec2]) {
+    steering
+        .par_iter_mut()
+        .zip(state.wander.par_iter_mut())
+        .zip(state.flock_force.par_iter_mut())
+        .zip(state.rng.par_iter_mut())
+        .zip(state.path_node.par_iter_mut())
+        .zip(state.path_dir.par_iter_mut())
+        .zip(state.waypoint.par_iter_mut())
+        .zip(state.walk_state.par_iter_mut())
+        .zip(state.goal.par_iter_mut())
+        .enumerate()
+        .with_min_len(64)
+        .with_max_len(crate::par::PIECE_ROWS)
+        .for_each(
+            |(
+                i,
+                (
+                    (((((((out, wander), flock_force), rng), path_node), path_dir), waypoint), walk_state),
+                    goal,
+                ),
+            )| {
+                let mut st =
+                    AgentMut { wander, flock_force, rng, path_node, path_dir, waypoint, walk_state, goal };
+                *out = inputs.steer_agent(i, &mut st);
+            },
+        );
+}
+
+/// `norm(velocity)` of every agent, which alignment reads once per neighbour (timed with
+/// `steer`). Serial: it runs beside the index build, which keeps the other worker busy, and
+/// costs about 2 ns per agent.
+pub fn headings(velocity: &[Vec2], heading: &mut Vec<Vec2>) {
+    heading.clear();
+    heading.extend(velocity.iter().map(|&v| norm(v)));
+}

@@ -1,0 +1,26 @@
+//! `TickEvents`: what happened during the last tick, for metrics.
+
+/// What happened during the last tick, for metrics. All counts are integers, so they are
+/// the same whatever the thread count.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TickEvents {
+    /// Agents removed by exits.
+    pub exited: u32,
+    /// Agents added by spawn sources.
+    pub spawned: u32,
+    /// Agents that had a blocker in `queue_brake`.
+    pub queue_length: u32,
+    /// Crossings of each gate line (either direction), in gate order.
+    pub gate_crossings: Vec<u32>,
+}
+
+impl TickEvents {
+    /// Zero counts, with one gate counter per gate.
+    pub(super) fn reset(&mut self, gates: usize) {
+        self.exited = 0;
+        self.spawned = 0;
+        self.queue_length = 0;
+        self.gate_crossings.clear();
+        self.gate_crossings.resize(gates, 0);
+    }
+}

@@ -1,0 +1,215 @@
+//! `Pipeline`: the per-tick scratch (index, neighbour lists, steering, timers, thread pool) and
+//! the step itself. Nothing here is state: a pipeline can be rebuilt at any time and the run
+//! continues bit for bit.
+//!
+//! `step` is the script of a tick; [`Pass`] is the list of passes in run order; `scratch`
+//! hands each pass (in `crate::passes`) its columns; `threads` holds the pool and the
+//! keep-awake loop; `finite` the non-finite checks; `timers` the per-pass wall times.
+
+mod events;
+mod finite;
+mod pass;
+mod scratch;
+mod threads;
+mod timers;
+
+pub use events::TickEvents;
+pub use finite::NonFinite;
+pub use pass::Pass;
+pub use threads::STAY_AWAKE;
+pub use timers::PassTimers;
+
+use crate::index::{IndexKind, Neighbours, ObstacleIndex};
+use crate::world::World;
+use scratch::Scratch;
+
+/// Why a pipeline could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// The operating system refused the worker threads.
+    #[error("cannot start a pool of {threads} worker threads: {source}")]
+    ThreadPool {
+        /// The thread count asked for.
+        threads: usize,
+        /// rayon's error.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// A pool needs at least one thread.
+    #[error("threads must be at least 1")]
+    ZeroThreads,
+}
+
+/// The default of [`Pipeline::set_reorder_every`]: rows in spatial order every 20 ticks.
+pub const DEFAULT_REORDER_EVERY: u64 = 20;
+
+/// Per-tick scratch and the worker threads.
+pub struct Pipeline {
+    /// Shared so that [`Pipeline::enter`] can hold the pool while it lends out the pipeline.
+    pool: std::sync::Arc<rayon::ThreadPool>,
+    threads: usize,
+    /// [`Pipeline::enter`] keeps the other workers awake: 2 or more threads, and no more
+    /// threads than cores (spinning helpers would take cores from the worker they wait for).
+    keep_awake: bool,
+    /// Rows are put in spatial (Morton) order every this many ticks; 0 never.
+    reorder_every: u64,
+    /// The tick of the last reorder.
+    last_reorder: Option<u64>,
+    scratch: Scratch,
+    /// Wall time per pass since the pipeline was made (or the timers were reset).
+    pub timers: PassTimers,
+}
+
+impl Pipeline {
+    /// A pipeline running its passes on `threads` workers (1 runs the very same code).
+    pub fn new(threads: usize, index: IndexKind) -> Result<Pipeline, PipelineError> {
+        if threads == 0 {
+            return Err(PipelineError::ZeroThreads);
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("throng-worker-{i}"))
+            .build()
+            .map_err(|source| PipelineError::ThreadPool { threads, source })?;
+        Ok(Pipeline {
+            pool: std::sync::Arc::new(pool),
+            threads,
+            keep_awake: threads > 1 && threads <= std::thread::available_parallelism().map_or(1, |n| n.get()),
+            reorder_every: DEFAULT_REORDER_EVERY,
+            last_reorder: None,
+            scratch: Scratch::new(index),
+            timers: PassTimers::default(),
+        })
+    }
+
+    /// The worker-thread count.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// At the first tick and then at most every `ticks` ticks (0: never; default
+    /// [`DEFAULT_REORDER_EVERY`]), the `reorder` pass puts the world's rows in spatial (Morton)
+    /// order, so agents near each other are near each other in memory, and large crowds run
+    /// faster. New rows void reused sensing candidates (see [`Pipeline::set_sensing_skin`]), so
+    /// once `ticks` have passed the reorder waits for a tick that senses anyway; with no skin
+    /// that is every tick, so rows are reordered exactly every `ticks` ticks.
+    /// Results do not change at all, bit for bit: every tie is broken by id, and hashes,
+    /// digests, snapshots, checkpoints and outputs read rows in id order. The rows of a
+    /// reordered world are no longer in id order: use `Agents::row_of`/`id_order` or
+    /// `World::id_ordered`.
+    pub fn set_reorder_every(&mut self, ticks: u64) {
+        self.reorder_every = ticks;
+    }
+
+    /// Sensing finds each agent's *candidates* within its sensing radius plus `skin` (a
+    /// distance), and on later ticks derives the neighbour lists from those candidates alone,
+    /// skipping the index build and its queries, for as long as no agent has moved more than
+    /// 0.45 × `skin` from where it was when they were found (and no row was added, removed or
+    /// reordered). Two agents then have moved at most 0.9 × `skin` towards each other, so
+    /// every agent within a sensing radius is among the candidates, and the lists are the same,
+    /// bit for bit, as sensing afresh every tick. A larger skin means fewer sensing ticks but
+    /// more candidates to test on every tick. 0 senses afresh every tick.
+    pub fn set_sensing_skin(&mut self, skin: f32) {
+        self.scratch.sensing.set_skin(skin);
+    }
+
+    /// The candidate-reuse margin in use (see [`Pipeline::set_sensing_skin`]).
+    pub fn sensing_skin(&self) -> f32 {
+        self.scratch.sensing.skin
+    }
+
+    /// Ticks whose neighbour lists came from reused candidates, and ticks that sensed with the
+    /// index, since this pipeline was made.
+    pub fn sensing_counts(&self) -> (u64, u64) {
+        (self.scratch.sensing.reused, self.scratch.sensing.sensed)
+    }
+
+    /// The neighbour-search backend.
+    pub fn index_kind(&self) -> IndexKind {
+        self.scratch.index.kind()
+    }
+
+    /// What the last tick did.
+    pub fn events(&self) -> &TickEvents {
+        &self.scratch.events
+    }
+
+    /// The neighbour lists of the last tick (row order of that tick, before exits).
+    pub fn neighbours(&self) -> &Neighbours {
+        &self.scratch.neighbours
+    }
+
+    /// The agent id of each row of [`Pipeline::neighbours`] and [`Pipeline::blocked`], to read
+    /// them in id order (the rows may be in spatial order, and exits have removed some since).
+    pub fn sensed_ids(&self) -> &[u32] {
+        &self.scratch.sensed_id
+    }
+
+    /// The obstacle index, once a tick has run on a world with obstacles.
+    pub fn obstacle_index(&self) -> Option<&ObstacleIndex> {
+        self.scratch.obstacle_index.as_ref()
+    }
+
+    /// Which agents had a blocker in the last tick's `queue_brake` (row order before exits).
+    pub fn blocked(&self) -> &[bool] {
+        &self.scratch.blocked
+    }
+
+    /// Advances `world` by one tick: the passes in order, each timed.
+    pub fn step(&mut self, world: &mut World) -> Result<(), NonFinite> {
+        let Pipeline { pool, scratch: s, timers: t, reorder_every, last_reorder, .. } = self;
+        pool.install(|| {
+            // Positions finite; the tick's events at zero.
+            s.begin(world)?;
+            // Whether sensing is due, or the last candidates still hold.
+            t.time(Pass::SenseNeighbours, || s.decide_sensing(world));
+            // Rows in spatial order, at least `reorder_every` ticks (20 by default) apart, on a
+            // tick that senses anyway: new rows void reused candidates.
+            let waited = last_reorder.is_none_or(|at| world.tick >= at + *reorder_every || world.tick < at);
+            if *reorder_every > 0 && waited && s.sensing.due {
+                t.time(Pass::Reorder, || s.run(Pass::Reorder, world))?;
+                *last_reorder = Some(world.tick);
+            }
+            // Side by side, as they read disjoint state (so their times overlap): pack positions
+            // and rebuild the k-d trees or grid (the obstacle index once per run); find each
+            // avoiding agent's most threatening obstacle, then the headings steer reads.
+            let (build, threats, headings) = s.build_index_and_find_threats(world);
+            t.add(Pass::BuildIndex, build);
+            t.add(Pass::FindThreats, threats);
+            t.add(Pass::Steer, headings);
+            // Each agent's neighbours within its sensing radius, nearest first, ties by id.
+            t.time(Pass::SenseNeighbours, || s.run(Pass::SenseNeighbours, world))?;
+            // Weighted behaviour forces, from old positions and velocities.
+            t.time(Pass::Steer, || s.run(Pass::Steer, world))?;
+            // Braking behind a blocker; reads the summed steering.
+            t.time(Pass::QueueBrake, || s.run(Pass::QueueBrake, world))?;
+            // Euler step in seconds.
+            t.time(Pass::Integrate, || s.run(Pass::Integrate, world))?;
+            // Solid obstacles: nobody ends a tick inside one.
+            t.time(Pass::Collide, || s.run(Pass::Collide, world))?;
+            // Gate lines crossed this tick.
+            t.time(Pass::Gates, || s.run(Pass::Gates, world))?;
+            // Agents inside an exit leave; survivors keep their order.
+            t.time(Pass::Exits, || s.run(Pass::Exits, world))?;
+            // New agents from spawn sources, with the next ids.
+            t.time(Pass::Spawns, || s.run(Pass::Spawns, world))?;
+            t.ticks += 1;
+            world.tick += 1;
+            Ok(())
+        })
+    }
+
+    /// Runs one pass alone on the current scratch (for per-pass benchmarks). The passes before
+    /// it must have run this tick (a full `step` leaves valid scratch for every pass); the
+    /// tick counter does not advance.
+    pub fn run_pass(&mut self, world: &mut World, pass: Pass) -> Result<(), NonFinite> {
+        let Pipeline { pool, scratch: s, .. } = self;
+        pool.install(|| {
+            match pass {
+                Pass::SenseNeighbours => s.decide_sensing(world),
+                Pass::Steer => s.headings(world),
+                _ => {}
+            }
+            s.run(pass, world)
+        })
+    }
+}

@@ -1,0 +1,67 @@
+//! `Pass`: the passes of a tick, in run order. This list is the only place the order is
+//! written: names, timers, the per-pass tables of `throng run` and `throng bench`, and the
+//! golden report's "first diverging pass" all derive from it.
+
+/// Declares `Pass` with its variants in run order, their names, and `Pass::ALL`.
+macro_rules! passes {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal,)+) => {
+        /// One pass of a tick. The declaration order is the run order.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Pass {
+            $($(#[$doc])* $variant,)+
+        }
+
+        impl Pass {
+            /// Every pass, in run order.
+            pub const ALL: &'static [Pass] = &[$(Pass::$variant,)+];
+
+            /// The pass's name, as timers, reports and golden files give it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Pass::$variant => $name,)+
+                }
+            }
+        }
+    };
+}
+
+passes! {
+    /// Rows in spatial order, at most every `reorder_every` ticks (`passes::reorder`).
+    Reorder => "reorder",
+    /// The agents' k-d trees or grid, and the obstacle index (`passes::build_index`).
+    BuildIndex => "build_index",
+    /// Each avoiding agent's most threatening obstacle, beside `build_index`
+    /// (`passes::find_threats`).
+    FindThreats => "find_threats",
+    /// Neighbour lists; its time includes deciding whether sensing is due this tick
+    /// (`passes::sense_neighbours`).
+    SenseNeighbours => "sense_neighbours",
+    /// Weighted behaviour forces; its time includes the headings it reads, computed beside
+    /// `build_index` (`passes::steer`).
+    Steer => "steer",
+    /// Braking behind a blocker (`passes::queue_brake`).
+    QueueBrake => "queue_brake",
+    /// The Euler step (`passes::integrate`).
+    Integrate => "integrate",
+    /// Solid obstacles push bodies out (`passes::collide`).
+    Collide => "collide",
+    /// Gate crossings counted (`passes::gates`).
+    Gates => "gates",
+    /// Agents inside an exit leave (`passes::exits`).
+    Exits => "exits",
+    /// Spawn sources add agents (`passes::spawns`).
+    Spawns => "spawns",
+}
+
+impl Pass {
+    /// The pass called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Pass> {
+        Pass::ALL.iter().copied().find(|p| p.name() == name)
+    }
+}
+
+impl std::fmt::Display for Pass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,297 @@
+//! `Scratch`: everything the passes rebuild every tick, and `Scratch::run`, the one place that
+//! hands each pass its columns from the world. Never hashed, never saved.
+
+use std::time::Duration;
+
+use crate::behaviours::{self, ResolvedTarget};
+use crate::index::{IndexKind, Neighbours, ObstacleIndex, SensingCache, SpatialIndex};
+use crate::math::Vec2;
+use crate::passes::{self, ReorderScratch, SteerInputs, SteerState, StepContext};
+use crate::world::World;
+
+use super::finite::{NonFinite, check_finite};
+use super::timers::timed;
+use super::{Pass, TickEvents};
+
+/// Everything the passes rebuild every tick.
+pub(super) struct Scratch {
+    pub(super) reorder: ReorderScratch,
+    pub(super) index: SpatialIndex,
+    pub(super) neighbours: Neighbours,
+    /// The id of each row of `neighbours` and `blocked` (rows before exits).
+    pub(super) sensed_id: Vec<u32>,
+    /// Candidate lists reused across ticks (see `Pipeline::set_sensing_skin`).
+    pub(super) sensing: SensingCache,
+    pub(super) obstacle_index: Option<ObstacleIndex>,
+    threat: Vec<u32>,
+    steering: Vec<Vec2>,
+    /// `norm(velocity)` per row, for alignment (steer).
+    heading: Vec<Vec2>,
+    pub(super) blocked: Vec<bool>,
+    /// Positions before `integrate`, for gate crossings (kept only when there are gates).
+    prev_position: Vec<Vec2>,
+    keep: Vec<bool>,
+    targets: Vec<ResolvedTarget>,
+    /// Per group: does some `NearestOf` target name it?
+    targeted: Vec<bool>,
+    pub(super) events: TickEvents,
+}
+
+/// The tick's context, borrowed from the world.
+fn context(world: &World) -> StepContext<'_> {
+    StepContext { tick: world.tick, dt: world.dt, bounds: &world.bounds, groups: &world.groups }
+}
+
+impl Scratch {
+    pub(super) fn new(index: IndexKind) -> Scratch {
+        Scratch {
+            reorder: ReorderScratch::default(),
+            index: SpatialIndex::new(index),
+            neighbours: Neighbours::default(),
+            sensed_id: Vec::new(),
+            sensing: SensingCache::default(),
+            obstacle_index: None,
+            threat: Vec::new(),
+            steering: Vec::new(),
+            heading: Vec::new(),
+            blocked: Vec::new(),
+            prev_position: Vec::new(),
+            keep: Vec::new(),
+            targets: Vec::new(),
+            targeted: Vec::new(),
+            events: TickEvents::default(),
+        }
+    }
+
+    /// Before the first pass: positions must be finite (a NaN compares as equal inside kiddo),
+    /// and the tick's events start at zero.
+    pub(super) fn begin(&mut self, world: &World) -> Result<(), NonFinite> {
+        check_finite(world.tick, Pass::BuildIndex, "position", &world.agents.id, &world.agents.position)?;
+        self.events.reset(world.gates.len());
+        Ok(())
+    }
+
+    /// Decides whether this tick senses afresh or the last candidates still hold.
+    pub(super) fn decide_sensing(&mut self, world: &World) {
+        let a = &world.agents;
+        self.sensing.due = self.sensing.is_due(&world.bounds, &world.groups, &a.id, &a.group, &a.position);
+    }
+
+    /// `build_index` and `find_threats` at once, on both sides of a `rayon::join`, and the
+    /// headings `steer` reads after the threats, with the wall time of each. None reads what
+    /// another writes.
+    pub(super) fn build_index_and_find_threats(&mut self, world: &World) -> (Duration, Duration, Duration) {
+        let ((), obstacles) = timed(|| {
+            passes::refresh_obstacle_index(&world.obstacles, &world.bounds, &mut self.obstacle_index)
+        });
+        let Scratch { index, targeted, obstacle_index, threat, heading, sensing, .. } = self;
+        let all = sensing.due || sensing.skin <= 0.0;
+        let a = &world.agents;
+        let ctx = context(world);
+        let (((), build), (((), threats), ((), headings))) = rayon::join(
+            || {
+                timed(|| {
+                    passes::build_agent_index(
+                        &ctx,
+                        &world.targets,
+                        &a.position,
+                        &a.id,
+                        &a.group,
+                        all,
+                        index,
+                        targeted,
+                    )
+                })
+            },
+            || {
+                (
+                    timed(|| find_threats(obstacle_index.as_ref(), threat, world)),
+                    timed(|| passes::headings(&a.velocity, heading)),
+                )
+            },
+        );
+        (obstacles + build, threats, headings)
+    }
+
+    /// Steer's headings, for running `steer` alone.
+    pub(super) fn headings(&mut self, world: &World) {
+        passes::headings(&world.agents.velocity, &mut self.heading);
+    }
+
+    /// Runs one pass on `world`: the one place each pass gets its columns. `build_index` and
+    /// `find_threats` run side by side in `step` instead (`build_index_and_find_threats`).
+    pub(super) fn run(&mut self, pass: Pass, world: &mut World) -> Result<(), NonFinite> {
+        match pass {
+            Pass::Reorder => passes::reorder(&world.bounds, &mut world.agents, &mut self.reorder),
+            Pass::BuildIndex => {
+                passes::refresh_obstacle_index(&world.obstacles, &world.bounds, &mut self.obstacle_index);
+                let a = &world.agents;
+                let ctx = context(world);
+                passes::build_agent_index(
+                    &ctx,
+                    &world.targets,
+                    &a.position,
+                    &a.id,
+                    &a.group,
+                    true,
+                    &mut self.index,
+                    &mut self.targeted,
+                );
+            }
+            Pass::FindThreats => find_threats(self.obstacle_index.as_ref(), &mut self.threat, world),
+            Pass::SenseNeighbours => {
+                let a = &world.agents;
+                self.sensed_id.clear();
+                self.sensed_id.extend_from_slice(&a.id);
+                passes::sense_neighbours(
+                    &context(world),
+                    &a.position,
+                    &a.id,
+                    &a.group,
+                    &self.index,
+                    &mut self.sensing,
+                    &mut self.neighbours,
+                );
+            }
+            Pass::Steer => return self.steer(world),
+            Pass::QueueBrake => {
+                let a = &mut world.agents;
+                self.blocked.clear();
+                self.blocked.resize(a.len(), false);
+                if world.groups.iter().any(|g| g.queue().is_some()) {
+                    passes::queue_brake(
+                        &world.bounds,
+                        &world.groups,
+                        &a.group,
+                        &a.id,
+                        &a.position,
+                        &self.neighbours,
+                        &mut self.steering,
+                        &mut a.velocity,
+                        &mut self.blocked,
+                    );
+                    self.events.queue_length = crate::par::count_true(&self.blocked);
+                }
+                return check_finite(world.tick, Pass::QueueBrake, "steering", &a.id, &self.steering);
+            }
+            Pass::Integrate => {
+                let a = &mut world.agents;
+                if !world.gates.is_empty() {
+                    self.prev_position.clear();
+                    self.prev_position.extend_from_slice(&a.position);
+                }
+                passes::integrate(
+                    world.dt,
+                    &world.bounds,
+                    &self.steering,
+                    &a.max_speed,
+                    &a.max_force,
+                    &a.mass,
+                    &mut a.position,
+                    &mut a.velocity,
+                );
+                check_finite(world.tick, Pass::Integrate, "velocity", &a.id, &a.velocity)?;
+                return check_finite(world.tick, Pass::Integrate, "position", &a.id, &a.position);
+            }
+            Pass::Collide => {
+                if let (true, Some(oi)) = (world.solid_obstacles, self.obstacle_index.as_ref()) {
+                    let a = &mut world.agents;
+                    passes::collide(
+                        oi,
+                        &world.obstacles,
+                        &world.bounds,
+                        &a.radius,
+                        &mut a.position,
+                        &mut a.velocity,
+                    );
+                }
+            }
+            Pass::Gates => {
+                if !world.gates.is_empty() {
+                    let crossings = &mut self.events.gate_crossings;
+                    crossings.resize(world.gates.len(), 0);
+                    passes::gates(
+                        &world.bounds,
+                        &world.gates,
+                        &self.prev_position,
+                        &world.agents.position,
+                        crossings,
+                    );
+                }
+            }
+            Pass::Exits => {
+                let gone = passes::exits(&world.exits, &mut world.agents, &mut self.keep);
+                world.exited += gone as u64;
+                self.events.exited = gone;
+            }
+            Pass::Spawns => self.events.spawned += passes::spawns(world),
+        }
+        Ok(())
+    }
+
+    /// The `steer` pass: targets resolved for the tick, then every agent's weighted sum.
+    fn steer(&mut self, world: &mut World) -> Result<(), NonFinite> {
+        let a = &mut world.agents;
+        let ids = &a.id;
+        behaviours::resolve_targets(
+            &world.targets,
+            world.tick as f64 * world.dt as f64,
+            |id| {
+                ids.binary_search(&id)
+                    .ok()
+                    .filter(|&r| ids[r] == id)
+                    .or_else(|| ids.iter().position(|&x| x == id))
+            },
+            &mut self.targets,
+        );
+        self.steering.resize(a.len(), Vec2::ZERO);
+        let inputs = SteerInputs {
+            tick: world.tick,
+            dt: world.dt,
+            bounds: &world.bounds,
+            groups: &world.groups,
+            target_defs: &world.targets,
+            targets: &self.targets,
+            paths: &world.paths,
+            obstacles: &world.obstacles,
+            obstacle_index: self.obstacle_index.as_ref(),
+            threat: &self.threat,
+            id: &a.id,
+            group: &a.group,
+            position: &a.position,
+            velocity: &a.velocity,
+            heading: &self.heading,
+            max_speed: &a.max_speed,
+            neighbours: &self.neighbours,
+            index: &self.index,
+        };
+        let state = SteerState {
+            wander: &mut a.wander,
+            flock_force: &mut a.flock_force,
+            rng: &mut a.rng,
+            path_node: &mut a.path_node,
+            path_dir: &mut a.path_dir,
+            waypoint: &mut a.waypoint,
+            walk_state: &mut a.walk_state,
+            goal: &mut a.goal,
+        };
+        passes::steer(&inputs, state, &mut self.steering);
+        check_finite(world.tick, Pass::Steer, "steering", &a.id, &self.steering)
+    }
+}
+
+/// `find_threats` with the world's columns.
+fn find_threats(obstacle_index: Option<&ObstacleIndex>, threat: &mut Vec<u32>, world: &World) {
+    let a = &world.agents;
+    passes::find_threats(
+        obstacle_index,
+        &world.obstacles,
+        &world.groups,
+        &a.group,
+        &a.position,
+        &a.velocity,
+        &a.max_speed,
+        &a.radius,
+        threat,
+    );
+}

@@ -1,0 +1,231 @@
+//! Locating keys and values in a TOML source: spans, 1-based line:column, key paths and "did you mean".
+
+use std::ops::Range;
+use std::path::Path;
+
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use super::ScenarioError;
+
+/// Reads a TOML source file for the loaders: the path as it will be named in errors, and the
+/// text. A directory, a missing or unreadable file, and invalid UTF-8 (located at the first bad
+/// byte) are errors; `expected` says what the file should have been.
+pub(crate) fn read_source(path: &Path, expected: &str) -> Result<(String, String), ScenarioError> {
+    let file = path.display().to_string();
+    let whole =
+        |message: String| ScenarioError { file: file.clone(), location: None, key: String::new(), message };
+    if path.is_dir() {
+        return Err(whole(format!("is a directory; expected {expected}")));
+    }
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => whole("no such file".into()),
+        _ => whole(format!("cannot read: {e}")),
+    })?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((file, text)),
+        Err(e) => {
+            let bytes = e.as_bytes();
+            let valid = e.utf8_error().valid_up_to();
+            let location = Some(line_col(&String::from_utf8_lossy(&bytes[..valid]), valid));
+            Err(ScenarioError {
+                file,
+                location,
+                key: String::new(),
+                message: "the file is not valid UTF-8".into(),
+            })
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Locating keys and values in the source.
+
+/// One step of a key path.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+pub(crate) fn path_string(path: &[Seg]) -> String {
+    let mut s = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) => {
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                s.push_str(k);
+            }
+            Seg::Index(i) => s.push_str(&format!("[{i}]")),
+        }
+    }
+    s
+}
+
+/// 1-based line and column (in characters) of byte `offset`.
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..text.floor_char_boundary(offset)];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, col)
+}
+
+/// The span of the value at `path`, or of the deepest part of it that exists.
+pub(crate) fn span_of(doc: &Spanned<DeTable>, path: &[Seg]) -> Range<usize> {
+    let mut span = doc.span();
+    let mut value: Option<&DeValue> = None;
+    let mut table: Option<&DeTable> = Some(doc.get_ref());
+    for seg in path {
+        let next = match (seg, table, value) {
+            (Seg::Key(k), Some(t), _) => t.get(*k),
+            (Seg::Index(i), _, Some(DeValue::Array(items))) => items.get(*i),
+            _ => None,
+        };
+        let Some(next) = next else { break };
+        span = next.span();
+        value = Some(next.get_ref());
+        table = match next.get_ref() {
+            DeValue::Table(t) => Some(t),
+            _ => None,
+        };
+    }
+    span
+}
+
+/// The key path of the innermost key or value containing byte `at`. A table written with a
+/// `[header]` (or `[[header]]`) spans only its header line, not its keys, so every table is
+/// searched, not only those whose span contains `at`.
+pub(crate) fn path_at(doc: &Spanned<DeTable>, at: usize) -> String {
+    let mut out = String::new();
+    find_path(doc.get_ref(), &mut out, &|k, v| k.is_some_and(|k| k.contains(&at)) || v.contains(&at));
+    out
+}
+
+/// The key path of the innermost table or value whose span is exactly `span` (serde reports a
+/// missing key at the span of the table that lacks it); empty for the top level.
+pub(crate) fn path_of_span(doc: &Spanned<DeTable>, span: &Range<usize>) -> String {
+    let mut out = String::new();
+    find_path(doc.get_ref(), &mut out, &|_, v| v == *span);
+    out
+}
+
+/// Depth-first search for the innermost entry below `table` that `hit(key span, value span)`
+/// accepts; appends its path to `out` and returns whether one was found.
+pub(crate) fn find_path(
+    table: &DeTable,
+    out: &mut String,
+    hit: &dyn Fn(Option<Range<usize>>, Range<usize>) -> bool,
+) -> bool {
+    fn value(
+        v: &Spanned<DeValue>,
+        key: Option<Range<usize>>,
+        out: &mut String,
+        hit: &dyn Fn(Option<Range<usize>>, Range<usize>) -> bool,
+    ) -> bool {
+        let deeper = match v.get_ref() {
+            DeValue::Table(t) => find_path(t, out, hit),
+            DeValue::Array(items) => items.iter().enumerate().any(|(i, item)| {
+                let len = out.len();
+                out.push_str(&format!("[{i}]"));
+                if value(item, None, out, hit) {
+                    return true;
+                }
+                out.truncate(len);
+                false
+            }),
+            _ => false,
+        };
+        deeper || hit(key, v.span())
+    }
+    table.iter().any(|(k, v)| {
+        let len = out.len();
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(k.get_ref());
+        if value(v, Some(k.span()), out, hit) {
+            return true;
+        }
+        out.truncate(len);
+        false
+    })
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The candidate nearest to `word`, if it is near enough to be a plausible typo.
+pub fn nearest_word<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, c)| *d <= 2.max(c.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Turns a toml/serde error into a located one, rewording unknown keys with a suggestion.
+pub(crate) fn toml_error(
+    origin: &str,
+    text: &str,
+    doc: Option<&Spanned<DeTable>>,
+    e: &toml::de::Error,
+) -> ScenarioError {
+    let location = e.span().map(|s| line_col(text, s.start));
+    let mut message = e.message().trim().to_string();
+    let missing = message.strip_prefix("missing field `").map(|rest| rest.trim_end_matches('`').to_string());
+    let key = match (doc, e.span()) {
+        (Some(doc), Some(s)) if missing.is_some() => path_of_span(doc, &s),
+        (Some(doc), Some(s)) => path_at(doc, s.start),
+        _ => String::new(),
+    };
+    if let Some(field) = missing {
+        message = format!("missing key `{field}`");
+    }
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        let (field, expected) = rest.split_once('`').unwrap_or((rest, ""));
+        let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+        let mut m = format!("unknown key `{field}`");
+        if let Some(near) = nearest_word(field, names.iter().copied()) {
+            m.push_str(&format!("; did you mean `{near}`?"));
+        }
+        if !names.is_empty() {
+            m.push_str(&format!(" (expected one of: {})", names.join(", ")));
+        }
+        message = m;
+    }
+    ScenarioError { file: origin.into(), location, key, message }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters() {
+        let t = "ab\ncdé\nf";
+        assert_eq!(line_col(t, 0), (1, 1));
+        assert_eq!(line_col(t, 3), (2, 1));
+        assert_eq!(line_col(t, t.len() - 1), (3, 1));
+    }
+
+    #[test]
+    fn nearest_word_suggests_typos_only() {
+        assert_eq!(nearest_word("mas", ["mass", "radius"]), Some("mass"));
+        assert_eq!(nearest_word("zzzzzz", ["mass", "radius"]), None);
+    }
+}

@@ -1,0 +1,275 @@
+//! Scenarios: TOML → validated [`Scenario`] → [`World`] at tick 0.
+//!
+//! `schema` holds the TOML shapes, `validate` the range checks, `locate` the spans, line:col and
+//! "did you mean" shared by every located error (scenarios, overrides, batch files),
+//! `overrides` the dotted-key overrides applied before validation.
+
+mod error;
+mod locate;
+pub mod overrides;
+mod schema;
+mod validate;
+
+pub use error::ScenarioError;
+pub use locate::nearest_word;
+use locate::toml_error;
+pub(crate) use locate::{line_col, read_source};
+pub use schema::BEHAVIOUR_KINDS;
+use schema::ScenarioToml;
+use validate::Validator;
+
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::de::DeTable;
+
+use crate::index::IndexKind;
+use crate::math::{PI, Vec2, sin_cos};
+use crate::rng::{self, Purpose};
+use crate::world::{
+    Agents, Bounds, Exit, Gate, Group, Obstacle, Path as PathDef, Region, Source, Target, World,
+};
+
+/// The scenario format version this engine reads.
+pub const FORMAT_VERSION: u32 = 1;
+/// Most agents a scenario may ask for (all groups together).
+pub const MAX_AGENTS: u64 = 20_000_000;
+/// Most neighbours any group may keep per agent.
+pub const MAX_NEIGHBOURS: u32 = 256;
+/// Largest magnitude accepted for coordinates, lengths and speeds.
+pub const MAX_MAGNITUDE: f32 = 1e7;
+
+/// Where a group's initial agents appear.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Spawn {
+    /// Uniform in the rectangle.
+    Rect { min: Vec2, max: Vec2 },
+    /// Uniform in the disc.
+    Circle { centre: Vec2, radius: f32 },
+    /// Agent `k` at `points[k]`.
+    Points(Vec<Vec2>),
+}
+
+/// A group as the scenario describes it: its behaviour and how to populate it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupSpec {
+    /// The group, with its behaviours and per-agent parameters.
+    pub group: Group,
+    /// Agents at tick 0.
+    pub count: u32,
+    pub spawn: Spawn,
+}
+
+/// Settings of the metrics `throng run` reports (see `metrics`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MetricsConfig {
+    /// An agent that moved less than this (world units) over a window is stuck.
+    pub stuck_distance: f32,
+    /// The window, in seconds.
+    pub stuck_window_s: f32,
+    /// An agent this close to its goal is at its goal, not stuck.
+    pub goal_radius: f32,
+}
+
+impl Default for MetricsConfig {
+    fn default() -> Self {
+        MetricsConfig { stuck_distance: 0.5, stuck_window_s: 10.0, goal_radius: 2.0 }
+    }
+}
+
+/// A validated scenario, ready to build worlds from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// Where it was read from (for messages).
+    pub origin: String,
+    pub name: String,
+    pub description: String,
+    pub seed: u64,
+    /// Seconds per tick.
+    pub dt: f32,
+    pub ticks: u64,
+    pub index: IndexKind,
+    /// Extra reach of reused sensing candidates (`Pipeline::set_sensing_skin`); 0: off.
+    pub sensing_skin: f32,
+    pub bounds: Bounds,
+    pub targets: Vec<Target>,
+    pub groups: Vec<GroupSpec>,
+    pub obstacles: Vec<Obstacle>,
+    pub solid_obstacles: bool,
+    pub paths: Vec<PathDef>,
+    pub exits: Vec<Exit>,
+    pub gates: Vec<Gate>,
+    pub sources: Vec<Source>,
+    pub metrics: MetricsConfig,
+    /// Problems that do not stop a run (e.g. an exit outside the bounds), located like errors.
+    pub warnings: Vec<ScenarioError>,
+    /// BLAKE3 of the file's bytes.
+    pub content_hash: [u8; 32],
+}
+
+impl Scenario {
+    /// Reads and validates a scenario file.
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let (file, text) = read_source(path, "a scenario file (.toml)")?;
+        Scenario::parse(&text, &file)
+    }
+
+    /// Validates scenario text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
+        if text.trim().is_empty() {
+            return Err(ScenarioError {
+                file: origin.into(),
+                location: Some((1, 1)),
+                key: String::new(),
+                message: "the file is empty; a scenario needs version, name, seed, dt, ticks, [bounds] and [[groups]]".into(),
+            });
+        }
+        let doc = DeTable::parse(text).map_err(|e| toml_error(origin, text, None, &e))?;
+        let raw = ScenarioToml::deserialize(toml::de::Deserializer::from(doc.clone()))
+            .map_err(|e| toml_error(origin, text, Some(&doc), &e))?;
+        let mut v = Validator { origin, text, doc: &doc, error: None, warnings: Vec::new() };
+        let scenario = v.scenario(raw, text);
+        match (scenario, v.error) {
+            (Some(mut s), None) => {
+                s.warnings = v.warnings;
+                Ok(s)
+            }
+            (_, Some(e)) => Err(e),
+            (None, None) => unreachable!("validation failed without an error"),
+        }
+    }
+
+    pub fn agent_count(&self) -> u64 {
+        self.groups.iter().map(|g| g.count as u64).sum()
+    }
+
+    /// The same scenario with about `agents` agents at the same density: every count (and
+    /// every source's rate and maximum) is multiplied by `k = agents / agent_count()`, and all
+    /// geometry (bounds, spawn regions, targets, obstacles, paths, exits, gates, source regions)
+    /// by `√k` about the origin. Agent parameters, radii and sensing stay as they are, so each
+    /// agent sees the same neighbourhood. Fails for `points` spawns, which cannot grow.
+    pub fn scaled(&self, agents: u64) -> Result<Scenario, String> {
+        if agents == 0 || agents > MAX_AGENTS {
+            return Err(format!("cannot scale to {agents} agents (1 to {MAX_AGENTS})"));
+        }
+        let k = agents as f64 / self.agent_count() as f64;
+        let s = k.sqrt() as f32;
+        let mut out = self.clone();
+        let mut remaining = agents;
+        let last = out.groups.len() - 1;
+        for (g, spec) in out.groups.iter_mut().enumerate() {
+            if let Spawn::Points(_) = spec.spawn {
+                return Err(format!(
+                    "group \"{}\" spawns at listed points, which cannot be scaled",
+                    spec.group.name
+                ));
+            }
+            // Counts in proportion; the last group takes the remainder so the total is exact.
+            let count = if g == last {
+                remaining
+            } else {
+                ((spec.count as f64 * k).round() as u64).clamp(1, remaining)
+            };
+            remaining = remaining.saturating_sub(count);
+            spec.count = count.max(1) as u32;
+        }
+        for src in &mut out.sources {
+            src.rate_per_s *= k as f32;
+            src.max = ((src.max as f64 * k).round() as u64).min(MAX_AGENTS) as u32;
+        }
+        out.scale_geometry(s);
+        out.name = format!("{} x{:.3}", self.name, k);
+        Ok(out)
+    }
+
+    /// Multiplies all geometry (bounds, spawn regions, targets, obstacles, paths, exits,
+    /// gates, source regions) by `s` about the origin; counts and agent parameters stay. With
+    /// uniform spawns this divides the density by `s²`.
+    pub fn scale_geometry(&mut self, s: f32) {
+        let region = |r: &Region| match *r {
+            Region::Rect { min, max } => Region::Rect { min: min * s, max: max * s },
+            Region::Circle { centre, radius } => Region::Circle { centre: centre * s, radius: radius * s },
+        };
+        self.bounds.min *= s;
+        self.bounds.max *= s;
+        for spec in &mut self.groups {
+            spec.spawn = match &spec.spawn {
+                Spawn::Rect { min, max } => Spawn::Rect { min: *min * s, max: *max * s },
+                Spawn::Circle { centre, radius } => Spawn::Circle { centre: *centre * s, radius: radius * s },
+                Spawn::Points(points) => Spawn::Points(points.iter().map(|p| *p * s).collect()),
+            };
+        }
+        for t in &mut self.targets {
+            match t {
+                Target::Point(p) => *p *= s,
+                Target::Moving { waypoints, .. } => waypoints.iter_mut().for_each(|w| *w *= s),
+                Target::Random { region: r, .. } => *r = region(r),
+                Target::Agent(_) | Target::NearestOf(_) => {}
+            }
+        }
+        for o in &mut self.obstacles {
+            *o = match *o {
+                Obstacle::Circle { centre, radius } => {
+                    Obstacle::Circle { centre: centre * s, radius: radius * s }
+                }
+                Obstacle::Rect { min, max } => Obstacle::Rect { min: min * s, max: max * s },
+            };
+        }
+        for p in &mut self.paths {
+            p.nodes.iter_mut().for_each(|n| *n *= s);
+        }
+        for e in &mut self.exits {
+            e.region = region(&e.region);
+        }
+        for g in &mut self.gates {
+            g.from *= s;
+            g.to *= s;
+        }
+        for src in &mut self.sources {
+            src.region = region(&src.region);
+        }
+    }
+
+    /// The world at tick 0: every agent spawned, parameters drawn, generators seeded.
+    pub fn build_world(&self) -> World {
+        let mut world = World {
+            name: self.name.clone(),
+            seed: self.seed,
+            dt: self.dt,
+            tick: 0,
+            bounds: self.bounds,
+            groups: self.groups.iter().map(|g| g.group.clone()).collect(),
+            targets: self.targets.clone(),
+            obstacles: self.obstacles.clone(),
+            solid_obstacles: self.solid_obstacles,
+            paths: self.paths.clone(),
+            exits: self.exits.clone(),
+            gates: self.gates.clone(),
+            sources: self.sources.clone(),
+            agents: Agents::default(),
+            next_id: 0,
+            exited: 0,
+        };
+        for (g, spec) in self.groups.iter().enumerate() {
+            let spawner = rng::name_key(&spec.group.name);
+            for k in 0..spec.count {
+                let key = rng::agent_key(spawner, k as u64);
+                let mut spawn_rng = rng::agent_rng(self.seed, key, Purpose::Spawn);
+                let p = match &spec.spawn {
+                    Spawn::Rect { min, max } => Vec2::new(
+                        rng::uniform(&mut spawn_rng, min.x, max.x),
+                        rng::uniform(&mut spawn_rng, min.y, max.y),
+                    ),
+                    Spawn::Circle { centre, radius } => {
+                        let r = radius * rng::unit(&mut spawn_rng).sqrt();
+                        let (s, c) = sin_cos(2.0 * PI * rng::unit(&mut spawn_rng));
+                        *centre + Vec2::new(c, s) * r
+                    }
+                    Spawn::Points(points) => points[k as usize],
+                };
+                world.push_agent(g as u16, key, p);
+            }
+        }
+        world
+    }
+}

@@ -1,0 +1,345 @@
+//! The TOML shapes of a scenario file, as serde reads them (before validation).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+
+use crate::world::Param;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ScenarioToml {
+    pub(crate) version: i64,
+    pub(crate) name: String,
+    #[serde(default)]
+    pub(crate) description: String,
+    pub(crate) seed: u64,
+    pub(crate) dt: f32,
+    pub(crate) ticks: u64,
+    #[serde(default)]
+    pub(crate) index: Option<String>,
+    pub(crate) sensing_skin: Option<f32>,
+    pub(crate) bounds: BoundsToml,
+    #[serde(default)]
+    pub(crate) targets: BTreeMap<String, TargetToml>,
+    pub(crate) groups: Vec<GroupToml>,
+    #[serde(default = "yes")]
+    pub(crate) solid_obstacles: bool,
+    #[serde(default)]
+    pub(crate) obstacles: Vec<ObstacleToml>,
+    #[serde(default)]
+    pub(crate) paths: BTreeMap<String, PathToml>,
+    #[serde(default)]
+    pub(crate) exits: Vec<ExitToml>,
+    #[serde(default)]
+    pub(crate) gates: Vec<GateToml>,
+    #[serde(default)]
+    pub(crate) sources: Vec<SourceToml>,
+    #[serde(default)]
+    pub(crate) metrics: Option<MetricsToml>,
+}
+
+pub(crate) fn yes() -> bool {
+    true
+}
+
+/// Region keys, shared by exits, sources and random targets: `kind` with `min`/`max` (rect) or
+/// `centre`/`radius` (circle).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ObstacleToml {
+    pub(crate) kind: String,
+    pub(crate) min: Option<[f32; 2]>,
+    pub(crate) max: Option<[f32; 2]>,
+    pub(crate) centre: Option<[f32; 2]>,
+    pub(crate) radius: Option<f32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PathToml {
+    pub(crate) nodes: Vec<[f32; 2]>,
+    pub(crate) radius: f32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExitToml {
+    pub(crate) name: String,
+    pub(crate) kind: String,
+    pub(crate) min: Option<[f32; 2]>,
+    pub(crate) max: Option<[f32; 2]>,
+    pub(crate) centre: Option<[f32; 2]>,
+    pub(crate) radius: Option<f32>,
+    #[serde(default)]
+    pub(crate) groups: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GateToml {
+    pub(crate) name: String,
+    pub(crate) from: [f32; 2],
+    pub(crate) to: [f32; 2],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SourceToml {
+    pub(crate) name: String,
+    pub(crate) group: String,
+    pub(crate) kind: String,
+    pub(crate) min: Option<[f32; 2]>,
+    pub(crate) max: Option<[f32; 2]>,
+    pub(crate) centre: Option<[f32; 2]>,
+    pub(crate) radius: Option<f32>,
+    pub(crate) rate: f32,
+    #[serde(default)]
+    pub(crate) start_s: f32,
+    pub(crate) end_s: Option<f32>,
+    pub(crate) max_agents: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MetricsToml {
+    pub(crate) stuck_distance: Option<f32>,
+    pub(crate) stuck_window_s: Option<f32>,
+    pub(crate) goal_radius: Option<f32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BoundsToml {
+    #[serde(default)]
+    pub(crate) kind: Option<String>,
+    pub(crate) min: [f32; 2],
+    pub(crate) max: [f32; 2],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TargetToml {
+    pub(crate) kind: String,
+    pub(crate) position: Option<[f32; 2]>,
+    pub(crate) waypoints: Option<Vec<[f32; 2]>>,
+    pub(crate) speed: Option<f32>,
+    pub(crate) agent: Option<u32>,
+    pub(crate) group: Option<String>,
+    pub(crate) min: Option<[f32; 2]>,
+    pub(crate) max: Option<[f32; 2]>,
+    pub(crate) centre: Option<[f32; 2]>,
+    pub(crate) radius: Option<f32>,
+    pub(crate) every_s: Option<f32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GroupToml {
+    pub(crate) name: String,
+    pub(crate) count: Option<u64>,
+    pub(crate) spawn: SpawnToml,
+    pub(crate) max_speed: ParamToml,
+    pub(crate) max_force: ParamToml,
+    #[serde(default = "param_one")]
+    pub(crate) mass: ParamToml,
+    #[serde(default = "param_half")]
+    pub(crate) radius: ParamToml,
+    #[serde(default = "param_zero")]
+    pub(crate) initial_speed: ParamToml,
+    pub(crate) sensing_radius: Option<f32>,
+    pub(crate) max_neighbours: Option<u32>,
+    #[serde(default)]
+    pub(crate) flocking_interval: f32,
+    #[serde(default)]
+    pub(crate) behaviours: Vec<BehaviourToml>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SpawnToml {
+    pub(crate) kind: String,
+    pub(crate) min: Option<[f32; 2]>,
+    pub(crate) max: Option<[f32; 2]>,
+    pub(crate) centre: Option<[f32; 2]>,
+    pub(crate) radius: Option<f32>,
+    pub(crate) points: Option<Vec<[f32; 2]>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BehaviourToml {
+    pub(crate) kind: String,
+    #[serde(default = "one")]
+    pub(crate) weight: f32,
+    pub(crate) target: Option<TargetRef>,
+    pub(crate) slowing_radius: Option<f32>,
+    pub(crate) radius: Option<f32>,
+    pub(crate) distance: Option<f32>,
+    pub(crate) jitter: Option<f32>,
+    pub(crate) look_ahead_s: Option<f32>,
+    pub(crate) prediction: Option<String>,
+    pub(crate) max_separation: Option<f32>,
+    pub(crate) variant: Option<String>,
+    pub(crate) speed: Option<f32>,
+    pub(crate) see_ahead: Option<f32>,
+    pub(crate) max_avoid_force: Option<f32>,
+    pub(crate) path: Option<String>,
+    pub(crate) mode: Option<String>,
+    pub(crate) leader: Option<String>,
+    pub(crate) behind_dist: Option<f32>,
+    pub(crate) sight_radius: Option<f32>,
+    pub(crate) separation_radius: Option<f32>,
+    pub(crate) queue_ahead: Option<f32>,
+    pub(crate) queue_radius: Option<f32>,
+    pub(crate) brake_factor: Option<f32>,
+    pub(crate) hard_stop_factor: Option<f32>,
+    pub(crate) aggro_radius: Option<f32>,
+    pub(crate) min_step: Option<f32>,
+    pub(crate) max_step: Option<f32>,
+    pub(crate) reach_radius: Option<f32>,
+}
+
+pub(crate) fn one() -> f32 {
+    1.0
+}
+
+impl BehaviourToml {
+    /// The optional parameters present in the file, by key.
+    pub(crate) fn present(&self) -> Vec<&'static str> {
+        let keys = [
+            ("target", self.target.is_some()),
+            ("slowing_radius", self.slowing_radius.is_some()),
+            ("radius", self.radius.is_some()),
+            ("distance", self.distance.is_some()),
+            ("jitter", self.jitter.is_some()),
+            ("look_ahead_s", self.look_ahead_s.is_some()),
+            ("prediction", self.prediction.is_some()),
+            ("max_separation", self.max_separation.is_some()),
+            ("variant", self.variant.is_some()),
+            ("speed", self.speed.is_some()),
+            ("see_ahead", self.see_ahead.is_some()),
+            ("max_avoid_force", self.max_avoid_force.is_some()),
+            ("path", self.path.is_some()),
+            ("mode", self.mode.is_some()),
+            ("leader", self.leader.is_some()),
+            ("behind_dist", self.behind_dist.is_some()),
+            ("sight_radius", self.sight_radius.is_some()),
+            ("separation_radius", self.separation_radius.is_some()),
+            ("queue_ahead", self.queue_ahead.is_some()),
+            ("queue_radius", self.queue_radius.is_some()),
+            ("brake_factor", self.brake_factor.is_some()),
+            ("hard_stop_factor", self.hard_stop_factor.is_some()),
+            ("aggro_radius", self.aggro_radius.is_some()),
+            ("min_step", self.min_step.is_some()),
+            ("max_step", self.max_step.is_some()),
+            ("reach_radius", self.reach_radius.is_some()),
+        ];
+        keys.iter().filter(|(_, p)| *p).map(|(k, _)| *k).collect()
+    }
+}
+
+/// The behaviour kinds and the parameters each takes (besides `kind` and `weight`).
+pub const BEHAVIOUR_KINDS: &[(&str, &[&str])] = &[
+    ("seek", &["target"]),
+    ("flee", &["target"]),
+    ("arrive", &["target", "slowing_radius"]),
+    ("wander", &["radius", "distance", "jitter"]),
+    ("pursuit", &["target", "look_ahead_s"]),
+    ("evade", &["target", "look_ahead_s", "prediction"]),
+    ("separation", &["radius", "max_separation", "variant"]),
+    ("alignment", &["radius"]),
+    ("cohesion", &["radius"]),
+    ("flock_target", &["target", "speed"]),
+    ("avoid_obstacles", &["see_ahead", "max_avoid_force"]),
+    ("follow_path", &["path", "mode", "slowing_radius"]),
+    (
+        "follow_leader",
+        &["leader", "behind_dist", "slowing_radius", "sight_radius", "separation_radius", "max_separation"],
+    ),
+    (
+        "queue",
+        &[
+            "queue_ahead",
+            "queue_radius",
+            "brake_factor",
+            "hard_stop_factor",
+            "separation_radius",
+            "max_separation",
+        ],
+    ),
+    ("random_walk", &["target", "aggro_radius", "min_step", "max_step", "reach_radius", "slowing_radius"]),
+];
+
+/// A behaviour's target in the file: the name of a `[targets.NAME]` entry, or a fixed point.
+pub(crate) enum TargetRef {
+    Named(String),
+    Point([f32; 2]),
+}
+
+impl<'de> Deserialize<'de> for TargetRef {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = TargetRef;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a target name (a key of [targets]) or a point [x, y]")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<TargetRef, E> {
+                Ok(TargetRef::Named(s.to_owned()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<TargetRef, A::Error> {
+                let p = <[f32; 2]>::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
+                Ok(TargetRef::Point(p))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+pub(crate) fn param_one() -> ParamToml {
+    ParamToml(Param::Value(1.0))
+}
+pub(crate) fn param_half() -> ParamToml {
+    ParamToml(Param::Value(0.5))
+}
+pub(crate) fn param_zero() -> ParamToml {
+    ParamToml(Param::Value(0.0))
+}
+
+/// A per-agent parameter in the file: a number, or a uniform range `{ min, max }`.
+pub(crate) struct ParamToml(pub(crate) Param);
+
+impl<'de> Deserialize<'de> for ParamToml {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ParamToml;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number, or a uniform range { min = .., max = .. }")
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<ParamToml, E> {
+                Ok(ParamToml(Param::Value(v as f32)))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<ParamToml, E> {
+                Ok(ParamToml(Param::Value(v as f32)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<ParamToml, E> {
+                Ok(ParamToml(Param::Value(v as f32)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<ParamToml, A::Error> {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct R {
+                    min: f32,
+                    max: f32,
+                }
+                let r = R::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(ParamToml(Param::Range { min: r.min, max: r.max }))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}

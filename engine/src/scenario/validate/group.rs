@@ -1,0 +1,209 @@
+//! Validating groups: agent counts, spawn regions and per-agent parameters.
+
+use super::*;
+use crate::scenario::locate::*;
+use crate::scenario::schema::*;
+use crate::world::{AgentParams, Bounds, BoundsKind, Group, Param, Target};
+
+impl Validator<'_> {
+    pub(super) fn count(&mut self, g: usize, group: &GroupToml) -> Option<u32> {
+        use Seg::{Index, Key};
+        let points = match &group.spawn.points {
+            Some(p) if group.spawn.kind == "points" => Some(p.len() as u64),
+            _ => None,
+        };
+        let count = match (group.count, points) {
+            (None, Some(n)) => n,
+            (None, None) => {
+                return self.fail(
+                    &[Key("groups"), Index(g)],
+                    "missing key `count` (the number of agents in the group)",
+                );
+            }
+            (Some(c), Some(n)) if c != n => {
+                return self.fail(
+                    &[Key("groups"), Index(g), Key("count")],
+                    format!("count is {c} but spawn.points lists {n} points"),
+                );
+            }
+            (Some(c), _) => c,
+        };
+        if count == 0 || count > MAX_AGENTS {
+            return self.fail(
+                &[Key("groups"), Index(g), Key("count")],
+                format!("expected an agent count from 1 to {MAX_AGENTS}, found {count}"),
+            );
+        }
+        Some(count as u32)
+    }
+
+    #[allow(clippy::too_many_arguments)] // the group's context: every piece is read
+    pub(super) fn group(
+        &mut self,
+        g: usize,
+        raw: &GroupToml,
+        count: u32,
+        bounds: &Bounds,
+        dt: f32,
+        names: &Names,
+        targets: &mut Vec<Target>,
+    ) -> Option<GroupSpec> {
+        use Seg::{Index, Key};
+        let at = |k: &'static str| [Key("groups"), Index(g), Key(k)];
+        let spawn = self.spawn(g, &raw.spawn)?;
+        let params = AgentParams {
+            max_speed: self.param(&at("max_speed"), raw.max_speed.0, Rule::Positive(MAX_MAGNITUDE))?,
+            max_force: self.param(&at("max_force"), raw.max_force.0, Rule::Positive(1e9))?,
+            mass: self.param(&at("mass"), raw.mass.0, Rule::Positive(1e9))?,
+            radius: self.param(&at("radius"), raw.radius.0, Rule::Positive(MAX_MAGNITUDE))?,
+            initial_speed: self.param(
+                &at("initial_speed"),
+                raw.initial_speed.0,
+                Rule::NonNegative(MAX_MAGNITUDE),
+            )?,
+        };
+        if let Param::Value(m) | Param::Range { min: m, .. } = params.mass
+            && m < 1e-6
+        {
+            return self.fail(&at("mass"), format!("expected a mass >= 1e-6, found {m}"));
+        }
+
+        let mut behaviours = Vec::new();
+        for (b, raw_b) in raw.behaviours.iter().enumerate() {
+            behaviours.push(self.behaviour(g, b, raw_b, names, targets)?);
+        }
+        // Behaviours whose per-agent state has one column may appear once per group.
+        let singles = ["avoid_obstacles", "follow_path", "queue", "random_walk"];
+        for (b, wb) in behaviours.iter().enumerate() {
+            let name = wb.behaviour.name();
+            if singles.contains(&name) && behaviours[..b].iter().any(|o| o.behaviour.name() == name) {
+                return self.fail(
+                    &[Key("groups"), Index(g), Key("behaviours"), Index(b), Key("kind")],
+                    format!("a group may have only one `{name}` behaviour"),
+                );
+            }
+        }
+        let mut random_target = None;
+        for (b, wb) in behaviours.iter().enumerate() {
+            if let Some(t) = wb.behaviour.target()
+                && matches!(targets[t as usize], Target::Random { .. })
+            {
+                if random_target.is_some_and(|r| r != t) {
+                    return self.fail(
+                        &[Key("groups"), Index(g), Key("behaviours"), Index(b), Key("target")],
+                        "a group may use only one target of kind \"random\" (each agent keeps one random goal)",
+                    );
+                }
+                random_target = Some(t);
+            }
+        }
+        let needed = behaviours.iter().filter_map(|b| b.behaviour.neighbour_radius()).fold(0.0f32, f32::max);
+        let sensing_radius = match raw.sensing_radius {
+            None => needed,
+            Some(r) => {
+                let r = self.num(&at("sensing_radius"), r, Rule::NonNegative(MAX_MAGNITUDE))?;
+                if r < needed {
+                    return self.fail(
+                        &at("sensing_radius"),
+                        format!(
+                            "sensing_radius {r} is smaller than a behaviour's neighbour radius ({needed}); it must cover every neighbour behaviour (for queue: queue_ahead + queue_radius)"
+                        ),
+                    );
+                }
+                r
+            }
+        };
+        let max_neighbours = raw.max_neighbours.unwrap_or(if needed > 0.0 { 16 } else { 0 });
+        if max_neighbours > MAX_NEIGHBOURS {
+            return self.fail(
+                &at("max_neighbours"),
+                format!("expected at most {MAX_NEIGHBOURS} neighbours, found {max_neighbours}"),
+            );
+        }
+        if needed > 0.0 && max_neighbours == 0 {
+            return self.fail(
+                &at("max_neighbours"),
+                "a group with a neighbour behaviour (separation, alignment, cohesion, follow_leader, queue) needs max_neighbours >= 1",
+            );
+        }
+        if bounds.kind == BoundsKind::Wrap && 2.0 * sensing_radius >= bounds.size().min_element() {
+            return self.fail(
+                &at("sensing_radius"),
+                format!(
+                    "a wrapped world must be wider than twice the sensing radius ({sensing_radius}); it is {} x {}",
+                    bounds.size().x,
+                    bounds.size().y
+                ),
+            );
+        }
+        let interval =
+            self.num(&at("flocking_interval"), raw.flocking_interval, Rule::NonNegative(3600.0))?;
+        let flocking_interval_ticks = ((interval / dt).round() as u32).max(1);
+
+        Some(GroupSpec {
+            group: Group {
+                name: raw.name.clone(),
+                behaviours,
+                sensing_radius,
+                max_neighbours,
+                flocking_interval_ticks,
+                params,
+            },
+            count,
+            spawn,
+        })
+    }
+
+    pub(super) fn spawn(&mut self, g: usize, s: &SpawnToml) -> Option<Spawn> {
+        use Seg::{Index, Key};
+        let base = [Key("groups"), Index(g), Key("spawn")];
+        let at = |k: &'static str| [Key("groups"), Index(g), Key("spawn"), Key(k)];
+        let kind = self.choice(&at("kind"), &s.kind, &[("rect", 0), ("circle", 1), ("points", 2)])?;
+        let allowed: &[&str] = match kind {
+            0 => &["min", "max"],
+            1 => &["centre", "radius"],
+            _ => &["points"],
+        };
+        let present = [
+            ("min", s.min.is_some()),
+            ("max", s.max.is_some()),
+            ("centre", s.centre.is_some()),
+            ("radius", s.radius.is_some()),
+            ("points", s.points.is_some()),
+        ];
+        self.only_allowed(&base, &present, allowed, &format!("a \"{}\" spawn", s.kind))?;
+        for key in allowed {
+            let is = present.iter().any(|(k, p)| k == key && *p);
+            if !is {
+                return self.fail(&base, format!("missing key `{key}` for a \"{}\" spawn", s.kind));
+            }
+        }
+        match kind {
+            0 => {
+                let min = self.point(&at("min"), s.min?)?;
+                let max = self.point(&at("max"), s.max?)?;
+                if !(min.x <= max.x && min.y <= max.y) {
+                    return self.fail(
+                        &at("max"),
+                        format!("expected max >= min on both axes, found min {min} and max {max}"),
+                    );
+                }
+                Some(Spawn::Rect { min, max })
+            }
+            1 => {
+                let centre = self.point(&at("centre"), s.centre?)?;
+                let radius = self.num(&at("radius"), s.radius?, Rule::NonNegative(MAX_MAGNITUDE))?;
+                Some(Spawn::Circle { centre, radius })
+            }
+            _ => {
+                let mut points = Vec::new();
+                for (i, p) in s.points.as_ref()?.iter().enumerate() {
+                    points.push(
+                        self.point(&[Key("groups"), Index(g), Key("spawn"), Key("points"), Index(i)], *p)?,
+                    );
+                }
+                Some(Spawn::Points(points))
+            }
+        }
+    }
+}

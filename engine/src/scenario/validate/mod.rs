@@ -1,0 +1,388 @@
+//! The validator: range checks on the TOML shapes, with located errors and warnings.
+
+mod behaviour;
+mod group;
+mod scene;
+
+use toml::Spanned;
+use toml::de::DeTable;
+
+use super::locate::*;
+use super::schema::*;
+use super::*;
+use crate::index::IndexKind;
+use crate::math::Vec2;
+use crate::world::{Gate, Obstacle, Param, Region, Target};
+
+pub(super) struct Validator<'a> {
+    pub(super) origin: &'a str,
+    pub(super) text: &'a str,
+    pub(super) doc: &'a Spanned<DeTable<'a>>,
+    /// The first problem found; validation stops reporting after it.
+    pub(super) error: Option<ScenarioError>,
+    pub(super) warnings: Vec<ScenarioError>,
+}
+
+/// What a number must be.
+#[derive(Clone, Copy)]
+enum Rule {
+    /// `0 < x <= max`
+    Positive(f32),
+    /// `0 <= x <= max`
+    NonNegative(f32),
+    /// `|x| <= max`
+    Finite(f32),
+}
+
+impl Rule {
+    fn holds(self, x: f32) -> bool {
+        x.is_finite()
+            && match self {
+                Rule::Positive(max) => x > 0.0 && x <= max,
+                Rule::NonNegative(max) => (0.0..=max).contains(&x),
+                Rule::Finite(max) => x.abs() <= max,
+            }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Rule::Positive(max) => format!("a finite number > 0 and <= {max:e}"),
+            Rule::NonNegative(max) => format!("a finite number >= 0 and <= {max:e}"),
+            Rule::Finite(max) => format!("a finite number between {:e} and {max:e}", -max),
+        }
+    }
+}
+
+impl<'a> Validator<'a> {
+    /// Records a problem at `path` (the first one wins) and returns `None` to stop the caller.
+    fn fail<T>(&mut self, path: &[Seg], message: impl Into<String>) -> Option<T> {
+        if self.error.is_none() {
+            let span = span_of(self.doc, path);
+            self.error = Some(ScenarioError {
+                file: self.origin.into(),
+                location: Some(line_col(self.text, span.start)),
+                key: path_string(path),
+                message: message.into(),
+            });
+        }
+        None
+    }
+
+    /// Records a warning at `path`.
+    fn warn(&mut self, path: &[Seg], message: impl Into<String>) {
+        let span = span_of(self.doc, path);
+        self.warnings.push(ScenarioError {
+            file: self.origin.into(),
+            location: Some(line_col(self.text, span.start)),
+            key: path_string(path),
+            message: message.into(),
+        });
+    }
+
+    /// Rejects a key present in the table at `base` that its kind does not take (`what`
+    /// names the kind, e.g. `a "rect" spawn`).
+    fn only_allowed(
+        &mut self,
+        base: &[Seg],
+        present: &[(&'static str, bool)],
+        allowed: &[&str],
+        what: &str,
+    ) -> Option<()> {
+        for &(key, is) in present {
+            if is && !allowed.contains(&key) {
+                let path = [base, &[Seg::Key(key)]].concat();
+                return self.fail(
+                    &path,
+                    format!("`{key}` is not a parameter of {what} (it takes: {})", allowed.join(", ")),
+                );
+            }
+        }
+        Some(())
+    }
+
+    /// A region from `kind` and its keys; `base` is the table holding them.
+    #[allow(clippy::too_many_arguments)] // the four optional region keys of one table
+    fn region(
+        &mut self,
+        base: &[Seg],
+        kind: &str,
+        min: Option<[f32; 2]>,
+        max: Option<[f32; 2]>,
+        centre: Option<[f32; 2]>,
+        radius: Option<f32>,
+        what: &str,
+    ) -> Option<Region> {
+        let at = |k: &'static str| [base, &[Seg::Key(k)]].concat();
+        let k = self.choice(&at("kind"), kind, &[("rect", 0), ("circle", 1)])?;
+        let present = [
+            ("min", min.is_some()),
+            ("max", max.is_some()),
+            ("centre", centre.is_some()),
+            ("radius", radius.is_some()),
+        ];
+        let allowed: &[&str] = if k == 0 { &["min", "max"] } else { &["centre", "radius"] };
+        self.only_allowed(base, &present, allowed, &format!("a \"{kind}\" {what}"))?;
+        if let Some((key, _)) = present.iter().find(|(k, is)| !is && allowed.contains(k)) {
+            return self.fail(base, format!("missing key `{key}` for a \"{kind}\" {what}"));
+        }
+        if k == 0 {
+            let min = self.point(&at("min"), min?)?;
+            let max = self.point(&at("max"), max?)?;
+            if !(min.x < max.x && min.y < max.y) {
+                return self.fail(&at("max"), format!("an inverted or empty rectangle: expected max > min on both axes, found min {min} and max {max}"));
+            }
+            Some(Region::Rect { min, max })
+        } else {
+            let centre = self.point(&at("centre"), centre?)?;
+            let radius = self.num(&at("radius"), radius?, Rule::Positive(MAX_MAGNITUDE))?;
+            Some(Region::Circle { centre, radius })
+        }
+    }
+
+    fn num(&mut self, path: &[Seg], x: f32, rule: Rule) -> Option<f32> {
+        if rule.holds(x) {
+            Some(x)
+        } else {
+            self.fail(path, format!("expected {}, found {x}", rule.describe()))
+        }
+    }
+
+    fn point(&mut self, path: &[Seg], p: [f32; 2]) -> Option<Vec2> {
+        let rule = Rule::Finite(MAX_MAGNITUDE);
+        if rule.holds(p[0]) && rule.holds(p[1]) {
+            Some(Vec2::new(p[0], p[1]))
+        } else {
+            self.fail(
+                path,
+                format!("expected a point [x, y] of {}, found [{}, {}]", rule.describe(), p[0], p[1]),
+            )
+        }
+    }
+
+    fn param(&mut self, path: &[Seg], p: Param, rule: Rule) -> Option<Param> {
+        match p {
+            Param::Value(v) => self.num(path, v, rule).map(Param::Value),
+            Param::Range { min, max } => {
+                let lo = [path, &[Seg::Key("min")]].concat();
+                let hi = [path, &[Seg::Key("max")]].concat();
+                self.num(&lo, min, rule)?;
+                self.num(&hi, max, rule)?;
+                if min > max {
+                    return self.fail(&lo, format!("a range needs min <= max, found min {min} > max {max}"));
+                }
+                Some(p)
+            }
+        }
+    }
+
+    fn choice<T: Copy>(&mut self, path: &[Seg], value: &str, options: &[(&str, T)]) -> Option<T> {
+        if let Some((_, t)) = options.iter().find(|(name, _)| *name == value) {
+            return Some(*t);
+        }
+        let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+        let hint = nearest_word(value, names.iter().copied())
+            .map(|n| format!("; did you mean `{n}`?"))
+            .unwrap_or_default();
+        self.fail(path, format!("unknown value \"{value}\"{hint} (expected one of: {})", names.join(", ")))
+    }
+
+    pub(super) fn scenario(&mut self, raw: ScenarioToml, text: &str) -> Option<Scenario> {
+        use Seg::Key;
+        if raw.version != FORMAT_VERSION as i64 {
+            return self.fail(
+                &[Key("version")],
+                format!("this engine reads scenario format version {FORMAT_VERSION}, found {}", raw.version),
+            );
+        }
+        if raw.name.trim().is_empty() {
+            return self.fail(&[Key("name")], "expected a non-empty name");
+        }
+        let dt = self.num(&[Key("dt")], raw.dt, Rule::Positive(10.0))?;
+        if raw.ticks == 0 || raw.ticks > 1_000_000_000 {
+            return self
+                .fail(&[Key("ticks")], format!("expected a tick count from 1 to 1e9, found {}", raw.ticks));
+        }
+        let index = match &raw.index {
+            None => IndexKind::Kd,
+            Some(s) => self.choice(
+                &[Key("index")],
+                s,
+                &[("kd", IndexKind::Kd), ("brute", IndexKind::Brute), ("grid", IndexKind::Grid)],
+            )?,
+        };
+        let sensing_skin = match raw.sensing_skin {
+            None => 0.0,
+            Some(s) => self.num(&[Key("sensing_skin")], s, Rule::NonNegative(1e4))?,
+        };
+        let bounds = self.bounds(&raw.bounds)?;
+
+        if raw.groups.is_empty() {
+            return self.fail(&[Key("groups")], "expected at least one [[groups]] entry");
+        }
+        if raw.groups.len() > u16::MAX as usize {
+            return self.fail(&[Key("groups")], format!("at most {} groups", u16::MAX));
+        }
+        let mut group_names: Vec<&str> = Vec::new();
+        for (g, group) in raw.groups.iter().enumerate() {
+            let path = [Key("groups"), Seg::Index(g), Key("name")];
+            if group.name.trim().is_empty() {
+                return self.fail(&path, "expected a non-empty group name");
+            }
+            if group_names.contains(&group.name.as_str()) {
+                return self.fail(&path, format!("group name \"{}\" is used twice", group.name));
+            }
+            group_names.push(&group.name);
+        }
+
+        // Named targets, in name order (BTreeMap), then anonymous points appended by behaviours.
+        let mut targets = Vec::new();
+        let mut target_names: Vec<&str> = Vec::new();
+        let mut counts = Vec::new();
+        for (g, group) in raw.groups.iter().enumerate() {
+            counts.push(self.count(g, group)?);
+        }
+        let total: u64 = counts.iter().map(|&c| c as u64).sum();
+        if total > MAX_AGENTS {
+            return self.fail(
+                &[Key("groups")],
+                format!("{total} agents in all; at most {MAX_AGENTS} are supported"),
+            );
+        }
+        for (name, t) in &raw.targets {
+            targets.push(self.target(name, t, &group_names, total, dt)?);
+            target_names.push(name);
+        }
+
+        let mut paths = Vec::new();
+        for (name, p) in &raw.paths {
+            paths.push(self.path(name, p)?);
+        }
+        let path_names: Vec<&str> = raw.paths.keys().map(|k| k.as_str()).collect();
+        let mut obstacles = Vec::new();
+        for (o, raw_o) in raw.obstacles.iter().enumerate() {
+            let base = [Key("obstacles"), Seg::Index(o)];
+            let region = self.region(
+                &base,
+                &raw_o.kind,
+                raw_o.min,
+                raw_o.max,
+                raw_o.centre,
+                raw_o.radius,
+                "obstacle",
+            )?;
+            obstacles.push(match region {
+                Region::Rect { min, max } => Obstacle::Rect { min, max },
+                Region::Circle { centre, radius } => Obstacle::Circle { centre, radius },
+            });
+        }
+        let names =
+            Names { groups: &group_names, targets: &target_names, paths: &path_names, counts: &counts };
+
+        let mut groups = Vec::new();
+        for (g, group) in raw.groups.iter().enumerate() {
+            let spec = self.group(g, group, counts[g], &bounds, dt, &names, &mut targets)?;
+            groups.push(spec);
+        }
+        let exits = self.exits(&raw.exits, &group_names, &bounds)?;
+        let mut gates = Vec::new();
+        for (i, gate) in raw.gates.iter().enumerate() {
+            let at = |k: &'static str| [Key("gates"), Seg::Index(i), Key(k)];
+            let from = self.point(&at("from"), gate.from)?;
+            let to = self.point(&at("to"), gate.to)?;
+            if from == to {
+                return self.fail(&at("to"), "a gate needs two different end points");
+            }
+            if raw.gates[..i].iter().any(|g| g.name == gate.name) {
+                return self.fail(&at("name"), format!("gate name \"{}\" is used twice", gate.name));
+            }
+            gates.push(Gate { name: gate.name.clone(), from, to });
+        }
+        let mut sources = Vec::new();
+        let mut capacity = total;
+        for (i, raw_s) in raw.sources.iter().enumerate() {
+            if raw.sources[..i].iter().any(|o| o.name == raw_s.name) {
+                return self.fail(
+                    &[Key("sources"), Seg::Index(i), Key("name")],
+                    format!("source name \"{}\" is used twice", raw_s.name),
+                );
+            }
+            let source = self.source(i, raw_s, &group_names, dt * raw.ticks as f32)?;
+            capacity += source.max as u64;
+            sources.push(source);
+        }
+        if capacity > MAX_AGENTS {
+            return self.fail(
+                &[Key("sources")],
+                format!(
+                    "up to {capacity} agents with the sources' max_agents; at most {MAX_AGENTS} are supported"
+                ),
+            );
+        }
+        let metrics = match &raw.metrics {
+            None => MetricsConfig::default(),
+            Some(m) => {
+                let d = MetricsConfig::default();
+                let at = |k: &'static str| [Key("metrics"), Key(k)];
+                MetricsConfig {
+                    stuck_distance: self.num(
+                        &at("stuck_distance"),
+                        m.stuck_distance.unwrap_or(d.stuck_distance),
+                        Rule::NonNegative(MAX_MAGNITUDE),
+                    )?,
+                    stuck_window_s: self.num(
+                        &at("stuck_window_s"),
+                        m.stuck_window_s.unwrap_or(d.stuck_window_s),
+                        Rule::Positive(1e6),
+                    )?,
+                    goal_radius: self.num(
+                        &at("goal_radius"),
+                        m.goal_radius.unwrap_or(d.goal_radius),
+                        Rule::NonNegative(MAX_MAGNITUDE),
+                    )?,
+                }
+            }
+        };
+        // A nearest-of-group target cannot be used by a member of that same group.
+        for (g, spec) in groups.iter().enumerate() {
+            for (b, wb) in spec.group.behaviours.iter().enumerate() {
+                if let Some(t) = wb.behaviour.target()
+                    && targets[t as usize] == Target::NearestOf(g as u16)
+                {
+                    let path =
+                        [Key("groups"), Seg::Index(g), Key("behaviours"), Seg::Index(b), Key("target")];
+                    return self.fail(&path, format!("the target is the nearest agent of group \"{}\", this behaviour's own group; a group cannot target the nearest of its own members", spec.group.name));
+                }
+            }
+        }
+        Some(Scenario {
+            origin: self.origin.into(),
+            name: raw.name,
+            description: raw.description,
+            seed: raw.seed,
+            dt,
+            ticks: raw.ticks,
+            index,
+            sensing_skin,
+            bounds,
+            targets,
+            groups,
+            obstacles,
+            solid_obstacles: raw.solid_obstacles,
+            paths,
+            exits,
+            gates,
+            sources,
+            metrics,
+            warnings: Vec::new(),
+            content_hash: *blake3::hash(text.as_bytes()).as_bytes(),
+        })
+    }
+}
+
+/// Names a group's behaviours may refer to, and the group sizes (ids are sequential).
+struct Names<'a> {
+    groups: &'a [&'a str],
+    targets: &'a [&'a str],
+    paths: &'a [&'a str],
+    counts: &'a [u32],
+}

@@ -1,0 +1,248 @@
+//! The golden-file format: what a run was made from and what it gave, as line-per-record JSON.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::scenario::ScenarioError;
+use crate::scenario::overrides::{self, Origin, Override};
+use crate::world::World;
+
+/// The `format` field of a golden file.
+pub const FORMAT: &str = "throng-golden";
+/// The golden-file format this engine writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A golden file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Golden {
+    pub format: String,
+    pub format_version: u32,
+    pub engine_version: String,
+    /// The state-hash layout tag (`hash::HASH_LAYOUT`) of the engine that recorded it.
+    pub hash_layout: String,
+    pub scenario: ScenarioRecord,
+    /// `[key, value]` pairs, value in TOML inline syntax, sorted by key.
+    pub overrides: Vec<(String, String)>,
+    pub seed: u64,
+    pub ticks: u64,
+    /// Records are kept every this many ticks (and at the last tick).
+    pub every: u64,
+    pub recorded_with: Settings,
+    /// Live agents at tick 0.
+    pub agents: u64,
+    /// The state's columns, in declaration order.
+    pub columns: Vec<String>,
+    pub records: Vec<Record>,
+    pub snapshots: Vec<Snapshot>,
+    pub final_hash: String,
+}
+
+/// The scenario a golden file was recorded from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScenarioRecord {
+    /// Relative to the golden file's directory (or absolute).
+    pub path: String,
+    pub name: String,
+    /// BLAKE3 of the file, hex.
+    pub content_hash: String,
+    /// The whole file, so a changed file can be shown and the recorded one re-run.
+    pub text: String,
+}
+
+/// Where a run was made: results never depend on it, which is what verify checks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub threads: usize,
+    pub index: String,
+}
+
+/// What the state was at one recorded tick.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub tick: u64,
+    /// `state_hash`, hex.
+    pub hash: String,
+    /// 16-hex-digit digests of the columns that changed since the previous record (of every
+    /// column at tick 0), by column name.
+    pub digests: BTreeMap<String, String>,
+    /// Digests of the pass outputs of the tick that led here (none at tick 0).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passes: Vec<(String, String)>,
+}
+
+/// A whole world at one tick.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub tick: u64,
+    /// postcard of the `World`, base64.
+    pub world: String,
+}
+
+impl Snapshot {
+    /// A snapshot of `world`, agent rows in id order.
+    pub fn of(world: &World) -> Snapshot {
+        let bytes = postcard::to_stdvec(&*world.id_ordered()).expect("a World always serializes");
+        Snapshot { tick: world.tick, world: base64_encode(&bytes) }
+    }
+
+    /// The world stored in this snapshot.
+    pub fn decode(&self) -> Result<World, String> {
+        let bytes = base64_decode(&self.world)?;
+        match postcard::take_from_bytes::<World>(&bytes) {
+            Ok((w, [])) => Ok(w),
+            Ok(_) => Err("bytes left over after the state (another state layout?)".into()),
+            Err(e) => Err(format!("{e} (another state layout?)")),
+        }
+    }
+}
+
+impl Golden {
+    /// JSON with one field per line and one record or snapshot per line, so a diff of two golden
+    /// files reads tick by tick.
+    pub fn to_json(&self) -> String {
+        let v = serde_json::to_value(self).expect("a golden file always serializes");
+        let map = v.as_object().expect("a struct serializes to an object");
+        const ORDER: [&str; 15] = [
+            "format",
+            "format_version",
+            "engine_version",
+            "hash_layout",
+            "scenario",
+            "overrides",
+            "seed",
+            "ticks",
+            "every",
+            "recorded_with",
+            "agents",
+            "columns",
+            "records",
+            "snapshots",
+            "final_hash",
+        ];
+        let compact = |v: &serde_json::Value| serde_json::to_string(v).expect("JSON values serialize");
+        let mut out = String::from("{\n");
+        let keys = ORDER.iter().copied().chain(map.keys().map(String::as_str).filter(|k| !ORDER.contains(k)));
+        let keys: Vec<&str> = keys.filter(|k| map.contains_key(*k)).collect();
+        for (i, key) in keys.iter().enumerate() {
+            let value = &map[*key];
+            out.push_str(&format!("  {}: ", compact(&serde_json::Value::String(key.to_string()))));
+            // Records and snapshots serialized directly keep their fields in declaration order.
+            let lines: Option<Vec<String>> = match *key {
+                "records" => {
+                    Some(self.records.iter().map(|r| serde_json::to_string(r).expect("serializes")).collect())
+                }
+                "snapshots" => Some(
+                    self.snapshots.iter().map(|r| serde_json::to_string(r).expect("serializes")).collect(),
+                ),
+                _ => None,
+            };
+            match lines {
+                Some(lines) if !lines.is_empty() => {
+                    out.push_str("[\n");
+                    for (j, line) in lines.iter().enumerate() {
+                        out.push_str("    ");
+                        out.push_str(line);
+                        out.push_str(if j + 1 < lines.len() { ",\n" } else { "\n" });
+                    }
+                    out.push_str("  ]");
+                }
+                _ => out.push_str(&compact(value)),
+            }
+            out.push_str(if i + 1 < keys.len() { ",\n" } else { "\n" });
+        }
+        out.push_str("}\n");
+        out
+    }
+
+    /// Reads a golden file.
+    pub fn load(path: &Path) -> Result<Golden, GoldenError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| GoldenError::Io {
+            path: name.clone(),
+            message: match e.kind() {
+                std::io::ErrorKind::NotFound => "no such file".into(),
+                _ => format!("cannot read: {e}"),
+            },
+        })?;
+        Golden::parse(&text, &name)
+    }
+
+    /// Parses golden-file JSON; `name` names it in errors.
+    pub fn parse(text: &str, name: &str) -> Result<Golden, GoldenError> {
+        let format = |message: String| GoldenError::Format { path: name.into(), message };
+        let v: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| format(format!("invalid JSON at line {}, column {}: {e}", e.line(), e.column())))?;
+        if v.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+            return Err(format(format!("expected \"format\": \"{FORMAT}\"")));
+        }
+        let version = v.get("format_version").and_then(|f| f.as_u64());
+        if version != Some(FORMAT_VERSION as u64) {
+            return Err(format(format!(
+                "format version {}; this engine reads version {FORMAT_VERSION}",
+                version.map_or("missing".into(), |v| v.to_string())
+            )));
+        }
+        let g: Golden = serde_json::from_value(v).map_err(|e| format(e.to_string()))?;
+        if g.records.is_empty() || g.records[0].tick != 0 || g.every == 0 {
+            return Err(format("a golden file needs `every` >= 1 and a record at tick 0".into()));
+        }
+        if g.records.windows(2).any(|w| w[0].tick >= w[1].tick)
+            || g.records.last().is_some_and(|r| r.tick != g.ticks)
+        {
+            return Err(format("records must be in increasing tick order and end at `ticks`".into()));
+        }
+        if g.columns.iter().any(|c| !g.records[0].digests.contains_key(c))
+            || g.records.iter().any(|r| r.digests.keys().any(|k| !g.columns.contains(k)))
+        {
+            return Err(format("the records' digests do not match `columns`".into()));
+        }
+        Ok(g)
+    }
+
+    /// The overrides, ready to apply; `name` is where they are said to come from in messages.
+    pub fn overrides(&self, name: &str) -> Result<Vec<Override>, ScenarioError> {
+        self.overrides
+            .iter()
+            .map(|(key, value)| {
+                let origin = Origin::Other(format!("{name} (override `{key}`)"));
+                let value = overrides::parse_value(value).map_err(|m| ScenarioError {
+                    file: name.into(),
+                    location: None,
+                    key: key.clone(),
+                    message: m,
+                })?;
+                Ok(Override { key: key.clone(), value, origin })
+            })
+            .collect()
+    }
+
+    /// Every record's digests of every column (carried forward from earlier records).
+    pub(super) fn expanded(&self) -> Vec<BTreeMap<String, String>> {
+        let mut current = BTreeMap::new();
+        self.records
+            .iter()
+            .map(|r| {
+                current.extend(r.digests.iter().map(|(k, v)| (k.clone(), v.clone())));
+                current.clone()
+            })
+            .collect()
+    }
+
+    pub(super) fn snapshot_at(&self, tick: u64, name: &str) -> Result<Option<World>, GoldenError> {
+        let Some(s) = self.snapshots.iter().find(|s| s.tick == tick) else { return Ok(None) };
+        s.decode().map(Some).map_err(|message| GoldenError::Snapshot { path: name.into(), tick, message })
+    }
+}
+
+pub fn base64_encode(bytes: &[u8]) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(text).map_err(|e| format!("invalid base64: {e}"))
+}

@@ -1,0 +1,118 @@
+//! `World`: the simulation state. Everything here is hashed, compared and checkpointed;
+//! scratch that is rebuilt every tick lives in [`crate::Pipeline`] instead.
+//!
+//! Agents are stored as structure-of-arrays columns ([`Agents`]), one row per live agent. Rows
+//! are created in agent-id order; the pipeline's `reorder` pass may put them in spatial order,
+//! which changes no result. Everything that leaves the engine (hashes, digests, snapshots,
+//! checkpoints, traces) reads rows in id order ([`World::id_ordered`]).
+
+mod agents;
+mod bounds;
+mod group;
+mod obstacle;
+mod scene;
+
+pub use agents::{Agents, PermuteScratch};
+pub use bounds::{Bounds, BoundsKind};
+pub use group::{AgentParams, Group, Param};
+pub use obstacle::Obstacle;
+pub(crate) use obstacle::nearest_face;
+pub use scene::{Exit, Gate, Path, PathMode, Region, Source, Target, TargetId};
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+use crate::math::Vec2;
+
+/// The whole simulation state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct World {
+    pub name: String,
+    pub seed: u64,
+    /// Seconds per tick.
+    pub dt: f32,
+    /// Ticks completed so far.
+    pub tick: u64,
+    pub bounds: Bounds,
+    pub groups: Vec<Group>,
+    pub targets: Vec<Target>,
+    pub obstacles: Vec<Obstacle>,
+    /// Agents are pushed out of obstacles after integration (on by default).
+    pub solid_obstacles: bool,
+    pub paths: Vec<Path>,
+    pub exits: Vec<Exit>,
+    pub gates: Vec<Gate>,
+    pub sources: Vec<Source>,
+    pub agents: Agents,
+    /// The id the next spawned agent gets.
+    pub next_id: u32,
+    /// Agents removed by exits so far.
+    pub exited: u64,
+}
+
+impl World {
+    /// Simulated time at the start of the next tick, in seconds.
+    pub fn time_s(&self) -> f64 {
+        self.tick as f64 * self.dt as f64
+    }
+
+    /// The row of agent `id`, if it is alive (see [`Agents::row_of`]).
+    pub fn row_of(&self, id: u32) -> Option<usize> {
+        self.agents.row_of(id)
+    }
+
+    /// This world with its rows in id order: itself when they already are (no copy), else a
+    /// copy with the rows permuted. Everything that leaves the engine in row form (column
+    /// digests, snapshots, checkpoints, field-by-field differences) goes through it, so no
+    /// output depends on the pipeline's spatial reordering.
+    pub fn id_ordered(&self) -> Cow<'_, World> {
+        match self.agents.id_order() {
+            None => Cow::Borrowed(self),
+            Some(order) => {
+                let mut w = self.clone();
+                w.agents.permute_rows(&order);
+                Cow::Owned(w)
+            }
+        }
+    }
+
+    /// Appends a new agent of group `g` at `position` with the next id. Every random draw is
+    /// keyed by (seed, `key`, purpose), so an agent's values depend only on who made it and
+    /// its ordinal there (see `rng::agent_key`), never on other groups or thread counts.
+    pub fn push_agent(&mut self, g: u16, key: u64, position: Vec2) -> u32 {
+        use crate::rng::{Purpose, agent_rng, unit};
+        let group = &self.groups[g as usize];
+        let mut params = agent_rng(self.seed, key, Purpose::Params);
+        let max_speed = group.params.max_speed.draw(&mut params);
+        let max_force = group.params.max_force.draw(&mut params);
+        let mass = group.params.mass.draw(&mut params);
+        let radius = group.params.radius.draw(&mut params);
+        let initial_speed = group.params.initial_speed.draw(&mut params);
+        let mut heading = agent_rng(self.seed, key, Purpose::Heading);
+        let (s, c) = crate::math::sin_cos(2.0 * crate::math::PI * unit(&mut heading));
+        let velocity = crate::math::trunc(Vec2::new(c, s) * initial_speed, max_speed);
+        let w = group.wander_radius() * 0.707;
+
+        let id = self.next_id;
+        self.next_id += 1;
+        let a = &mut self.agents;
+        a.id.push(id);
+        a.group.push(g);
+        a.position.push(self.bounds.wrap(position));
+        a.velocity.push(velocity);
+        a.max_speed.push(max_speed);
+        a.max_force.push(max_force);
+        a.mass.push(mass);
+        a.radius.push(radius);
+        a.wander.push(Vec2::new(w, w));
+        a.flock_force.push(Vec2::ZERO);
+        a.rng.push(agent_rng(self.seed, key, Purpose::Behaviour));
+        a.path_node.push(0);
+        a.path_dir.push(1);
+        a.waypoint.push(position);
+        a.walk_state.push(0);
+        a.goal.push(position);
+        id
+    }
+}

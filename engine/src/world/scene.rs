@@ -1,0 +1,129 @@
+//! Scene items: targets, regions, paths, exits, gates and spawn sources.
+
+use serde::{Deserialize, Serialize};
+
+use crate::math::Vec2;
+use crate::rng::AgentRng;
+
+/// Something a behaviour steers towards or away from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Target {
+    /// A fixed point.
+    Point(Vec2),
+    /// A scripted point moving at `speed` along `waypoints` (looping back to the first): the
+    /// headless stand-in for the tutorials' "seek the mouse".
+    Moving { waypoints: Vec<Vec2>, speed: f32 },
+    /// A specific agent, by id.
+    Agent(u32),
+    /// The nearest live agent of a group (never the seeker itself).
+    NearestOf(u16),
+    /// A point of the seeker's own, drawn uniformly in `region` from its generator, redrawn
+    /// every `period_ticks` ticks (tick 0 included): the retargeting monsters of the
+    /// leader-following demo, and the standard crowd's random goals. A group may use at most
+    /// one such target; the point lives in `Agents::goal`.
+    Random { region: Region, period_ticks: u32 },
+}
+
+/// A region of the plane: where agents spawn, exit, or find random goals.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Region {
+    Rect { min: Vec2, max: Vec2 },
+    Circle { centre: Vec2, radius: f32 },
+}
+
+impl Region {
+    pub fn contains(&self, p: Vec2) -> bool {
+        match *self {
+            Region::Rect { min, max } => p.cmpge(min).all() && p.cmple(max).all(),
+            Region::Circle { centre, radius } => (p - centre).length_squared() <= radius * radius,
+        }
+    }
+
+    /// A uniform point inside, from two draws of `rng`.
+    pub fn sample(&self, rng: &mut AgentRng) -> Vec2 {
+        match *self {
+            Region::Rect { min, max } => {
+                Vec2::new(crate::rng::uniform(rng, min.x, max.x), crate::rng::uniform(rng, min.y, max.y))
+            }
+            Region::Circle { centre, radius } => {
+                let r = radius * crate::rng::unit(rng).sqrt();
+                let (s, c) = crate::math::sin_cos(2.0 * crate::math::PI * crate::rng::unit(rng));
+                centre + Vec2::new(c, s) * r
+            }
+        }
+    }
+
+    /// The smallest axis-aligned box holding the region.
+    pub fn aabb(&self) -> (Vec2, Vec2) {
+        match *self {
+            Region::Rect { min, max } => (min, max),
+            Region::Circle { centre, radius } => (centre - Vec2::splat(radius), centre + Vec2::splat(radius)),
+        }
+    }
+}
+
+/// A named path: nodes and the radius within which a node counts as reached.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Path {
+    pub name: String,
+    pub nodes: Vec<Vec2>,
+    pub radius: f32,
+}
+
+/// How an agent walks a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PathMode {
+    /// Node 0 to the last, then arrive there.
+    Once,
+    /// Node 0 to the last, then node 0 again.
+    Loop,
+    /// Back and forth: 0, 1, …, n−1, n−2, …, 0, 1, …
+    Patrol,
+}
+
+/// An exit: agents (of the listed groups, or all) whose centre enters it are removed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Exit {
+    pub name: String,
+    pub region: Region,
+    /// Groups that leave here; empty means every group.
+    pub groups: Vec<u16>,
+}
+
+/// A gate line; crossings in either direction are counted (doorway throughput).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gate {
+    pub name: String,
+    pub from: Vec2,
+    pub to: Vec2,
+}
+
+/// A spawn source: adds agents of `group` in `region` at `rate_per_s` between `start_s` and
+/// `end_s`, at most `max` in all.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    pub name: String,
+    pub group: u16,
+    pub region: Region,
+    pub rate_per_s: f32,
+    pub start_s: f32,
+    pub end_s: f32,
+    pub max: u32,
+    /// Agents spawned so far (state).
+    pub spawned: u32,
+}
+
+impl Source {
+    /// How many agents the source should have spawned by time `t_s`: `floor(rate · (t −
+    /// start))` clamped to [0, max], evaluated in f64 from the tick count so it never drifts.
+    pub fn due_by(&self, t_s: f64) -> u32 {
+        let t = t_s.min(self.end_s as f64) - self.start_s as f64;
+        if t <= 0.0 {
+            return 0;
+        }
+        ((self.rate_per_s as f64 * t).floor() as u64).min(self.max as u64) as u32
+    }
+}
+
+/// Where a behaviour's target comes from: an index into `World::targets`.
+pub type TargetId = u16;
