@@ -11,7 +11,8 @@ fn search(c: &mut Criterion) {
     let mut group = c.benchmark_group("index");
     group.sample_size(10);
     for agents in [10_000u64, 100_000] {
-        let (world, _) = crowd(agents, threads, IndexKind::Kd);
+        let sim = crowd(agents, threads, IndexKind::Kd);
+        let world = sim.world();
         let a = &world.agents;
         let targeted = vec![false; world.groups.len()];
         let cell = world.groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max);

@@ -11,16 +11,14 @@ fn tick(c: &mut Criterion) {
     group.sample_size(20);
     for agents in [1_000u64, 10_000, 100_000] {
         for index in [IndexKind::Kd, IndexKind::Grid] {
-            let (mut world, mut pipeline) = crowd(agents, threads, index);
-            group.throughput(Throughput::Elements(world.agents.len() as u64));
+            let mut sim = crowd(agents, threads, index);
+            group.throughput(Throughput::Elements(sim.world().agents.len() as u64));
             // The world keeps running between iterations: every sample is a real next tick.
-            // Ticks are timed on a worker of the pipeline's pool (`Pipeline::enter`), as
+            // Ticks are timed on a worker of the pipeline's pool (`Simulation::enter`), as
             // `throng run` and `throng bench` run them.
             group.bench_function(format!("crowd/{agents}/{index}/{threads}t"), |b| {
                 b.iter_custom(|iters| {
-                    time_inside(&mut pipeline, &mut world, iters, |p, w| {
-                        p.step(std::hint::black_box(w)).expect("finite state")
-                    })
+                    time_inside(&mut sim, iters, |s| std::hint::black_box(s.step()).expect("finite state"))
                 })
             });
         }

@@ -45,14 +45,14 @@ static GLOBAL: Counting = Counting;
 
 /// Allocations during `ticks` ticks of the crowd at `agents`, after 20 warm-up ticks.
 fn allocations_per_tick(index: IndexKind, agents: u64, threads: usize, ticks: u64) -> f64 {
-    let (mut world, mut pipeline) = crowd(agents, threads, index);
+    let mut sim = crowd(agents, threads, index);
     for _ in 0..10 {
-        pipeline.step(&mut world).expect("finite state");
+        sim.step().expect("finite state");
     }
     ALLOCATIONS.store(0, Ordering::SeqCst);
     COUNTING.store(true, Ordering::SeqCst);
     for _ in 0..ticks {
-        pipeline.step(&mut world).expect("finite state");
+        sim.step().expect("finite state");
     }
     COUNTING.store(false, Ordering::SeqCst);
     ALLOCATIONS.load(Ordering::SeqCst) as f64 / ticks as f64

@@ -25,10 +25,10 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use throng_engine::batch::{self, Plan, PlannedRun};
-use throng_engine::metrics::{MetricsCollector, Summary};
-use throng_engine::state::checkpoint::{self, ENGINE_VERSION};
+use throng_engine::metrics::Summary;
+use throng_engine::state::checkpoint::ENGINE_VERSION;
 use throng_engine::state::files::write_atomically;
-use throng_engine::{Pipeline, state_hash};
+use throng_engine::{RunSettings, Simulation};
 
 #[derive(Args)]
 pub struct BatchArgs {
@@ -140,7 +140,7 @@ pub fn metrics_summary(summary: &Summary) -> BTreeMap<String, f64> {
 }
 
 fn jobs_default(threads_per_job: usize) -> usize {
-    (crate::cores() / threads_per_job).max(1)
+    (crate::args::cores() / threads_per_job).max(1)
 }
 
 /// The default output directory: `<batch file stem>.out` beside the batch file.
@@ -238,35 +238,20 @@ fn execute(run: &PlannedRun, threads: usize, keep_awake: bool, out: &Path, save_
     let start = Instant::now();
     let mut scenario = (*run.scenario).clone();
     scenario.seed = run.seed;
-    let mut world = scenario.build_world();
-    let mut pipeline = Pipeline::new(threads, scenario.index)?;
-    pipeline.set_sensing_skin(scenario.sensing_skin);
-    pipeline.set_keep_awake(keep_awake);
-    let mut metrics = MetricsCollector::new(scenario.metrics, &world);
-    let mut error = None;
+    // The run's checkpoint is tied to its canonical overrides, as its id is.
+    scenario.overrides = run.canonical.clone();
+    let settings = RunSettings { threads, keep_awake, ..RunSettings::default() };
+    let mut sim = Simulation::new(&scenario, settings)?;
     // The whole run on a worker thread of the pipeline: no hand-over to the pool per tick.
-    pipeline.enter(|pipeline| {
-        for _ in 0..run.ticks {
-            if let Err(e) = pipeline.step(&mut world) {
-                error = Some(e.to_string());
-                break;
-            }
-            metrics.observe(&world, pipeline.events(), pipeline.obstacle_index());
-        }
-    });
+    let error = sim.enter(|sim| (0..run.ticks).try_for_each(|_| sim.step()).err().map(|e| e.to_string()));
     let wall_s = start.elapsed().as_secs_f64();
     let dir = out.join("runs").join(&run.id);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     if save_final && error.is_none() {
-        checkpoint::save(
-            &dir.join("final.ckpt"),
-            &world,
-            Some(metrics.state()),
-            &scenario.content_hash,
-            &run.canonical,
-        )
-        .with_context(|| format!("cannot write {}", dir.join("final.ckpt").display()))?;
+        let path = dir.join("final.ckpt");
+        sim.save_checkpoint(&path).with_context(|| format!("cannot write {}", path.display()))?;
     }
+    let (world, metrics) = (sim.world(), sim.metrics().expect("batch runs observe metrics"));
     let overrides = run
         .overrides
         .iter()
@@ -284,10 +269,10 @@ fn execute(run: &PlannedRun, threads: usize, keep_awake: bool, out: &Path, save_
         status: if error.is_none() { "ok".into() } else { "failed".into() },
         error,
         agents: world.agents.len() as u64,
-        final_hash: state_hash(&world).to_hex(),
+        final_hash: sim.hash().to_hex(),
         wall_s,
         ms_per_tick: wall_s * 1e3 / run.ticks.max(1) as f64,
-        metrics: metrics_summary(&metrics.summary(&world)),
+        metrics: metrics_summary(&metrics.summary(world)),
     };
     let mut json = serde_json::to_string_pretty(&row)?;
     json.push('\n');
@@ -453,7 +438,7 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
     let mut first_error = None;
     let (threads, save_final) = (args.threads_per_job, args.save_final);
     // Helpers kept awake between passes only while the runs' threads fit the cores.
-    let keep_awake = jobs.min(pending.len()) * threads <= crate::cores();
+    let keep_awake = jobs.min(pending.len()) * threads <= crate::args::cores();
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(pending.len()) {
             let tx = tx.clone();

@@ -14,10 +14,9 @@ use throng_engine::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, Pass};
 use throng_engine::probes::{ideal_pass, kd_floor};
 use throng_engine::scenario::overrides;
 use throng_engine::state::checkpoint::ENGINE_VERSION;
-use throng_engine::{IndexKind, Pipeline, Scenario, World};
+use throng_engine::{IndexKind, RunSettings, Scenario, Simulation};
 
-use crate::IndexArg;
-use crate::run::progress_bar;
+use crate::args::{self, IndexArg, progress_bar};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -53,7 +52,7 @@ pub struct BenchArgs {
     /// Reuse each agent's candidates within its sensing radius plus D until some agent has
     /// moved 0.45 × D; results are identical. 0: sense afresh every tick. Default: the
     /// scenario's `sensing_skin`.
-    #[arg(long, value_name = "D", value_parser = crate::bench::parse_skin)]
+    #[arg(long, value_name = "D", value_parser = args::parse_skin)]
     sensing_skin: Option<f32>,
     /// Neighbour indexes, each measured in turn on every size and thread count of this run,
     /// e.g. `kd,grid` (default: the scenario's).
@@ -160,7 +159,7 @@ fn machine() -> String {
                 .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_owned())
         })
         .unwrap_or_else(|| "unknown CPU".into());
-    let cores = crate::cores();
+    let cores = args::cores();
     format!("{cores} cores, {cpu}")
 }
 
@@ -173,7 +172,7 @@ fn expected_neighbours(s: &Scenario) -> f64 {
 }
 
 pub fn bench(args: BenchArgs) -> Result<ExitCode> {
-    let sets = crate::record::parse_sets(&args.set, None)?;
+    let sets = args::parse_sets(&args.set, None)?;
     if sets.iter().any(|o| o.key == overrides::AGENTS_KEY) {
         bail!("--set agents=...: throng bench scales the scenario with --agents N,N,..");
     }
@@ -233,7 +232,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     if cfg!(debug_assertions) {
         eprintln!("warning: a debug build; time a release build (`cargo run --release -- bench ...`)");
     }
-    let cores = crate::cores();
+    let cores = args::cores();
     if let Some(&t) = args.threads.iter().find(|&&t| t > cores) {
         eprintln!("warning: {t} threads on {cores} cores: those figures measure threads sharing cores");
     }
@@ -248,39 +247,45 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     for (scaled, neighbours) in cases.iter().map(|(s, n)| (s, *n)) {
         for (&index, &threads) in indexes.iter().flat_map(|i| args.threads.iter().map(move |t| (i, t))) {
             reset_peak_rss();
-            let mut world = scaled.build_world();
-            let mut pipeline = Pipeline::new(threads, index)?;
-            pipeline.set_reorder_every(args.reorder_every);
-            pipeline.set_sensing_skin(args.sensing_skin.unwrap_or(scaled.sensing_skin));
-            // `ticks` ticks on the pipeline's workers (see `Pipeline::enter`), counted on the bar.
-            let run_ticks = |pipeline: &mut Pipeline, world: &mut World, ticks: u64| {
-                pipeline.enter(|pipeline| {
+            let settings = RunSettings {
+                threads,
+                index: Some(index),
+                reorder_every: args.reorder_every,
+                sensing_skin: args.sensing_skin,
+                metrics: false,
+                keep_awake: true,
+            };
+            let mut sim = Simulation::new(scaled, settings)?;
+            // `ticks` ticks on the pipeline's workers (see `Simulation::enter`), counted on the bar.
+            let run_ticks = |sim: &mut Simulation, ticks: u64| {
+                sim.enter(|sim| {
                     for _ in 0..ticks {
-                        pipeline.step(world)?;
+                        sim.step()?;
                         progress.inc(1);
                     }
                     Ok::<_, NonFinite>(())
                 })
             };
-            run_ticks(&mut pipeline, &mut world, args.warmup)?;
-            pipeline.timers = Default::default();
-            let (reused_before, sensed_before) = pipeline.sensing_counts();
+            run_ticks(&mut sim, args.warmup)?;
+            sim.pipeline_mut().timers = Default::default();
+            let (reused_before, sensed_before) = sim.pipeline().sensing_counts();
             let mut per_tick = Vec::new();
             let mut floors = Vec::new();
             let mut ideals = Vec::new();
             for _ in 0..args.repeats {
                 let start = Instant::now();
-                run_ticks(&mut pipeline, &mut world, args.ticks)?;
+                run_ticks(&mut sim, args.ticks)?;
                 per_tick.push(start.elapsed().as_secs_f64() * 1e3 / args.ticks as f64);
                 // The floor on this repeat's positions, with each agent's own sensing radius,
                 // [`FLOOR_RUNS`] times: one floor is a single build and query sweep, far
                 // shorter than a repeat's ticks, so alone it would be the noisier figure.
+                let world = sim.world();
                 let radius: Vec<f32> =
                     world.agents.group.iter().map(|&g| world.groups[g as usize].sensing_radius).collect();
                 ideal_in.resize(world.agents.len(), 1.0);
                 ideal_out.resize(world.agents.len(), 0.0);
                 // Inside `enter`, as the ticks are: on a worker, with the other workers awake.
-                pipeline.enter(|_| {
+                sim.enter(|sim| {
                     // Untimed, so that the other workers are awake, as through the ticks.
                     ideal_pass(&ideal_in, &mut ideal_out);
                     // The ideal pass, back to back as often as the ticks.
@@ -292,12 +297,13 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                     std::hint::black_box(&ideal_out);
                     for _ in 0..FLOOR_RUNS {
                         let start = Instant::now();
-                        let hits = kd_floor(&mut points, &world.agents.position, &radius);
+                        let hits = kd_floor(&mut points, &sim.world().agents.position, &radius);
                         floors.push(start.elapsed().as_secs_f64() * 1e3);
                         std::hint::black_box(hits);
                     }
                 });
             }
+            let (world, pipeline) = (sim.world(), sim.pipeline());
             let ms_min = per_tick.iter().copied().fold(f64::INFINITY, f64::min);
             let ms_max = per_tick.iter().copied().fold(0.0, f64::max);
             let ms = median(&mut per_tick);
@@ -537,12 +543,4 @@ fn print_table(r: &BenchReport) {
 
 fn truncate(s: &str, n: usize) -> &str {
     &s[..s.len().min(n)]
-}
-
-/// `--sensing-skin`: a finite distance, 0 or more.
-pub fn parse_skin(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(d) if d.is_finite() && d >= 0.0 => Ok(d),
-        _ => Err(format!("expected a finite distance of 0 or more, found `{s}`")),
-    }
 }

@@ -2,9 +2,11 @@
 //!
 //! Exit codes: 0 ok, 1 a check failed (reserved for verification commands), 2 error.
 
+mod args;
 mod batch;
 mod bench;
 mod check;
+mod output;
 mod record;
 mod render;
 mod report;
@@ -15,8 +17,7 @@ mod verify_report;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
-use throng_engine::IndexKind;
+use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(name = "throng", version, about = "Headless crowd and steering-behaviour simulation")]
@@ -49,31 +50,6 @@ enum Command {
     Render(render::RenderArgs),
     /// Plot the per-tick metrics of a run, one panel per metric (SVG or PNG).
     Plot(render::plot::PlotArgs),
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum IndexArg {
-    /// kiddo k-d tree, rebuilt every tick.
-    Kd,
-    /// Brute force O(N²): the oracle.
-    Brute,
-    /// Exact uniform grid, rebuilt every tick; same results as kd.
-    Grid,
-}
-
-impl From<IndexArg> for IndexKind {
-    fn from(i: IndexArg) -> IndexKind {
-        match i {
-            IndexArg::Kd => IndexKind::Kd,
-            IndexArg::Brute => IndexKind::Brute,
-            IndexArg::Grid => IndexKind::Grid,
-        }
-    }
-}
-
-/// The cores this process may use (1 if unknown): the default thread count.
-pub(crate) fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 fn main() -> ExitCode {

@@ -7,12 +7,11 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use throng_engine::IndexKind;
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
-use throng_engine::scenario::overrides::{self, Override};
+use throng_engine::scenario::overrides;
 use throng_engine::state::files::write_atomically;
 use throng_engine::state::golden::{self, Golden, RecordOptions, VerifyOptions};
 
-use crate::IndexArg;
-use crate::run::progress_bar;
+use crate::args::{IndexArg, parse_sets, progress_bar, threads};
 
 #[derive(Args)]
 pub struct RecordArgs {
@@ -79,27 +78,6 @@ pub struct VerifyArgs {
     /// Print only failures.
     #[arg(long)]
     quiet: bool,
-}
-
-/// Parses repeated `--set KEY=VALUE` arguments, and `--agents N` as the override `agents = N`
-/// (after them, so it scales the overridden scenario; with `--set agents=...` too, an error).
-pub fn parse_sets(sets: &[String], agents: Option<u64>) -> Result<Vec<Override>> {
-    let mut out = Vec::new();
-    for s in sets {
-        out.extend(overrides::parse_set(s)?);
-    }
-    out.extend(agents.map(overrides::agents_override));
-    overrides::check_unique(&out)?;
-    Ok(out)
-}
-
-/// `--threads`, or every core.
-pub fn threads(arg: Option<usize>, flag: &str) -> Result<usize> {
-    match arg {
-        Some(0) => bail!("{flag} must be at least 1"),
-        Some(t) => Ok(t),
-        None => Ok(crate::cores()),
-    }
 }
 
 pub fn record(args: RecordArgs) -> Result<ExitCode> {

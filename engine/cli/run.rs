@@ -1,19 +1,19 @@
 //! `throng run`: run one scenario, report timings, per-pass costs and hashes.
 
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use throng_engine::metrics::{MetricsCollector, Summary, TickMetrics};
+use throng_engine::metrics::Summary;
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
-use throng_engine::{IndexKind, Pipeline, World, state_hash};
+use throng_engine::scenario::overrides;
+use throng_engine::{IndexKind, Pipeline, RunSettings, World, state_hash};
 
-use crate::IndexArg;
+use crate::args::{self, IndexArg};
+use crate::output::{MetricsCsv, TraceCsv};
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -55,7 +55,7 @@ pub struct RunArgs {
     /// Reuse each agent's candidates within its sensing radius plus D until some agent has
     /// moved 0.45 × D; results are identical. 0: sense afresh every tick. Default: the
     /// scenario's `sensing_skin`.
-    #[arg(long, value_name = "D", value_parser = crate::bench::parse_skin)]
+    #[arg(long, value_name = "D", value_parser = args::parse_skin)]
     sensing_skin: Option<f32>,
     /// Skip the metrics (overlaps, penetrations, stuck agents, ...) entirely.
     #[arg(long, conflicts_with = "metrics")]
@@ -109,20 +109,20 @@ struct RunReport<'a> {
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
-    let sets = crate::record::parse_sets(&args.set, args.agents)?;
-    let start = crate::resume::start(&args.scenario, &sets, args.seed, args.resume.as_deref())?;
+    let sets = args::parse_sets(&args.set, args.agents)?;
+    let mut scenario = overrides::load(&args.scenario, &sets)?;
     let checkpointer =
-        crate::resume::Checkpointer::new(args.checkpoint_every, args.checkpoint_dir.as_deref(), &start)?;
-    let crate::resume::Start { scenario, world: start_world, resumed, metrics: saved_metrics, .. } = start;
+        crate::resume::Checkpointer::new(args.checkpoint_every, args.checkpoint_dir.as_deref())?;
     for w in &scenario.warnings {
         eprintln!("warning: {w}");
     }
-    let ticks = args.ticks.unwrap_or(scenario.ticks);
-    let index = args.index.map(IndexKind::from).unwrap_or(scenario.index);
-    let threads = match args.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) => t,
-        None => crate::cores(),
+    let settings = RunSettings {
+        threads: args::threads(args.threads, "--threads")?,
+        index: args.index.map(IndexKind::from),
+        reorder_every: args.reorder_every,
+        sensing_skin: args.sensing_skin,
+        metrics: !args.no_metrics,
+        keep_awake: true,
     };
     if args.hash_every == Some(0) {
         bail!("--hash-every must be at least 1");
@@ -130,17 +130,23 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     if args.trace_every == 0 {
         bail!("--trace-every must be at least 1");
     }
-
-    let mut world = start_world;
-    let first_tick = world.tick;
+    let (mut sim, resumed) =
+        crate::resume::start(&mut scenario, args.seed, args.resume.as_deref(), settings)?;
+    let ticks = args.ticks.unwrap_or(scenario.ticks);
+    let first_tick = sim.tick();
     if first_tick > ticks {
         bail!("the checkpoint is at tick {first_tick}, beyond --ticks {ticks} (ticks count from tick 0)");
     }
-    let mut pipeline = Pipeline::new(threads, index)?;
-    pipeline.set_reorder_every(args.reorder_every);
-    pipeline.set_sensing_skin(args.sensing_skin.unwrap_or(scenario.sensing_skin));
+    if let Some(file) = &resumed
+        && sim.metrics_restarted()
+    {
+        eprintln!(
+            "warning: {} holds no metrics (its run had --no-metrics): the metrics cover the resumed ticks only",
+            file.display()
+        );
+    }
     let mut trace = match &args.trace {
-        Some(path) => Some(Trace::create(path)?),
+        Some(path) => Some(TraceCsv::create(path)?),
         None => None,
     };
     let mut hashes = args.hash_every.map(|_| Vec::new());
@@ -157,58 +163,29 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         }
         Ok(())
     };
-
-    // A resumed run goes on from the metrics state its checkpoint holds, so its per-tick rows
-    // and summary are the uninterrupted run's.
-    let mut metrics = match (args.no_metrics, saved_metrics) {
-        (true, _) => None,
-        (false, Some(state)) => Some(
-            MetricsCollector::resume(scenario.metrics, &world, state)
-                .map_err(anyhow::Error::msg)
-                .with_context(|| format!("{}: the checkpoint's metrics", resumed_path(&resumed)))?,
-        ),
-        (false, None) => {
-            if resumed.is_some() {
-                eprintln!(
-                    "warning: {} holds no metrics (its run had --no-metrics): the metrics cover the resumed ticks only",
-                    resumed_path(&resumed)
-                );
-            }
-            Some(MetricsCollector::new(scenario.metrics, &world))
-        }
+    let mut metrics_csv = match (&args.metrics, sim.metrics()) {
+        (Some(path), Some(_)) => Some(MetricsCsv::create(path, sim.world())?),
+        _ => None,
     };
-    let mut metrics_csv = match &args.metrics {
-        Some(path) => Some(MetricsCsv::create(path, &world)?),
-        None => None,
-    };
-    let mut metrics_time = std::time::Duration::ZERO;
 
-    let progress = progress_bar(ticks - first_tick, args.quiet);
-    observe(&world, &mut hashes)?;
-    let mut wall = std::time::Duration::ZERO;
+    let progress = args::progress_bar(ticks - first_tick, args.quiet);
+    observe(sim.world(), &mut hashes)?;
     // The whole loop on a worker thread of the pipeline: no hand-over to the pool per tick.
-    pipeline.enter(|pipeline| -> Result<()> {
+    sim.enter(|sim| -> Result<()> {
         for _ in first_tick..ticks {
-            let start = Instant::now();
-            pipeline.step(&mut world).with_context(|| format!("{} stopped", args.scenario.display()))?;
-            wall += start.elapsed();
-            if let Some(m) = metrics.as_mut() {
-                let start = Instant::now();
-                let tick = m.observe(&world, pipeline.events(), pipeline.obstacle_index()).clone();
-                metrics_time += start.elapsed();
-                if let Some(csv) = metrics_csv.as_mut() {
-                    csv.write(&tick)?;
-                }
+            sim.step().with_context(|| format!("{} stopped", args.scenario.display()))?;
+            if let (Some(csv), Some(m)) = (metrics_csv.as_mut(), sim.metrics()) {
+                csv.write(m.last())?;
             }
-            observe(&world, &mut hashes)?;
+            observe(sim.world(), &mut hashes)?;
             if let Some(c) = &checkpointer {
-                c.after_tick(&world, metrics.as_ref())?;
+                c.after_tick(sim)?;
             }
             progress.inc(1);
         }
         Ok(())
     })?;
-    let wall_s = wall.as_secs_f64();
+    let wall_s = sim.step_time().as_secs_f64();
     progress.finish_and_clear();
     if let Some(t) = trace {
         t.finish()?;
@@ -217,32 +194,34 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         csv.finish()?;
     }
 
-    let hash = state_hash(&world).to_hex();
+    let world = sim.world();
+    let pipeline = sim.pipeline();
     let passes: serde_json::Map<_, _> =
         pipeline.timers.ms_per_tick().map(|(name, ms)| (name.to_string(), serde_json::json!(ms))).collect();
+    let done = (ticks - first_tick).max(1) as f64;
     let report = RunReport {
         scenario: &scenario.name,
         file: args.scenario.display().to_string(),
         seed: scenario.seed,
-        threads,
-        index: index.name(),
+        threads: pipeline.threads(),
+        index: pipeline.index_kind().name(),
         agents: world.agents.len(),
         ticks,
         dt: scenario.dt,
         wall_s,
         ticks_per_s: (ticks - first_tick) as f64 / wall_s.max(1e-12),
-        ms_per_tick: wall_s * 1e3 / (ticks - first_tick).max(1) as f64,
+        ms_per_tick: wall_s * 1e3 / done,
         passes,
-        metrics_ms_per_tick: metrics_time.as_secs_f64() * 1e3 / (ticks - first_tick).max(1) as f64,
-        metrics: metrics.as_ref().map(|m| m.summary(&world)),
-        hash,
+        metrics_ms_per_tick: sim.metrics_time().as_secs_f64() * 1e3 / done,
+        metrics: sim.metrics().map(|m| m.summary(world)),
+        hash: sim.hash().to_hex(),
         hashes,
-        resumed_from: resumed.map(|(_, tick)| tick),
+        resumed_from: resumed.map(|_| first_tick),
     };
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else if !args.quiet {
-        print_report(&report, &pipeline);
+        print_report(&report, pipeline);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -290,124 +269,4 @@ fn print_report(r: &RunReport, pipeline: &Pipeline) {
         }
     }
     let _ = writeln!(out, "\nfinal hash {}", r.hash);
-}
-
-/// The per-tick metrics CSV: one row per tick, a column per metric and per gate.
-struct MetricsCsv {
-    path: PathBuf,
-    writer: csv::Writer<std::io::BufWriter<std::fs::File>>,
-}
-
-impl MetricsCsv {
-    fn create(path: &Path, world: &World) -> Result<MetricsCsv> {
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("cannot create metrics file {}", path.display()))?;
-        let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(file));
-        let mut header: Vec<String> = [
-            "tick",
-            "time_s",
-            "agents_active",
-            "agents_exited",
-            "agents_spawned",
-            "mean_speed",
-            "overlap_pairs",
-            "obstacle_penetrations",
-            "stuck_agents",
-            "queue_length",
-            "polarisation",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        header.extend(world.gates.iter().map(|g| format!("gate_{}", g.name)));
-        writer.write_record(&header)?;
-        Ok(MetricsCsv { path: path.to_owned(), writer })
-    }
-
-    fn write(&mut self, m: &TickMetrics) -> Result<()> {
-        let mut row = vec![
-            m.tick.to_string(),
-            m.time_s.to_string(),
-            m.agents_active.to_string(),
-            m.agents_exited.to_string(),
-            m.agents_spawned.to_string(),
-            m.mean_speed.to_string(),
-            m.overlap_pairs.to_string(),
-            m.obstacle_penetrations.to_string(),
-            m.stuck_agents.to_string(),
-            m.queue_length.to_string(),
-            m.polarisation.to_string(),
-        ];
-        row.extend(m.gate_crossings.iter().map(|c| c.to_string()));
-        self.writer
-            .write_record(&row)
-            .with_context(|| format!("cannot write metrics file {}", self.path.display()))
-    }
-
-    fn finish(mut self) -> Result<()> {
-        self.writer.flush().with_context(|| format!("cannot write metrics file {}", self.path.display()))
-    }
-}
-
-pub fn progress_bar(ticks: u64, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(ticks), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} ticks  {per_sec}  eta {eta}")
-            .expect("a valid template"),
-    );
-    bar
-}
-
-/// The trace CSV: one row per agent per traced tick.
-struct Trace {
-    path: PathBuf,
-    writer: csv::Writer<std::io::BufWriter<std::fs::File>>,
-}
-
-impl Trace {
-    fn create(path: &Path) -> Result<Trace> {
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("cannot create trace file {}", path.display()))?;
-        let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(file));
-        writer.write_record(["tick", "id", "group", "x", "y", "vx", "vy"])?;
-        Ok(Trace { path: path.to_owned(), writer })
-    }
-
-    fn write(&mut self, world: &World) -> Result<()> {
-        let a = &world.agents;
-        // Rows in id order, even when the pipeline keeps them in spatial order.
-        let order = a.id_order();
-        let rows: Vec<usize> = match &order {
-            None => (0..a.len()).collect(),
-            Some(o) => o.iter().map(|&r| r as usize).collect(),
-        };
-        for i in rows {
-            let (p, v) = (a.position[i], a.velocity[i]);
-            let g = &world.groups[a.group[i] as usize].name;
-            self.writer
-                .write_record(&[
-                    world.tick.to_string(),
-                    a.id[i].to_string(),
-                    g.clone(),
-                    p.x.to_string(),
-                    p.y.to_string(),
-                    v.x.to_string(),
-                    v.y.to_string(),
-                ])
-                .with_context(|| format!("cannot write trace file {}", self.path.display()))?;
-        }
-        Ok(())
-    }
-
-    fn finish(mut self) -> Result<()> {
-        self.writer.flush().with_context(|| format!("cannot write trace file {}", self.path.display()))
-    }
-}
-
-/// The checkpoint a run resumed from, for messages.
-fn resumed_path(resumed: &Option<(PathBuf, u64)>) -> String {
-    resumed.as_ref().map(|(p, _)| p.display().to_string()).unwrap_or_default()
 }

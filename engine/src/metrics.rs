@@ -83,6 +83,41 @@ pub struct MetricsCollector {
     state: MetricsState,
 }
 
+/// A saved metrics state that does not fit the world it is to go on with.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MetricsStateError {
+    /// Anchors and their flags disagree, or cover more agents than the world has issued ids.
+    #[error("the metrics state anchors {anchors} agents ({flags} flags), the world has issued {ids} ids")]
+    Anchors {
+        /// Anchored positions saved.
+        anchors: usize,
+        /// Anchor flags saved.
+        flags: usize,
+        /// Ids the world has issued.
+        ids: usize,
+    },
+    /// Another number of gates.
+    #[error("the metrics state counts {saved} gates, the scenario has {scenario}")]
+    Gates {
+        /// Gates in the state.
+        saved: usize,
+        /// Gates in the scenario.
+        scenario: usize,
+    },
+    /// Saved at another tick than the world's.
+    #[error(
+        "the metrics state was saved at tick {saved} ({observed} observed), the world is at tick {world}"
+    )]
+    Tick {
+        /// The tick the state was saved at.
+        saved: u64,
+        /// Ticks it had observed.
+        observed: u64,
+        /// The world's tick.
+        world: u64,
+    },
+}
+
 /// What a [`MetricsCollector`] carries from tick to tick: with the world, all a resumed run
 /// needs to go on observing exactly as the uninterrupted run would have (checkpoints hold it).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -119,27 +154,27 @@ impl MetricsCollector {
         config: MetricsConfig,
         world: &World,
         state: MetricsState,
-    ) -> Result<MetricsCollector, String> {
+    ) -> Result<MetricsCollector, MetricsStateError> {
         let ids = world.next_id as usize;
         if state.anchor.len() != state.anchored.len() || state.anchor.len() > ids {
-            return Err(format!(
-                "the metrics state anchors {} agents ({} flags), the world has issued {ids} ids",
-                state.anchor.len(),
-                state.anchored.len()
-            ));
+            return Err(MetricsStateError::Anchors {
+                anchors: state.anchor.len(),
+                flags: state.anchored.len(),
+                ids,
+            });
         }
         if state.gate_totals.len() != world.gates.len() {
-            return Err(format!(
-                "the metrics state counts {} gates, the scenario has {}",
-                state.gate_totals.len(),
-                world.gates.len()
-            ));
+            return Err(MetricsStateError::Gates {
+                saved: state.gate_totals.len(),
+                scenario: world.gates.len(),
+            });
         }
         if state.observed_ticks > world.tick || state.last.tick != world.tick && state.observed_ticks > 0 {
-            return Err(format!(
-                "the metrics state was saved at tick {} ({} observed), the world is at tick {}",
-                state.last.tick, state.observed_ticks, world.tick
-            ));
+            return Err(MetricsStateError::Tick {
+                saved: state.last.tick,
+                observed: state.observed_ticks,
+                world: world.tick,
+            });
         }
         // The saved anchors replace those `new` would set, so they are not set first.
         Ok(MetricsCollector {
@@ -388,6 +423,7 @@ mod tests {
             MetricsCollector::resume(scenario.metrics, &world, gates)
                 .err()
                 .expect("refused")
+                .to_string()
                 .contains("1 gates")
         );
         let mut later = original.state().clone();
@@ -396,6 +432,7 @@ mod tests {
             MetricsCollector::resume(scenario.metrics, &world, later)
                 .err()
                 .expect("refused")
+                .to_string()
                 .contains("saved at tick 17")
         );
         let mut anchors = original.state().clone();

@@ -18,11 +18,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use throng_engine::Scenario;
 use throng_engine::world::Param;
+use throng_engine::{RunSettings, Scenario, Simulation};
 
 use frame::{Camera, Extent, Frame, Geometry, Scene, Style, View};
-use trace::{Simulation, read_trace};
+use trace::read_trace;
 
 #[derive(Args)]
 pub struct RenderArgs {
@@ -138,7 +138,7 @@ fn output(path: &Path, accepted: &[(&str, &str)]) -> Result<String> {
 
 /// Frames from a scenario run, or from a trace in memory.
 enum Source {
-    Run { sim: Box<Simulation>, ticks: u64 },
+    Run { sim: Box<Simulation>, ticks: u64, origin: String },
     Trace(Vec<Frame>),
 }
 
@@ -162,18 +162,18 @@ impl Source {
     ) -> Result<Duration> {
         let mut run_time = Duration::ZERO;
         match self {
-            Source::Run { sim, .. } => {
-                let progress = crate::run::progress_bar(until, quiet);
+            Source::Run { sim, origin, .. } => {
+                let progress = crate::args::progress_bar(until, quiet);
                 if wanted(0) {
-                    visit(Frame::of(&sim.world))?;
+                    visit(Frame::of(sim.world()))?;
                 }
-                while sim.world.tick < until {
+                while sim.tick() < until {
                     let start = Instant::now();
-                    sim.step()?;
+                    sim.step().with_context(|| format!("{origin} stopped"))?;
                     run_time += start.elapsed();
                     progress.inc(1);
-                    if wanted(sim.world.tick) {
-                        visit(Frame::of(&sim.world))?;
+                    if wanted(sim.tick()) {
+                        visit(Frame::of(sim.world()))?;
                     }
                 }
                 progress.finish_and_clear();
@@ -231,8 +231,12 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
             if let Some(seed) = args.seed {
                 scenario.seed = seed;
             }
-            let sim = Simulation::new(&scenario, trace::threads(args.threads)?)?;
-            let geometry = Geometry::of(&sim.world);
+            let threads = crate::args::threads(args.threads, "--threads")?;
+            let sim = Simulation::new(
+                &scenario,
+                RunSettings { threads, metrics: false, ..RunSettings::default() },
+            )?;
+            let geometry = Geometry::of(sim.world());
             let default_view = geometry.extent().view(0.01);
             let scene = Scene {
                 name: scenario.name.clone(),
@@ -241,7 +245,11 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
                 geometry: Some(geometry),
             };
             let ticks = args.ticks.unwrap_or(scenario.ticks);
-            Ok(Input { scene, source: Source::Run { sim: Box::new(sim), ticks }, default_view })
+            Ok(Input {
+                scene,
+                source: Source::Run { sim: Box::new(sim), ticks, origin: scenario.origin.clone() },
+                default_view,
+            })
         }
         "csv" => {
             for (given, name) in [

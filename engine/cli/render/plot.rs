@@ -11,12 +11,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use throng_engine::metrics::MetricsCollector;
 use tiny_skia::{LineCap, LineJoin, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 use super::font;
 use super::frame::{BOUNDS, GROUP_COLOURS, Rgb, TEXT};
-use super::trace::{Simulation, threads};
+use throng_engine::{RunSettings, Simulation};
 
 #[derive(Args)]
 pub struct PlotArgs {
@@ -186,17 +185,13 @@ fn run_metrics(args: &PlotArgs) -> Result<Table> {
         scenario.seed = seed;
     }
     let ticks = args.ticks.unwrap_or(scenario.ticks);
-    let mut sim = Simulation::new(&scenario, threads(args.threads)?)?;
-    let mut collector = MetricsCollector::new(scenario.metrics, &sim.world);
-    let progress = crate::run::progress_bar(ticks, args.quiet);
+    let threads = crate::args::threads(args.threads, "--threads")?;
+    let mut sim = Simulation::new(&scenario, RunSettings { threads, ..RunSettings::default() })?;
+    let progress = crate::args::progress_bar(ticks, args.quiet);
     let mut rows = Vec::with_capacity(ticks as usize);
     for _ in 0..ticks {
-        sim.step()?;
-        let (world, pipeline) = (&sim.world, sim.pipeline());
-        rows.push(
-            pipeline
-                .install(|| collector.observe(world, pipeline.events(), pipeline.obstacle_index()).clone()),
-        );
+        sim.step().with_context(|| format!("{} stopped", scenario.origin))?;
+        rows.push(sim.metrics().expect("metrics are on").last().clone());
         progress.inc(1);
     }
     progress.finish_and_clear();
@@ -221,7 +216,7 @@ fn run_metrics(args: &PlotArgs) -> Result<Table> {
         Series { title: PLOTTED[3].1.into(), unit: PLOTTED[3].2, values: column(&|m| m.queue_length as f64) },
         Series { title: PLOTTED[4].1.into(), unit: PLOTTED[4].2, values: column(&|m| m.polarisation) },
     ];
-    for (g, gate) in sim.world.gates.iter().enumerate() {
+    for (g, gate) in sim.world().gates.iter().enumerate() {
         let per_tick = column(&|m| m.gate_crossings.get(g).copied().unwrap_or(0) as f64);
         panels.push(gate_series(&gate.name, &per_tick, dt));
     }

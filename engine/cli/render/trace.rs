@@ -1,16 +1,13 @@
-//! Where frames come from: a trace CSV written by `throng run --trace` (read whole, checked row
-//! by row), or a scenario run tick by tick.
+//! Reading a trace CSV written by `throng run --trace` (read whole, checked row by row) into
+//! frames.
 
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use throng_engine::math::Vec2;
-use throng_engine::{Pipeline, Scenario, World};
 
 use super::frame::{DEFAULT_RADIUS, Frame};
-
-/// The header `throng run --trace` writes.
-pub const TRACE_HEADER: [&str; 7] = ["tick", "id", "group", "x", "y", "vx", "vy"];
+use crate::output::TRACE_COLUMNS;
 
 /// A trace read into memory: frames in tick order, rows in id order.
 pub struct Trace {
@@ -28,7 +25,7 @@ pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Res
         std::io::ErrorKind::NotFound => anyhow!("{file}: no such trace file"),
         _ => anyhow!("{file}: cannot read the trace: {e}"),
     })?;
-    let expected = TRACE_HEADER.join(",");
+    let expected = TRACE_COLUMNS.join(",");
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         bail!(
             "{file}: the trace is empty; expected the header `{expected}` (write one with `throng run SCENARIO --trace {file}`)"
@@ -37,7 +34,7 @@ pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Res
     let mut reader =
         csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(std::io::Cursor::new(&bytes));
     let header = reader.headers().map_err(|e| csv_error(&file, e))?.clone();
-    if header.iter().map(str::trim).ne(TRACE_HEADER.iter().copied()) {
+    if header.iter().map(str::trim).ne(TRACE_COLUMNS.iter().copied()) {
         bail!(
             "{file}:1: not a trace: expected the header `{expected}` (from `throng run --trace`), found `{}`",
             header.iter().collect::<Vec<_>>().join(",")
@@ -56,7 +53,7 @@ pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Res
             Err(e) => return Err(csv_error(&file, e)),
         }
         let line = record.position().map_or(0, |p| p.line());
-        let at = |col: usize| format!("{file}:{line}: column `{}`", TRACE_HEADER[col]);
+        let at = |col: usize| format!("{file}:{line}: column `{}`", TRACE_COLUMNS[col]);
         let tick: u64 = record[0].trim().parse().map_err(|_| {
             anyhow!("{}: expected a tick (a whole number >= 0), found `{}`", at(0), &record[0])
         })?;
@@ -124,7 +121,7 @@ fn csv_error(file: &str, e: csv::Error) -> anyhow::Error {
     match (e.kind(), line) {
         (csv::ErrorKind::UnequalLengths { expected_len, len, .. }, Some(line)) => anyhow!(
             "{file}:{line}: expected {expected_len} columns ({}), found {len}",
-            TRACE_HEADER.join(",")
+            TRACE_COLUMNS.join(",")
         ),
         (csv::ErrorKind::Utf8 { .. }, Some(line)) => anyhow!("{file}:{line}: not valid UTF-8"),
         (_, Some(line)) => anyhow!("{file}:{line}: {e}"),
@@ -147,37 +144,4 @@ fn sort_by_id(f: &mut Frame) {
         velocity: order.iter().map(|&i| f.velocity[i]).collect(),
         radius: order.iter().map(|&i| f.radius[i]).collect(),
     };
-}
-
-/// A scenario being run, one tick at a time.
-pub struct Simulation {
-    pub world: World,
-    pipeline: Pipeline,
-    origin: String,
-}
-
-impl Simulation {
-    pub fn new(scenario: &Scenario, threads: usize) -> Result<Simulation> {
-        let world = scenario.build_world();
-        let mut pipeline = Pipeline::new(threads, scenario.index)?;
-        pipeline.set_sensing_skin(scenario.sensing_skin);
-        Ok(Simulation { world, pipeline, origin: scenario.origin.clone() })
-    }
-
-    pub fn step(&mut self) -> Result<()> {
-        self.pipeline.step(&mut self.world).with_context(|| format!("{} stopped", self.origin))
-    }
-
-    pub fn pipeline(&self) -> &Pipeline {
-        &self.pipeline
-    }
-}
-
-/// The worker-thread count: `--threads`, or every core.
-pub fn threads(arg: Option<usize>) -> Result<usize> {
-    match arg {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) => Ok(t),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
 }

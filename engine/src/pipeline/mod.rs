@@ -16,7 +16,7 @@ mod timers;
 pub use events::TickEvents;
 pub use finite::NonFinite;
 pub use pass::Pass;
-pub use threads::STAY_AWAKE;
+pub use threads::{STAY_AWAKE, enter_pool};
 pub use timers::PassTimers;
 
 use crate::index::{IndexKind, Neighbours, ObstacleIndex};

@@ -1,6 +1,8 @@
 //! Threads: running the pipeline's work on its own pool, and keeping the helpers awake between
 //! passes while a loop of ticks runs inside [`Pipeline::enter`].
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::Pipeline;
@@ -37,42 +39,59 @@ impl Pipeline {
     /// are the same bits either way: which thread runs which piece never changes a result.
     /// Measurements: docs/benchmarks.md.
     pub fn enter<R: Send>(&mut self, f: impl FnOnce(&mut Pipeline) -> R + Send) -> R {
-        use std::sync::atomic::{AtomicBool, Ordering};
-        let pool = std::sync::Arc::clone(&self.pool);
-        if pool.current_thread_index().is_some() {
-            return f(self); // already on one of its workers: nothing to hand over
-        }
-        if !self.keep_awake {
-            return pool.install(|| f(self));
-        }
-        /// Marks `f` finished however it ends, a panic included, so the helpers stop.
-        struct Finished<'a>(&'a AtomicBool);
-        impl Drop for Finished<'_> {
-            fn drop(&mut self) {
-                self.0.store(true, Ordering::Release);
-            }
-        }
-        let job = std::sync::Mutex::new(Some((f, self)));
-        let out = std::sync::Mutex::new(None);
-        let finished = AtomicBool::new(false);
-        pool.broadcast(|ctx| {
-            if ctx.index() == 0 {
-                let _finished = Finished(&finished);
-                let (f, me) = job.lock().expect("not poisoned").take().expect("worker 0 takes it once");
-                *out.lock().expect("not poisoned") = Some(f(me));
-                return;
-            }
-            let mut idle_since: Option<Instant> = None;
-            while !finished.load(Ordering::Acquire) {
-                if rayon::yield_now() == Some(rayon::Yield::Executed) {
-                    idle_since = None;
-                } else if idle_since.get_or_insert_with(Instant::now).elapsed() < STAY_AWAKE {
-                    std::thread::yield_now();
-                } else {
-                    std::thread::sleep(Duration::from_micros(100));
-                }
-            }
-        });
-        out.into_inner().expect("not poisoned").expect("worker 0 ran f")
+        let pool = self.pool();
+        let keep_awake = self.keep_awake;
+        enter_pool(&pool, keep_awake, || f(self))
     }
+
+    /// The pool the passes run on (shared, so a caller can hold it while it lends out the
+    /// pipeline, as [`enter_pool`] does).
+    pub fn pool(&self) -> Arc<rayon::ThreadPool> {
+        Arc::clone(&self.pool)
+    }
+
+    /// Whether [`Pipeline::enter`] keeps the other workers awake.
+    pub fn keeps_awake(&self) -> bool {
+        self.keep_awake
+    }
+}
+
+/// Runs `f` on worker 0 of `pool`, the other workers kept awake for the whole of `f` when
+/// `keep_awake` (see [`Pipeline::enter`]); at once when already on one of its workers.
+pub fn enter_pool<R: Send>(pool: &rayon::ThreadPool, keep_awake: bool, f: impl FnOnce() -> R + Send) -> R {
+    if pool.current_thread_index().is_some() {
+        return f(); // already on one of its workers: nothing to hand over
+    }
+    if !keep_awake {
+        return pool.install(f);
+    }
+    /// Marks `f` finished however it ends, a panic included, so the helpers stop.
+    struct Finished<'a>(&'a AtomicBool);
+    impl Drop for Finished<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+    let job = Mutex::new(Some(f));
+    let out = Mutex::new(None);
+    let finished = AtomicBool::new(false);
+    pool.broadcast(|ctx| {
+        if ctx.index() == 0 {
+            let _finished = Finished(&finished);
+            let f = job.lock().expect("not poisoned").take().expect("worker 0 takes it once");
+            *out.lock().expect("not poisoned") = Some(f());
+            return;
+        }
+        let mut idle_since: Option<Instant> = None;
+        while !finished.load(Ordering::Acquire) {
+            if rayon::yield_now() == Some(rayon::Yield::Executed) {
+                idle_since = None;
+            } else if idle_since.get_or_insert_with(Instant::now).elapsed() < STAY_AWAKE {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_micros(100));
+            }
+        }
+    });
+    out.into_inner().expect("not poisoned").expect("worker 0 ran f")
 }

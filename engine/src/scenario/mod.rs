@@ -105,6 +105,9 @@ pub struct Scenario {
     pub warnings: Vec<ScenarioError>,
     /// BLAKE3 of the file's bytes.
     pub content_hash: [u8; 32],
+    /// The overrides applied to the file, canonical (`key = value`, sorted), as checkpoints
+    /// and batch run ids record them; empty for the file as it is.
+    pub overrides: Vec<String>,
 }
 
 impl Scenario {

@@ -32,21 +32,16 @@ use crate::scenario::{MAX_AGENTS, Scenario, ScenarioError, nearest_word};
 /// The override key that scales a scenario to a number of agents instead of setting a value.
 pub const AGENTS_KEY: &str = "agents";
 
-/// The override `agents = n`, as `--agents N` on the command line gives it (its errors name
-/// `--agents`).
-pub fn agents_override(n: u64) -> Override {
-    Override {
-        key: AGENTS_KEY.into(),
-        value: toml::Value::Integer(n.min(i64::MAX as u64) as i64),
-        origin: Origin::Other("--agents".into()),
-    }
+/// The override `agents = n`, as a program's own option gives it; its errors name `origin`.
+pub fn agents_override(n: u64, origin: Origin) -> Override {
+    Override { key: AGENTS_KEY.into(), value: toml::Value::Integer(n.min(i64::MAX as u64) as i64), origin }
 }
 
 /// Where an override was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
-    /// On the command line (`--set KEY=VALUE`).
-    Arg,
+    /// A `KEY=VALUE` argument of a program, named as the program names the option.
+    Arg(String),
     /// In a file (a batch file), at 1-based line and column.
     File { file: String, line: usize, col: usize },
     /// Somewhere else, named (a golden file's recorded overrides).
@@ -71,8 +66,8 @@ impl Override {
     /// A `ScenarioError` placed at this override: at its file position, or at `--set`.
     pub fn error(&self, message: impl Into<String>) -> ScenarioError {
         match &self.origin {
-            Origin::Arg => ScenarioError {
-                file: "--set".into(),
+            Origin::Arg(option) => ScenarioError {
+                file: option.clone(),
                 location: None,
                 key: self.key.clone(),
                 message: message.into(),
@@ -205,11 +200,12 @@ pub fn leaves(key: &[String], value: toml::Value, origin: &Origin, out: &mut Vec
     }
 }
 
-/// Parses a `--set KEY=VALUE` argument. VALUE is a TOML value (`1.5`, `[0, 0]`,
-/// `{ min = 1, max = 2 }`, `"text"`); a bare word such as `brute` is taken as a string.
-pub fn parse_set(arg: &str) -> Result<Vec<Override>, ScenarioError> {
+/// Parses a `KEY=VALUE` argument of the option named `option` (errors name it). VALUE is a
+/// TOML value (`1.5`, `[0, 0]`, `{ min = 1, max = 2 }`, `"text"`); a bare word such as
+/// `brute` is taken as a string.
+pub fn parse_set(arg: &str, option: &str) -> Result<Vec<Override>, ScenarioError> {
     let err = |key: &str, message: String| ScenarioError {
-        file: "--set".into(),
+        file: option.into(),
         location: None,
         key: key.to_string(),
         message,
@@ -221,7 +217,7 @@ pub fn parse_set(arg: &str) -> Result<Vec<Override>, ScenarioError> {
     let canonical = join_key(&segs);
     let value = parse_value(value.trim()).map_err(|m| err(&canonical, m))?;
     let mut out = Vec::new();
-    leaves(&segs, value, &Origin::Arg, &mut out);
+    leaves(&segs, value, &Origin::Arg(option.into()), &mut out);
     Ok(out)
 }
 
@@ -248,7 +244,7 @@ pub fn check_unique(overrides: &[Override]) -> Result<(), ScenarioError> {
     for (i, o) in overrides.iter().enumerate() {
         if let Some(first) = overrides[..i].iter().find(|p| p.key == o.key) {
             let at = match &first.origin {
-                Origin::Arg => "by another --set".to_string(),
+                Origin::Arg(option) => format!("by another {option}"),
                 Origin::File { file, line, col } => format!("at {file}:{line}:{col}"),
                 Origin::Other(name) => format!("in {name}"),
             };
@@ -325,6 +321,7 @@ fn apply(base: &Scenario, text: &str, overrides: &[Override]) -> Result<Scenario
     match Scenario::parse(&new_text, origin) {
         Ok(mut s) => {
             s.content_hash = base.content_hash;
+            s.overrides = canonical(overrides);
             // A warning the file already had keeps its place in the file; a new one is the
             // overrides' and has no place there.
             for w in &mut s.warnings {
@@ -487,15 +484,15 @@ mod tests {
     #[test]
     fn agents_scales_after_every_other_override() {
         let text = "version = 1\nname = \"s\"\nseed = 1\ndt = 0.1\nticks = 5\n[bounds]\nkind = \"wrap\"\nmin = [0, 0]\nmax = [40, 40]\n[[groups]]\nname = \"a\"\ncount = 30\nspawn = { kind = \"rect\", min = [0, 0], max = [40, 40] }\nmax_speed = 1.0\nmax_force = 1.0\n";
-        let mut sets = parse_set("groups.a.count=10").unwrap();
-        sets.push(agents_override(40));
+        let mut sets = parse_set("groups.a.count=10", "--set").unwrap();
+        sets.push(agents_override(40, Origin::Other("--agents".into())));
         let s = parse(text, "s.toml", &sets).unwrap();
         // Four times the overridden 10 agents: the world's sides double (not × √(40/30)).
         assert_eq!(s.agent_count(), 40);
         assert_eq!(s.bounds.max, crate::math::Vec2::new(80.0, 80.0));
         assert_eq!(s.content_hash, Scenario::parse(text, "s.toml").unwrap().content_hash);
         for bad in ["agents=0", "agents=1.5", "agents=\"many\"", "agents=20000001"] {
-            let e = parse(text, "s.toml", &parse_set(bad).unwrap()).unwrap_err();
+            let e = parse(text, "s.toml", &parse_set(bad, "--set").unwrap()).unwrap_err();
             assert_eq!((e.file.as_str(), e.key.as_str()), ("--set", "agents"), "{bad}");
             assert!(
                 e.message.starts_with("expected a whole number of agents from 1 to 20000000"),
@@ -506,12 +503,12 @@ mod tests {
 
     #[test]
     fn tables_split_into_leaves() {
-        let out = parse_set("groups.boids.max_speed={ min = 1, max = 2 }").unwrap();
+        let out = parse_set("groups.boids.max_speed={ min = 1, max = 2 }", "--set").unwrap();
         let keys: Vec<&str> = out.iter().map(|o| o.key.as_str()).collect();
         assert_eq!(keys, ["groups.boids.max_speed.max", "groups.boids.max_speed.min"]);
-        assert_eq!(parse_set("index=brute").unwrap()[0].value, toml::Value::String("brute".into()));
-        assert!(parse_set("dt=0.1.2").is_err());
-        assert!(parse_set("dt").is_err());
+        assert_eq!(parse_set("index=brute", "--set").unwrap()[0].value, toml::Value::String("brute".into()));
+        assert!(parse_set("dt=0.1.2", "--set").is_err());
+        assert!(parse_set("dt", "--set").is_err());
     }
 
     #[test]

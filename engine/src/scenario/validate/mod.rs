@@ -375,6 +375,7 @@ impl<'a> Validator<'a> {
             metrics,
             warnings: Vec::new(),
             content_hash: *blake3::hash(text.as_bytes()).as_bytes(),
+            overrides: Vec::new(),
         })
     }
 }

@@ -2,11 +2,12 @@
 
 use super::record::pass_digests;
 use super::verify::*;
-use super::verify::{Runner, compare};
+use super::verify::{compare, simulation};
 use super::*;
 use crate::index::IndexKind;
 use crate::scenario::Scenario;
 use crate::scenario::overrides::{self, Override};
+use crate::simulation::Simulation;
 use crate::state::fields::{self, Diff};
 
 /// Finds the expected state for a divergence and compares field by field.
@@ -18,13 +19,13 @@ pub(super) fn explain(
     overrides: &[Override],
     scenario: &Scenario,
     opts: VerifyOptions,
-    run: &Runner,
+    run: &Simulation,
     mut d: Divergence,
 ) -> Result<Divergence, GoldenError> {
     let snapshot = golden.snapshot_at(d.recorded_tick, name)?;
     // With a record every tick and a snapshot there, the snapshot says everything.
     if let (Some(snap), Some(_)) = (&snapshot, d.tick) {
-        d.diff = Some(fields::diff(snap, &run.world));
+        d.diff = Some(fields::diff(snap, run.world()));
         d.expected = Some(Expected::Snapshot);
         return Ok(d);
     }
@@ -38,7 +39,7 @@ pub(super) fn explain(
     }
     match snapshot {
         Some(snap) => {
-            d.diff = Some(fields::diff(&snap, &run.world));
+            d.diff = Some(fields::diff(&snap, run.world()));
             d.expected = Some(Expected::Snapshot);
         }
         None => {
@@ -79,29 +80,29 @@ fn reference_run(
         return Ok(None);
     };
     reference.seed = golden.seed;
-    let mut expected = Runner::new(&reference, threads, index, opts.reorder_every)?;
-    let mut actual = Runner::new(scenario, opts.threads, opts.index, opts.reorder_every)?;
+    let mut expected = simulation(&reference, threads, index, opts.reorder_every)?;
+    let mut actual = simulation(scenario, opts.threads, opts.index, opts.reorder_every)?;
     let expanded = golden.expanded();
     let mut records = golden.records.iter().zip(&expanded).peekable();
     let mut found: Option<(u64, Diff)> = None;
     let mut d = d.clone();
     loop {
-        let tick = expected.world.tick;
+        let tick = expected.tick();
         if tick <= d.recorded_tick
             && let Some((rec, full)) = records.next_if(|(r, _)| r.tick == tick)
-            && !compare(golden, rec, full, &expected.world, &expected.pipeline).0
+            && !compare(golden, rec, full, expected.world(), expected.pipeline()).0
         {
             return Ok(None); // the engine's results changed: this run is no reference
         }
         if found.is_none() {
-            let (e, a) = (fields::column_digests(&expected.world), fields::column_digests(&actual.world));
+            let (e, a) = (fields::column_digests(expected.world()), fields::column_digests(actual.world()));
             if e != a {
-                let diff = fields::diff(&expected.world, &actual.world);
+                let diff = fields::diff(expected.world(), actual.world());
                 found = Some((tick, diff));
                 d.passes.clear();
                 d.passes_matching.clear();
                 if tick > 0 {
-                    let (p_e, p_a) = (pass_digests(&expected.pipeline), pass_digests(&actual.pipeline));
+                    let (p_e, p_a) = (pass_digests(expected.pipeline()), pass_digests(actual.pipeline()));
                     d.passes =
                         p_e.iter().zip(&p_a).filter(|(x, y)| x != y).map(|(x, _)| x.0.clone()).collect();
                     d.passes_matching =
@@ -113,7 +114,7 @@ fn reference_run(
             let agent = if diff.agent.is_some() && *t == tick {
                 Some((tick, diff.clone()))
             } else {
-                let now = fields::diff(&expected.world, &actual.world);
+                let now = fields::diff(expected.world(), actual.world());
                 now.agent.is_some().then_some((tick, now))
             };
             if let Some((agent_tick, agent_diff)) = agent {
@@ -122,7 +123,7 @@ fn reference_run(
                     diff.agent = agent_diff.agent;
                     d.agent_tick = Some(agent_tick);
                     // The passes of the tick that first moved an agent differently.
-                    let (p_e, p_a) = (pass_digests(&expected.pipeline), pass_digests(&actual.pipeline));
+                    let (p_e, p_a) = (pass_digests(expected.pipeline()), pass_digests(actual.pipeline()));
                     d.passes =
                         p_e.iter().zip(&p_a).filter(|(x, y)| x != y).map(|(x, _)| x.0.clone()).collect();
                     d.passes_matching =

@@ -33,8 +33,9 @@ pub use verify::*;
 
 use std::path::{Path, PathBuf};
 
-use crate::pipeline::{NonFinite, PipelineError};
+use crate::pipeline::NonFinite;
 use crate::scenario::ScenarioError;
+use crate::simulation::SimulationError;
 
 /// What goes wrong reading, recording or verifying (as opposed to a mismatch, which is a
 /// [`Verdict`]).
@@ -47,7 +48,7 @@ pub enum GoldenError {
     #[error("{0}")]
     Scenario(#[from] ScenarioError),
     #[error("{0}")]
-    Pipeline(#[from] PipelineError),
+    Simulation(#[from] SimulationError),
     #[error("the recorded run stopped: {0}")]
     Run(#[from] NonFinite),
     #[error("{path}: snapshot at tick {tick} cannot be decoded: {message}")]

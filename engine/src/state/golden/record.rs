@@ -125,7 +125,7 @@ pub fn record(
     progress: &mut dyn FnMut(u64),
 ) -> Result<Golden, GoldenError> {
     if opts.every == 0 || opts.snapshot_every == 0 {
-        return Err(GoldenError::Options("--every and --snapshot-every must be at least 1".into()));
+        return Err(GoldenError::Options("`every` and `snapshot_every` must be at least 1".into()));
     }
     let mut scenario = overrides::load(scenario_path, overrides)?;
     let text = crate::scenario::read_source(scenario_path, "a scenario file (.toml)")?.1;
@@ -133,10 +133,8 @@ pub fn record(
         scenario.seed = seed;
     }
     let ticks = opts.ticks.unwrap_or(scenario.ticks);
-    let mut world = scenario.build_world();
-    let mut pipeline = Pipeline::new(opts.threads, opts.index)?;
-    pipeline.set_reorder_every(opts.reorder_every);
-    pipeline.set_sensing_skin(scenario.sensing_skin);
+    let mut sim = super::verify::simulation(&scenario, opts.threads, opts.index, opts.reorder_every)?;
+    let world = sim.world().clone();
     let base = golden_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut sorted: Vec<(String, String)> =
         overrides.iter().map(|o| (o.key.clone(), overrides::inline(&o.value))).collect();
@@ -182,13 +180,14 @@ pub fn record(
         }
     };
     // Tick 0 waits for tick 1, which an engine change reaches first; then it goes in front.
-    let mut tick_zero = Some(world.clone());
+    let mut tick_zero = Some(world);
     for _ in 0..ticks {
-        pipeline.step(&mut world)?;
+        sim.step()?;
+        let world = sim.world();
         if is_recorded(world.tick, opts.every, ticks) {
-            let digests = fields::column_digests(&world);
-            golden.records.push(record_of(&world, &digests, &mut previous, Some(&pipeline)));
-            snapshot(&world, &mut golden.snapshots);
+            let digests = fields::column_digests(world);
+            golden.records.push(record_of(world, &digests, &mut previous, Some(sim.pipeline())));
+            snapshot(world, &mut golden.snapshots);
         }
         if let Some(zero) = tick_zero.take() {
             let mut first = Vec::new();
@@ -200,6 +199,6 @@ pub fn record(
     if let Some(zero) = tick_zero {
         snapshot(&zero, &mut golden.snapshots); // a run of zero ticks
     }
-    golden.final_hash = state_hash(&world).to_hex();
+    golden.final_hash = sim.hash().to_hex();
     Ok(golden)
 }

@@ -7,9 +7,10 @@ use super::explain::explain;
 use super::record::pass_digests;
 use super::*;
 use crate::index::IndexKind;
-use crate::pipeline::{NonFinite, Pipeline};
+use crate::pipeline::Pipeline;
 use crate::scenario::Scenario;
 use crate::scenario::overrides::{self};
+use crate::simulation::{RunSettings, Simulation};
 use crate::state::checkpoint::ENGINE_VERSION;
 use crate::state::fields::{self, Diff};
 use crate::state::hash::{HASH_LAYOUT, state_hash};
@@ -93,27 +94,22 @@ impl Verdict {
     }
 }
 
-/// One run of a scenario, for verification.
-pub(super) struct Runner {
-    pub(super) world: World,
-    pub(super) pipeline: Pipeline,
-}
-
-impl Runner {
-    pub(super) fn new(
-        scenario: &Scenario,
-        threads: usize,
-        index: IndexKind,
-        reorder_every: u64,
-    ) -> Result<Runner, GoldenError> {
-        let mut pipeline = Pipeline::new(threads, index)?;
-        pipeline.set_reorder_every(reorder_every);
-        pipeline.set_sensing_skin(scenario.sensing_skin);
-        Ok(Runner { world: scenario.build_world(), pipeline })
-    }
-    pub(super) fn step(&mut self) -> Result<(), NonFinite> {
-        self.pipeline.step(&mut self.world)
-    }
+/// One run of a scenario, for verification: no metrics, results never depend on the settings.
+pub(super) fn simulation(
+    scenario: &Scenario,
+    threads: usize,
+    index: IndexKind,
+    reorder_every: u64,
+) -> Result<Simulation, GoldenError> {
+    let settings = RunSettings {
+        threads,
+        index: Some(index),
+        reorder_every,
+        sensing_skin: None,
+        metrics: false,
+        keep_awake: true,
+    };
+    Ok(Simulation::new(scenario, settings)?)
 }
 
 /// The first differing line of two texts: (1-based line, recorded, now).
@@ -240,15 +236,15 @@ pub fn verify(
         ));
     }
 
-    let mut run = Runner::new(&scenario, opts.threads, opts.index, opts.reorder_every)?;
+    let mut run = simulation(&scenario, opts.threads, opts.index, opts.reorder_every)?;
     let expanded = golden.expanded();
     let mut records = golden.records.iter().zip(&expanded).peekable();
     let mut last_match: Option<u64> = None;
     loop {
-        let tick = run.world.tick;
+        let tick = run.tick();
         if let Some((rec, full)) = records.next_if(|(r, _)| r.tick == tick) {
             let (same, columns, passes, passes_matching) =
-                compare(golden, rec, full, &run.world, &run.pipeline);
+                compare(golden, rec, full, run.world(), run.pipeline());
             verdict.records_checked += 1;
             if !same {
                 let d = Divergence {
@@ -270,7 +266,7 @@ pub fn verify(
             last_match = Some(tick);
             // A snapshot must agree with the run it was taken from.
             if let Some(snap) = golden.snapshot_at(tick, &name)? {
-                let diff = fields::diff(&snap, &run.world);
+                let diff = fields::diff(&snap, run.world());
                 if !diff.is_empty() {
                     verdict.problems.push(Problem::SnapshotDiffers { tick, diff });
                 }
@@ -283,9 +279,9 @@ pub fn verify(
             verdict.problems.push(Problem::RunStopped { tick, message: e.to_string() });
             return Ok(verdict);
         }
-        progress(run.world.tick);
+        progress(run.tick());
     }
-    let final_hash = state_hash(&run.world).to_hex();
+    let final_hash = state_hash(run.world()).to_hex();
     if final_hash != golden.final_hash {
         verdict
             .problems

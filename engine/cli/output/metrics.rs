@@ -1,0 +1,57 @@
+//! The per-tick metrics CSV: one row per tick, a column per metric and per gate.
+
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use throng_engine::World;
+use throng_engine::metrics::TickMetrics;
+
+/// A column: its name and how its value is written.
+type Column = (&'static str, fn(&TickMetrics) -> String);
+
+/// The metric columns, in file order; one column per gate (`gate_NAME`) follows them.
+const COLUMNS: [Column; 11] = [
+    ("tick", |m| m.tick.to_string()),
+    ("time_s", |m| m.time_s.to_string()),
+    ("agents_active", |m| m.agents_active.to_string()),
+    ("agents_exited", |m| m.agents_exited.to_string()),
+    ("agents_spawned", |m| m.agents_spawned.to_string()),
+    ("mean_speed", |m| m.mean_speed.to_string()),
+    ("overlap_pairs", |m| m.overlap_pairs.to_string()),
+    ("obstacle_penetrations", |m| m.obstacle_penetrations.to_string()),
+    ("stuck_agents", |m| m.stuck_agents.to_string()),
+    ("queue_length", |m| m.queue_length.to_string()),
+    ("polarisation", |m| m.polarisation.to_string()),
+];
+
+/// A metrics file being written.
+pub struct MetricsCsv {
+    path: PathBuf,
+    writer: csv::Writer<BufWriter<std::fs::File>>,
+}
+
+impl MetricsCsv {
+    /// Creates the file with its header; `world` gives the gates.
+    pub fn create(path: &Path, world: &World) -> Result<MetricsCsv> {
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("cannot create metrics file {}", path.display()))?;
+        let mut writer = csv::Writer::from_writer(BufWriter::new(file));
+        let header = COLUMNS.iter().map(|(name, _)| name.to_string());
+        let gates = world.gates.iter().map(|g| format!("gate_{}", g.name));
+        writer.write_record(header.chain(gates).collect::<Vec<_>>())?;
+        Ok(MetricsCsv { path: path.to_owned(), writer })
+    }
+
+    pub fn write(&mut self, m: &TickMetrics) -> Result<()> {
+        let values = COLUMNS.iter().map(|(_, value)| value(m));
+        let gates = m.gate_crossings.iter().map(|c| c.to_string());
+        self.writer
+            .write_record(values.chain(gates).collect::<Vec<_>>())
+            .with_context(|| format!("cannot write metrics file {}", self.path.display()))
+    }
+
+    pub fn finish(mut self) -> Result<()> {
+        self.writer.flush().with_context(|| format!("cannot write metrics file {}", self.path.display()))
+    }
+}

@@ -1,0 +1,62 @@
+//! The trace CSV: one row per agent per traced tick, agents in id order.
+
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use throng_engine::World;
+
+/// The trace's columns, in file order; `throng render` reads files by these names.
+pub const TRACE_COLUMNS: [&str; 7] = ["tick", "id", "group", "x", "y", "vx", "vy"];
+
+/// The values of one agent's row (`row` of `world`), in [`TRACE_COLUMNS`] order.
+fn row(world: &World, row: usize) -> [String; TRACE_COLUMNS.len()] {
+    let a = &world.agents;
+    let (p, v) = (a.position[row], a.velocity[row]);
+    [
+        world.tick.to_string(),
+        a.id[row].to_string(),
+        world.groups[a.group[row] as usize].name.clone(),
+        p.x.to_string(),
+        p.y.to_string(),
+        v.x.to_string(),
+        v.y.to_string(),
+    ]
+}
+
+/// A trace being written.
+pub struct TraceCsv {
+    path: PathBuf,
+    writer: csv::Writer<BufWriter<std::fs::File>>,
+}
+
+impl TraceCsv {
+    pub fn create(path: &Path) -> Result<TraceCsv> {
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("cannot create trace file {}", path.display()))?;
+        let mut writer = csv::Writer::from_writer(BufWriter::new(file));
+        writer.write_record(TRACE_COLUMNS)?;
+        Ok(TraceCsv { path: path.to_owned(), writer })
+    }
+
+    /// Writes every agent of `world`, in id order even when the pipeline keeps the rows in
+    /// spatial order.
+    pub fn write(&mut self, world: &World) -> Result<()> {
+        let a = &world.agents;
+        let order = a.id_order();
+        let rows: Box<dyn Iterator<Item = usize>> = match &order {
+            None => Box::new(0..a.len()),
+            Some(o) => Box::new(o.iter().map(|&r| r as usize)),
+        };
+        for i in rows {
+            self.writer
+                .write_record(row(world, i))
+                .with_context(|| format!("cannot write trace file {}", self.path.display()))?;
+        }
+        Ok(())
+    }
+
+    pub fn finish(mut self) -> Result<()> {
+        self.writer.flush().with_context(|| format!("cannot write trace file {}", self.path.display()))
+    }
+}

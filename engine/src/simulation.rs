@@ -1,0 +1,263 @@
+//! `Simulation`: the one front door for a program that runs throng. It owns the state
+//! ([`World`]), the scratch ([`Pipeline`]) and, when asked for, the crowd metrics
+//! ([`MetricsCollector`]), and wires them the one way every caller in the repository needs:
+//! scenario → world at tick 0 (or a checkpoint) → pipeline with the run's settings → ticks.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::index::IndexKind;
+use crate::metrics::{MetricsCollector, MetricsStateError, Summary};
+use crate::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, Pass, Pipeline, PipelineError};
+use crate::scenario::Scenario;
+use crate::state::checkpoint::{self, Checkpoint, CheckpointError};
+use crate::state::files::write_atomically;
+use crate::state::hash::{StateHash, state_hash};
+use crate::world::World;
+
+/// How a run is made. None of these changes a result, bit for bit: they choose speed and
+/// what is observed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSettings {
+    /// Worker threads (at least 1; default: every core this process may use).
+    pub threads: usize,
+    /// The neighbour-search backend (default: the scenario's `index`).
+    pub index: Option<IndexKind>,
+    /// Rows in spatial order every this many ticks; 0 never (default
+    /// [`DEFAULT_REORDER_EVERY`], see [`Pipeline::set_reorder_every`]).
+    pub reorder_every: u64,
+    /// Reach of reused sensing candidates in world units; 0 senses afresh every tick
+    /// (default: the scenario's `sensing_skin`, see [`Pipeline::set_sensing_skin`]).
+    pub sensing_skin: Option<f32>,
+    /// Observe the crowd metrics after every tick (default: on).
+    pub metrics: bool,
+    /// Keep the other workers awake while ticks run inside [`Simulation::enter`] (default: on;
+    /// turn it off when several simulations share the cores, see [`Pipeline::set_keep_awake`]).
+    pub keep_awake: bool,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunSettings {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            index: None,
+            reorder_every: DEFAULT_REORDER_EVERY,
+            sensing_skin: None,
+            metrics: true,
+            keep_awake: true,
+        }
+    }
+}
+
+/// Why a simulation could not be made or resumed.
+#[derive(Debug, thiserror::Error)]
+pub enum SimulationError {
+    /// The worker threads could not be started.
+    #[error(transparent)]
+    Pipeline(#[from] PipelineError),
+    /// The checkpoint could not be read, or belongs to another scenario or overrides.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// The checkpoint's metrics state does not fit its world.
+    #[error("{path}: the checkpoint's metrics: {source}")]
+    MetricsState {
+        /// The checkpoint file.
+        path: String,
+        /// What does not fit.
+        source: MetricsStateError,
+    },
+}
+
+/// A scenario being run: the world, the pipeline that steps it, and the metrics observed.
+///
+/// ```
+/// use throng_engine::{RunSettings, Scenario, Simulation};
+///
+/// let scenario = Scenario::load("../scenarios/flock.toml".as_ref())?;
+/// let mut sim = Simulation::new(&scenario, RunSettings { threads: 2, ..RunSettings::default() })?;
+/// sim.run(50)?;
+/// assert_eq!(sim.tick(), 50);
+/// println!("{} agents, state hash {}", sim.world().agents.len(), sim.hash());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Simulation {
+    world: World,
+    pipeline: Pipeline,
+    metrics: Option<MetricsCollector>,
+    /// Whether this simulation resumed from a checkpoint that carried no metrics state (its
+    /// metrics then cover the resumed ticks only).
+    metrics_restarted: bool,
+    /// What checkpoints are tied to: the scenario file's BLAKE3 and its canonical overrides.
+    content_hash: [u8; 32],
+    overrides: Vec<String>,
+    /// Wall time inside `Pipeline::step`, and inside the metrics, since this simulation was made.
+    step_time: Duration,
+    metrics_time: Duration,
+}
+
+impl Simulation {
+    /// The scenario's world at tick 0, ready to step.
+    pub fn new(scenario: &Scenario, settings: RunSettings) -> Result<Simulation, SimulationError> {
+        Simulation::with_world(scenario, scenario.build_world(), None, settings)
+    }
+
+    /// Continues the run a checkpoint holds. The checkpoint must have been written for this
+    /// very scenario file and overrides ([`Scenario::overrides`]), by this engine; its metrics
+    /// state, when it has one, carries the metrics on as if the run had never stopped.
+    pub fn resume(
+        scenario: &Scenario,
+        checkpoint_path: &Path,
+        settings: RunSettings,
+    ) -> Result<Simulation, SimulationError> {
+        let Checkpoint { header, world, metrics } = checkpoint::load(checkpoint_path)?;
+        let path = checkpoint_path.display().to_string();
+        checkpoint::check_run(&header, &path, &scenario.origin, &scenario.content_hash, &scenario.overrides)?;
+        let saved = match (settings.metrics, metrics) {
+            (true, Some(state)) => Some(
+                MetricsCollector::resume(scenario.metrics, &world, state)
+                    .map_err(|source| SimulationError::MetricsState { path, source })?,
+            ),
+            _ => None,
+        };
+        let restarted = settings.metrics && saved.is_none();
+        let mut sim = Simulation::with_world(scenario, world, saved, settings)?;
+        sim.metrics_restarted = restarted;
+        Ok(sim)
+    }
+
+    /// A simulation of `world` (a scenario's, at any tick), with `metrics` carried on when
+    /// given, else fresh metrics from this tick when the settings ask for them.
+    pub fn with_world(
+        scenario: &Scenario,
+        world: World,
+        metrics: Option<MetricsCollector>,
+        settings: RunSettings,
+    ) -> Result<Simulation, SimulationError> {
+        let mut pipeline = Pipeline::new(settings.threads, settings.index.unwrap_or(scenario.index))?;
+        pipeline.set_reorder_every(settings.reorder_every);
+        pipeline.set_sensing_skin(settings.sensing_skin.unwrap_or(scenario.sensing_skin));
+        if !settings.keep_awake {
+            pipeline.set_keep_awake(false); // on by default where it helps (see `Pipeline::new`)
+        }
+        let metrics = match (settings.metrics, metrics) {
+            (false, _) => None,
+            (true, Some(m)) => Some(m),
+            (true, None) => Some(MetricsCollector::new(scenario.metrics, &world)),
+        };
+        Ok(Simulation {
+            world,
+            pipeline,
+            metrics,
+            metrics_restarted: false,
+            content_hash: scenario.content_hash,
+            overrides: scenario.overrides.clone(),
+            step_time: Duration::ZERO,
+            metrics_time: Duration::ZERO,
+        })
+    }
+
+    /// Advances one tick, then observes the metrics (when on).
+    pub fn step(&mut self) -> Result<(), NonFinite> {
+        let start = Instant::now();
+        self.pipeline.step(&mut self.world)?;
+        self.step_time += start.elapsed();
+        let Simulation { world, pipeline, metrics, .. } = self;
+        if let Some(m) = metrics.as_mut() {
+            let start = Instant::now();
+            // On the pipeline's workers, as the passes (at once inside `enter`).
+            pipeline.install(|| {
+                m.observe(world, pipeline.events(), pipeline.obstacle_index());
+            });
+            self.metrics_time += start.elapsed();
+        }
+        Ok(())
+    }
+
+    /// Runs one pass alone on the last tick's scratch, for per-pass benchmarks (see
+    /// [`Pipeline::run_pass`]); the tick does not advance and no metrics are observed.
+    pub fn run_pass(&mut self, pass: Pass) -> Result<(), NonFinite> {
+        self.pipeline.run_pass(&mut self.world, pass)
+    }
+
+    /// Advances `ticks` ticks, all on the pipeline's own workers (see [`Simulation::enter`]).
+    pub fn run(&mut self, ticks: u64) -> Result<(), NonFinite> {
+        self.enter(|sim| (0..ticks).try_for_each(|_| sim.step()))
+    }
+
+    /// Runs `f` on one of the pipeline's worker threads with the simulation lent to it, the
+    /// other workers kept awake (see [`Pipeline::enter`]): a loop of [`Simulation::step`]
+    /// inside pays no hand-over to the pool per tick. Output between ticks is fine inside.
+    pub fn enter<R: Send>(&mut self, f: impl FnOnce(&mut Simulation) -> R + Send) -> R {
+        let pool = self.pipeline.pool();
+        let keep_awake = self.pipeline.keeps_awake();
+        crate::pipeline::enter_pool(&pool, keep_awake, || f(self))
+    }
+
+    /// The state.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The state, to change between ticks (the change is part of the run from then on).
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// The scratch of the last tick: events, neighbour lists, timers.
+    pub fn pipeline(&self) -> &Pipeline {
+        &self.pipeline
+    }
+
+    /// The scratch, to change settings between ticks (none changes a result).
+    pub fn pipeline_mut(&mut self) -> &mut Pipeline {
+        &mut self.pipeline
+    }
+
+    /// The metrics observed so far, if they are on.
+    pub fn metrics(&self) -> Option<&MetricsCollector> {
+        self.metrics.as_ref()
+    }
+
+    /// The metrics summary of the run so far (maxima, totals, final values), if metrics are on.
+    pub fn summary(&self) -> Option<Summary> {
+        self.metrics.as_ref().map(|m| m.summary(&self.world))
+    }
+
+    /// Whether this run resumed from a checkpoint without a metrics state, so its metrics cover
+    /// the resumed ticks only.
+    pub fn metrics_restarted(&self) -> bool {
+        self.metrics_restarted
+    }
+
+    /// Ticks completed.
+    pub fn tick(&self) -> u64 {
+        self.world.tick
+    }
+
+    /// The state hash now.
+    pub fn hash(&self) -> StateHash {
+        state_hash(&self.world)
+    }
+
+    /// Wall time spent stepping (without the metrics) since this simulation was made.
+    pub fn step_time(&self) -> Duration {
+        self.step_time
+    }
+
+    /// Wall time spent observing metrics since this simulation was made.
+    pub fn metrics_time(&self) -> Duration {
+        self.metrics_time
+    }
+
+    /// The checkpoint of this tick, as bytes ([`checkpoint`] describes the format).
+    pub fn checkpoint(&self) -> Vec<u8> {
+        let metrics = self.metrics.as_ref().map(|m| m.state());
+        checkpoint::encode(&self.world, metrics, &self.content_hash, &self.overrides)
+    }
+
+    /// Writes the checkpoint of this tick to `path`, atomically: an interrupted write leaves
+    /// the old file (or none), never a truncated one.
+    pub fn save_checkpoint(&self, path: &Path) -> std::io::Result<()> {
+        write_atomically(path, &self.checkpoint())
+    }
+}
