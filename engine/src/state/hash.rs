@@ -2,9 +2,7 @@
 //! the future, in agent-id order. The layout is documented in `docs/determinism.md`; changing
 //! it changes every golden hash.
 
-use crate::math::Vec2;
-use crate::rng;
-use crate::world::World;
+use crate::world::{Agents, ColumnValue, ColumnVisitor, World};
 
 /// Version of the byte layout below; part of the hashed bytes.
 pub const HASH_LAYOUT: &[u8] = b"throng-state-v2";
@@ -45,13 +43,10 @@ impl Columns {
     }
 }
 
-fn vec2(v: &Vec2, out: &mut Vec<u8>) {
-    out.extend_from_slice(&v.x.to_le_bytes());
-    out.extend_from_slice(&v.y.to_le_bytes());
-}
-
-fn f32le(v: &f32, out: &mut Vec<u8>) {
-    out.extend_from_slice(&v.to_le_bytes());
+impl ColumnVisitor for Columns {
+    fn column<T: ColumnValue>(&mut self, name: &'static str, values: &[T]) {
+        Columns::column(self, name, values, |v, out| v.write_le(out));
+    }
 }
 
 /// Hashes the world's state. Rows are hashed in id order even when the pipeline has
@@ -67,28 +62,14 @@ pub fn state_hash(world: &World) -> StateHash {
     }
 }
 
-fn hash_rows(world: &World, a: &crate::world::Agents) -> StateHash {
+fn hash_rows(world: &World, a: &Agents) -> StateHash {
     let mut c = Columns { hasher: blake3::Hasher::new(), buf: Vec::with_capacity(4096 * 16) };
     c.hasher.update(HASH_LAYOUT);
     c.hasher.update(&world.tick.to_le_bytes());
     c.hasher.update(&world.next_id.to_le_bytes());
     c.hasher.update(&world.exited.to_le_bytes());
     c.column("source_spawned", &world.sources, |s, o| o.extend_from_slice(&s.spawned.to_le_bytes()));
-    c.column("id", &a.id, |v, o| o.extend_from_slice(&v.to_le_bytes()));
-    c.column("group", &a.group, |v, o| o.extend_from_slice(&v.to_le_bytes()));
-    c.column("position", &a.position, vec2);
-    c.column("velocity", &a.velocity, vec2);
-    c.column("max_speed", &a.max_speed, f32le);
-    c.column("max_force", &a.max_force, f32le);
-    c.column("mass", &a.mass, f32le);
-    c.column("radius", &a.radius, f32le);
-    c.column("wander", &a.wander, vec2);
-    c.column("flock_force", &a.flock_force, vec2);
-    c.column("rng", &a.rng, |r, o| o.extend_from_slice(&rng::fingerprint(r).to_le_bytes()));
-    c.column("path_node", &a.path_node, |v, o| o.extend_from_slice(&v.to_le_bytes()));
-    c.column("path_dir", &a.path_dir, |v, o| o.extend_from_slice(&v.to_le_bytes()));
-    c.column("waypoint", &a.waypoint, vec2);
-    c.column("walk_state", &a.walk_state, |v, o| o.push(*v));
-    c.column("goal", &a.goal, vec2);
+    // Every agent column, in declaration order, tagged with its name.
+    a.visit_columns(&mut c);
     StateHash(*c.hasher.finalize().as_bytes())
 }

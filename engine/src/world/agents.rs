@@ -39,42 +39,131 @@ impl<T: Send> Column for Vec<T> {
     }
 }
 
-/// Agent columns. Row `i` of every column describes the same agent. Rows are in id order
-/// unless the pipeline reordered them spatially (`Pipeline::set_reorder_every`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Agents {
+/// Declares the agent columns once: the `Agents` struct (one `Vec` per column), the
+/// `AgentRow` of one agent's values, and what every whole-row operation needs (push,
+/// permute, retain, the state hash's walk over the columns). Checkpoints, golden snapshots and
+/// column digests read the struct through serde, so they follow too. A new column is one line
+/// here (then re-mint the golden hashes: the state hash covers it).
+macro_rules! agent_columns {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty,)+) => {
+        /// Agent columns. Row `i` of every column describes the same agent. Rows are in id
+        /// order unless the pipeline reordered them spatially (`Pipeline::set_reorder_every`).
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        pub struct Agents {
+            $($(#[$doc])* pub $name: Vec<$ty>,)+
+        }
+
+        /// One agent's value in every column, as [`Agents::push`] appends it.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct AgentRow {
+            $($(#[$doc])* pub $name: $ty,)+
+        }
+
+        impl Agents {
+            /// The column names, in declaration order (the state hash's order and tags).
+            pub const COLUMNS: &'static [&'static str] = &[$(stringify!($name)),+];
+
+            /// Appends one agent's row.
+            pub fn push(&mut self, row: AgentRow) {
+                $(self.$name.push(row.$name);)+
+            }
+
+            /// Keeps the rows for which `keep(row)` is true, in order (ids stay sorted).
+            pub fn retain_rows(&mut self, keep: &[bool]) {
+                fn retain<T>(col: &mut Vec<T>, keep: &[bool]) {
+                    let mut k = keep.iter();
+                    col.retain(|_| *k.next().expect("one flag per row"));
+                }
+                $(retain(&mut self.$name, keep);)+
+            }
+
+            /// Calls `visitor` with every column, in declaration order.
+            pub fn visit_columns(&self, visitor: &mut impl ColumnVisitor) {
+                $(visitor.column(stringify!($name), &self.$name);)+
+            }
+
+            /// Every column, to be moved as a whole (no allocation).
+            fn columns_mut(&mut self) -> [&mut dyn Column; Agents::COLUMNS.len()] {
+                [$(&mut self.$name),+]
+            }
+        }
+    };
+}
+
+agent_columns! {
     /// Stable id: never reused, assigned in spawn order.
-    pub id: Vec<u32>,
+    id: u32,
     /// Index into `World::groups`.
-    pub group: Vec<u16>,
-    pub position: Vec<Vec2>,
-    pub velocity: Vec<Vec2>,
+    group: u16,
+    /// Position (world units).
+    position: Vec2,
+    /// Velocity (world units per second).
+    velocity: Vec2,
     /// World units per second.
-    pub max_speed: Vec<f32>,
+    max_speed: f32,
     /// Steering force limit (mass · units / s²).
-    pub max_force: Vec<f32>,
-    pub mass: Vec<f32>,
+    max_force: f32,
+    /// Mass (steering force is divided by it).
+    mass: f32,
     /// Body radius (world units).
-    pub radius: Vec<f32>,
+    radius: f32,
     /// Wander circle offset `c` (spec: wander).
-    pub wander: Vec<Vec2>,
+    wander: Vec2,
     /// The weighted sum of flocking forces, reused between recomputations.
-    pub flock_force: Vec<Vec2>,
+    flock_force: Vec2,
     /// The agent's own generator, drawn from only inside its own update.
-    pub rng: Vec<AgentRng>,
+    rng: AgentRng,
     /// Path following: index of the node being sought.
-    pub path_node: Vec<u32>,
+    path_node: u32,
     /// Path following: +1 or -1 (patrol reverses it).
-    pub path_dir: Vec<i8>,
+    path_dir: i8,
     /// Random walk: the current waypoint.
-    pub waypoint: Vec<Vec2>,
+    waypoint: Vec2,
     /// Random walk: 0 no waypoint yet, 1 walking to a waypoint, 2 on the last, straight leg.
-    pub walk_state: Vec<u8>,
+    walk_state: u8,
     /// The agent's own random goal (targets of kind `random`).
-    pub goal: Vec<Vec2>,
+    goal: Vec2,
+}
+
+/// Sees every agent column in turn ([`Agents::visit_columns`]).
+pub trait ColumnVisitor {
+    /// One column: its name and its values, row by row.
+    fn column<T: ColumnValue>(&mut self, name: &'static str, values: &[T]);
+}
+
+/// A column's value type: its canonical little-endian bytes, as the state hash reads them.
+pub trait ColumnValue {
+    /// Appends this value's bytes to `out`.
+    fn write_le(&self, out: &mut Vec<u8>);
+}
+
+macro_rules! le_bytes {
+    ($($ty:ty),+) => {
+        $(impl ColumnValue for $ty {
+            fn write_le(&self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+        })+
+    };
+}
+le_bytes!(u32, u16, i8, u8, f32);
+
+impl ColumnValue for Vec2 {
+    fn write_le(&self, out: &mut Vec<u8>) {
+        self.x.write_le(out);
+        self.y.write_le(out);
+    }
+}
+
+impl ColumnValue for AgentRng {
+    /// The generator's 64-bit fingerprint (its state and stream), not its layout.
+    fn write_le(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&crate::rng::fingerprint(self).to_le_bytes());
+    }
 }
 
 impl Agents {
+    /// Live agents (rows).
     pub fn len(&self) -> usize {
         self.id.len()
     }
@@ -154,24 +243,7 @@ impl Agents {
         if leaders.is_empty() {
             return;
         }
-        let columns: [&mut dyn Column; 16] = [
-            &mut self.id,
-            &mut self.group,
-            &mut self.position,
-            &mut self.velocity,
-            &mut self.max_speed,
-            &mut self.max_force,
-            &mut self.mass,
-            &mut self.radius,
-            &mut self.wander,
-            &mut self.flock_force,
-            &mut self.rng,
-            &mut self.path_node,
-            &mut self.path_dir,
-            &mut self.waypoint,
-            &mut self.walk_state,
-            &mut self.goal,
-        ];
+        let columns = self.columns_mut();
         let leaders = &leaders[..];
         if rayon::current_thread_index().is_some() && rayon::current_num_threads() > 1 {
             columns.into_par_iter().for_each(|c| c.follow_cycles(order, leaders));
@@ -180,30 +252,7 @@ impl Agents {
         }
     }
 
-    /// Keeps the rows for which `keep(row)` is true, in order (ids stay sorted).
-    pub fn retain_rows(&mut self, keep: &[bool]) {
-        fn retain<T>(col: &mut Vec<T>, keep: &[bool]) {
-            let mut k = keep.iter();
-            col.retain(|_| *k.next().expect("one flag per row"));
-        }
-        retain(&mut self.id, keep);
-        retain(&mut self.group, keep);
-        retain(&mut self.position, keep);
-        retain(&mut self.velocity, keep);
-        retain(&mut self.max_speed, keep);
-        retain(&mut self.max_force, keep);
-        retain(&mut self.mass, keep);
-        retain(&mut self.radius, keep);
-        retain(&mut self.wander, keep);
-        retain(&mut self.flock_force, keep);
-        retain(&mut self.rng, keep);
-        retain(&mut self.path_node, keep);
-        retain(&mut self.path_dir, keep);
-        retain(&mut self.waypoint, keep);
-        retain(&mut self.walk_state, keep);
-        retain(&mut self.goal, keep);
-    }
-
+    /// No live agents.
     pub fn is_empty(&self) -> bool {
         self.id.is_empty()
     }

@@ -12,7 +12,7 @@ mod group;
 mod obstacle;
 mod scene;
 
-pub use agents::{Agents, PermuteScratch};
+pub use agents::{AgentRow, Agents, ColumnValue, ColumnVisitor, PermuteScratch};
 pub use bounds::{Bounds, BoundsKind};
 pub use group::{AgentParams, Group, Param};
 pub use obstacle::Obstacle;
@@ -96,23 +96,24 @@ impl World {
 
         let id = self.next_id;
         self.next_id += 1;
-        let a = &mut self.agents;
-        a.id.push(id);
-        a.group.push(g);
-        a.position.push(self.bounds.wrap(position));
-        a.velocity.push(velocity);
-        a.max_speed.push(max_speed);
-        a.max_force.push(max_force);
-        a.mass.push(mass);
-        a.radius.push(radius);
-        a.wander.push(Vec2::new(w, w));
-        a.flock_force.push(Vec2::ZERO);
-        a.rng.push(agent_rng(self.seed, key, Purpose::Behaviour));
-        a.path_node.push(0);
-        a.path_dir.push(1);
-        a.waypoint.push(position);
-        a.walk_state.push(0);
-        a.goal.push(position);
+        self.agents.push(AgentRow {
+            id,
+            group: g,
+            position: self.bounds.wrap(position),
+            velocity,
+            max_speed,
+            max_force,
+            mass,
+            radius,
+            wander: Vec2::new(w, w),
+            flock_force: Vec2::ZERO,
+            rng: agent_rng(self.seed, key, Purpose::Behaviour),
+            path_node: 0,
+            path_dir: 1,
+            waypoint: position,
+            walk_state: 0,
+            goal: position,
+        });
         id
     }
 }
