@@ -43,7 +43,7 @@ fn pipeline() -> Pipeline {
 }
 
 #[test]
-fn end_to_end_seek_fixed_point() {
+fn seek_of_a_fixed_point_matches_three_ticks_by_hand() {
     let mut world = one_agent(
         0.5,
         "max_speed = 2.0\nmax_force = 100.0",
@@ -65,7 +65,7 @@ fn end_to_end_seek_fixed_point() {
 }
 
 #[test]
-fn end_to_end_seek_limited_by_max_force_and_mass() {
+fn seek_is_limited_by_max_force_and_mass() {
     let mut world = one_agent(
         1.0,
         "max_speed = 10.0\nmax_force = 1.0\nmass = 4.0",
@@ -80,7 +80,7 @@ fn end_to_end_seek_limited_by_max_force_and_mass() {
 }
 
 #[test]
-fn end_to_end_weighted_sum_of_two_behaviours() {
+fn two_behaviours_add_by_their_weights() {
     let mut world = one_agent(
         0.1,
         "max_speed = 1.0\nmax_force = 100.0",
@@ -96,7 +96,7 @@ fn end_to_end_weighted_sum_of_two_behaviours() {
 }
 
 #[test]
-fn end_to_end_weighted_sum_runs_in_declared_order() {
+fn the_weighted_sum_runs_in_declared_order() {
     // Float addition is not associative, so the order of the sum is observable:
     // seek (1, 0) weight 1e6, max_speed 100: (1e8, 0); flee (1, 0) weight 1e6: (-1e8, 0);
     // seek (1, 0) weight 0.25: (25, 0). In declared order, (1e8 - 1e8) + 25 = 25 exactly.
@@ -115,7 +115,7 @@ fn end_to_end_weighted_sum_runs_in_declared_order() {
 }
 
 #[test]
-fn end_to_end_wander_without_jitter() {
+fn wander_without_jitter_keeps_its_heading() {
     // R = 2, D = 3, jitter 0, so no random draw matters. c0 = (2 * 0.707, 2 * 0.707).
     // Tick 1: c = norm(c0) * 2 = (1.4142136, 1.4142136); v = 0, so w - p = c:
     // desired = (0.7071068, 0.7071068) * 1 = force; dt 1: v = p = (0.7071068, 0.7071068).
@@ -138,7 +138,7 @@ fn end_to_end_wander_without_jitter() {
 }
 
 #[test]
-fn end_to_end_seek_across_a_wrapped_seam() {
+fn seek_across_a_wrapped_seam_takes_the_minimum_image() {
     // World [0, 10) wrapped; agent at (9, 5) seeks (1, 5): the minimum image of t - p is (2, 0),
     // not (-8, 0). desired = (1, 0) * 4 = (4, 0); dt 0.5: v = (2, 0), p = (10, 5) -> (0, 5).
     let text = r#"
@@ -170,7 +170,7 @@ target = [1, 5]
 }
 
 #[test]
-fn end_to_end_pursuit_of_an_agent() {
+fn pursuit_of_an_agent_target_steers_towards_it() {
     // Agent 0 (group "hunter", at (0, 0), at rest) pursues agent 1 (group "prey", at (8, 0),
     // initial velocity ignored: it has no behaviours and initial_speed 0, so it stays put).
     // Tick 1: T = 8 / 4 = 2, q.v = 0, future = (8, 0): desired (4, 0), dt 0.25: v = (1, 0),

@@ -31,7 +31,7 @@ fn signed_distance_is_negative_inside() {
 }
 
 #[test]
-fn avoid_centre_of_circle_and_rect() {
+fn avoid_centre_is_a_circles_centre_or_a_rects_nearest_point() {
     // A circle's centre(o) is its centre, wherever ahead is.
     let c = Obstacle::Circle { centre: v(3.0, -1.0), radius: 2.0 };
     assert_eq!(c.avoid_centre(v(10.0, 10.0)), v(3.0, -1.0));
@@ -50,7 +50,7 @@ fn avoid_centre_of_circle_and_rect() {
 }
 
 #[test]
-fn push_out_of_a_circle() {
+fn push_out_of_a_circle_moves_the_body_clear_along_the_normal() {
     let c = Obstacle::Circle { centre: v(0.0, 0.0), radius: 2.0 };
     // Body radius 0.5, reach 2.5. p = (0, 1): n = (0, 1), out = (0, 2.5).
     assert_eq!(c.push_out(v(0.0, 1.0), 0.5), Some((v(0.0, 2.5), v(0.0, 1.0))));
@@ -66,7 +66,7 @@ fn push_out_of_a_circle() {
 }
 
 #[test]
-fn push_out_of_a_rect_from_outside_and_inside() {
+fn push_out_of_a_rect_moves_the_body_clear_from_outside_and_inside() {
     let r = Obstacle::Rect { min: v(0.0, 0.0), max: v(4.0, 2.0) };
     // Outside, clear: (5, 1) is 1 from the right face, body 0.5.
     assert_eq!(r.push_out(v(5.0, 1.0), 0.5), None);

@@ -90,7 +90,7 @@ max_agents = {max_agents}
 }
 
 #[test]
-fn source_due_by_rate_start_end_and_max() {
+fn source_due_by_follows_rate_start_end_and_max() {
     // rate 2/s from 1 s to 5 s: floor(2 * (min(t, 5) - 1)), never below 0.
     let s = source(2.0, 1.0, 5.0, 100);
     for (t, due) in

@@ -6,7 +6,7 @@ use throng_engine::math::Vec2;
 use crate::common::v;
 
 #[test]
-fn pursuit_of_a_far_fast_quarry_keeps_its_direction() {
+fn pursuit_keeps_its_direction_when_the_squared_offset_overflows() {
     // Regression: |future|² overflows f32 here, and `norm` used to return zero for it, so the
     // pursuer stood still (force = -v = 0) instead of chasing.
     // q.p - p = (3e6, 0), q.v = (0, 1e7), max_speed 1e-6: T = 3e6 / 1e-6 = 3e12 s,

@@ -30,7 +30,7 @@ fn golden(name: &str, got: &Path) {
 }
 
 #[test]
-fn golden_scene_frame() {
+fn the_scene_frame_matches_its_golden_picture() {
     let dir = scratch_dir("render_golden_scene");
     let scenario = scene(&dir);
     let out = dir.join("scene.png");
@@ -50,7 +50,7 @@ fn golden_scene_frame() {
 }
 
 #[test]
-fn golden_doorway_frame() {
+fn the_doorway_frame_matches_its_golden_picture() {
     let dir = scratch_dir("render_golden_doorway");
     let out = dir.join("doorway.png");
     ok(&throng(&[

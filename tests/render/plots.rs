@@ -4,7 +4,7 @@ use super::{ok, s, scene};
 use crate::common::{scratch_dir, throng};
 
 #[test]
-fn plots_from_a_metrics_file_and_from_a_scenario() {
+fn plots_from_a_metrics_file_and_from_its_scenario_match() {
     let dir = scratch_dir("render_plot");
     let scenario = scene(&dir);
     let metrics = dir.join("metrics.csv");

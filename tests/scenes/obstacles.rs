@@ -133,7 +133,7 @@ max_separation = 2.0
 "#;
 
 #[test]
-fn a_thousand_agents_pressed_against_a_wall() {
+fn a_thousand_agents_pressed_against_a_wall_stay_out_of_it() {
     // Measured: after 400 ticks 445 agents are within 1 of the wall's face (x = 50), none
     // inside it, and the k-d and brute runs agree at every tick.
     let scenario = parse(WALL, "wall");
