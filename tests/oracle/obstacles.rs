@@ -153,7 +153,7 @@ fn wrapped_world_queries_wider_than_the_world_see_each_obstacle_once() {
 }
 
 #[test]
-fn huge_obstacles_and_obstacles_far_outside() {
+fn huge_obstacles_and_obstacles_far_outside_are_proposed_within_reach() {
     let mut rand = Rand(4);
     for kind in [BoundsKind::Open, BoundsKind::Wrap] {
         let b = bounds(kind, Vec2::ZERO, Vec2::new(100.0, 100.0));

@@ -256,7 +256,7 @@ fn assert_kd_matches_brute(case: &Case) -> (Vec<List>, Stats) {
 // Neighbour lists
 
 #[test]
-fn random_clouds_open_bounds() {
+fn random_clouds_in_open_bounds_give_identical_lists() {
     // (seed, agents, side, (radius, cap) of group a, of group b). Density n / side² sets how
     // many candidates each radius holds; caps below that force truncation.
     let cases = [
@@ -275,7 +275,7 @@ fn random_clouds_open_bounds() {
 }
 
 #[test]
-fn random_clouds_wrapped_bounds() {
+fn random_clouds_in_wrapped_bounds_give_identical_lists() {
     let cases = [
         (11, 3000, wrap(0.0, 80.0), (3.5, 12), (7.9, 32)),
         (12, 4000, wrap(-40.0, 40.0), (2.5, 4), (5.0, 256)),
@@ -292,7 +292,7 @@ fn random_clouds_wrapped_bounds() {
 }
 
 #[test]
-fn random_clouds_many_seeds() {
+fn random_clouds_of_many_seeds_give_identical_lists() {
     // Parameters drawn per seed: agent count, world size, bounds kind, and each group's radius
     // and cap (caps from 1 to 256, so some truncate nearly every list and some never do).
     let mut truncated = 0;
@@ -375,7 +375,7 @@ fn lattice_ties_are_broken_by_id() {
 }
 
 #[test]
-fn lattice_ties_across_a_wrapped_seam() {
+fn lattice_ties_across_a_wrapped_seam_give_every_agent_the_same_ring() {
     // A 20 x 20 lattice filling a wrapped [0, 20)² world: every agent sees the same ring,
     // across the seam or not: 4 at d² = 1, 4 at d² = 2, then 2 of the 4 at d² = 4 (by id).
     let mut rand = Rand(32);
@@ -398,7 +398,7 @@ fn lattice_ties_across_a_wrapped_seam() {
 }
 
 #[test]
-fn near_ties_on_an_inexact_lattice() {
+fn near_ties_on_an_inexact_lattice_agree_bit_for_bit() {
     // Spacing 0.1 is not exact in binary: distances that are equal on paper differ in the
     // last bits. Both backends must still agree bit for bit.
     let positions: Vec<Vec2> =
@@ -411,7 +411,7 @@ fn near_ties_on_an_inexact_lattice() {
 }
 
 #[test]
-fn many_agents_on_one_point() {
+fn many_agents_on_one_point_list_each_other_first_by_id() {
     // 48 agents on (5, 5) (more than a k-d leaf holds), plus 30 scattered around it.
     let mut rand = Rand(41);
     let on_point = 48;
@@ -442,7 +442,7 @@ fn many_agents_on_one_point() {
 }
 
 #[test]
-fn agents_on_a_line() {
+fn agents_on_a_line_give_identical_lists() {
     // 400 agents sharing y (and then sharing x), with repeated coordinates along the line.
     let mut rand = Rand(51);
     let along: Vec<f32> = (0..400).map(|_| (rand.range(0.0, 60.0) * 4.0).round() / 4.0).collect();
@@ -498,7 +498,7 @@ fn neighbours_across_a_wrapped_seam_use_the_minimum_image() {
 }
 
 #[test]
-fn seam_far_from_the_origin_where_shifted_images_round() {
+fn boundary_pairs_across_a_far_seam_survive_rounded_images() {
     // World [131040, 131104)² straddles 2^17, where the f32 spacing doubles from 2^-7 to 2^-6,
     // so the k-d search's shifted image `p + 64` of a point just above the low edge rounds by
     // up to 2^-7. Radius r = 2 + 2^-7. Pair k: p = (lo + a, y), a = (2k + 1) * 2^-7, and
@@ -527,7 +527,7 @@ fn seam_far_from_the_origin_where_shifted_images_round() {
 }
 
 #[test]
-fn dense_bands_along_both_seams() {
+fn dense_bands_along_both_seams_give_identical_lists() {
     // Points crowded within 2 units of the edges of a wrapped world (and its corners), where
     // nearly every neighbour is found through a shifted image.
     let mut rand = Rand(61);
@@ -595,7 +595,7 @@ fn naive_nearest(case: &Case, g: u16, p: Vec2) -> Option<usize> {
 }
 
 #[test]
-fn nearest_of_group_random_open_and_wrapped() {
+fn nearest_of_group_agrees_on_random_open_and_wrapped_clouds() {
     for (seed, bounds) in [(81, open(0.0, 200.0)), (82, wrap(0.0, 200.0)), (83, wrap(-1e4, -1e4 + 64.0))] {
         let (lo, hi) = (bounds.min.x, bounds.max.x);
         let case = Case::cloud(seed, 3000, bounds, lo, hi, (1.0, 1), (1.0, 1));
@@ -616,7 +616,7 @@ fn nearest_of_group_random_open_and_wrapped() {
 }
 
 #[test]
-fn nearest_of_sparse_group_in_a_crowd() {
+fn nearest_of_a_sparse_group_in_a_crowd_is_found() {
     // Group 1 has 5 members among 3000 agents of group 0: the first guess of the k-d search is
     // far, and must still find the true nearest.
     let mut rand = Rand(91);
@@ -665,7 +665,7 @@ fn nearest_of_group_ties_by_id() {
 }
 
 #[test]
-fn nearest_of_group_on_one_point_and_empty_group() {
+fn nearest_of_group_is_the_lowest_id_on_one_point_and_none_when_empty() {
     // 45 members on one point: the lowest id wins. Group 1 is targeted but has no members.
     let mut positions = vec![Vec2::new(3.0, 3.0); 45];
     positions.push(Vec2::new(8.0, 8.0));
@@ -681,64 +681,5 @@ fn nearest_of_group_on_one_point_and_empty_group() {
         assert_eq!(nearest_both(&case, &[true, true, true], 0, &queries), [Some(0); 3]);
         assert_eq!(nearest_both(&case, &[true, true, true], 1, &queries), [None; 3]);
         assert_eq!(nearest_both(&case, &[true, true, true], 2, &queries), [Some(45); 3]);
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Metrics
-
-/// Pairs closer than the sum of their radii, by testing every pair: the oracle for the
-/// metrics' `overlap_pairs` (which asks a grid for candidates). Each pair once, from the lower
-/// id, with the world's own offset.
-fn overlap_pairs_by_all_pairs(world: &World) -> u64 {
-    let a = &world.agents;
-    let mut count = 0;
-    for i in 0..a.len() {
-        for j in 0..a.len() {
-            if a.id[j] > a.id[i] {
-                let reach = a.radius[i] + a.radius[j];
-                if world.bounds.offset(a.position[i], a.position[j]).length_squared() < reach * reach {
-                    count += 1;
-                }
-            }
-        }
-    }
-    count
-}
-
-/// The metrics count the same overlapping pairs as all pairs tested, tick after tick: in the
-/// crowded doorway and the evacuation scaled to 2,000 (open worlds), the flock (a torus) and
-/// the standard crowd scaled to 2,000 on a torus, rows reordered every tick (so rows are not
-/// ids).
-#[test]
-fn metrics_overlap_pairs_equal_an_all_pairs_count() {
-    use throng_engine::Pipeline;
-    use throng_engine::metrics::MetricsCollector;
-
-    let load = |file: &str, agents: Option<u64>| {
-        let scenario = crate::common::load(&crate::common::root().join(file));
-        agents.map_or(scenario.clone(), |n| scenario.scaled(n).expect("scaled"))
-    };
-    let scenarios = [
-        load("scenarios/doorway.toml", None),
-        load("scenarios/evacuation.toml", Some(2_000)),
-        load("scenarios/flock.toml", None),
-        load("scenarios/bench/crowd.toml", Some(2_000)),
-    ];
-    for scenario in scenarios {
-        let mut world = scenario.build_world();
-        let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("pool");
-        pipeline.set_reorder_every(1);
-        let mut metrics = MetricsCollector::new(scenario.metrics, &world);
-        let mut overlapping_ticks = 0;
-        for _ in 0..30 {
-            pipeline.step(&mut world).expect("finite");
-            let got = metrics.observe(&world, pipeline.events(), pipeline.obstacle_index()).overlap_pairs;
-            let want = overlap_pairs_by_all_pairs(&world);
-            assert_eq!(got, want, "{} at tick {}", scenario.name, world.tick);
-            overlapping_ticks += usize::from(want > 0);
-        }
-        // Otherwise the comparison would prove nothing.
-        assert!(overlapping_ticks > 0, "{}: no overlapping pair in 30 ticks", scenario.name);
     }
 }

@@ -1,7 +1,7 @@
 //! Determinism: the same scenario gives the same per-tick state hashes at any thread count,
 //! with either index backend, in separate processes, and with the rows in spatial order at any
 //! reorder interval (with the same trace and metrics bytes). The committed golden records are
-//! checked in `golden_files.rs`.
+//! checked in `tests/golden_runs/`.
 
 use std::path::Path;
 
@@ -14,7 +14,8 @@ use crate::common::{
 const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
 const TICKS: u64 = 20;
 /// Brute force is O(N²): above this many agents it runs fewer ticks (the oracle tests in
-/// `oracle.rs` cover its lists exhaustively; here it only has to agree hash for hash).
+/// `tests/oracle/neighbours.rs` cover its lists exhaustively; here it only has to agree hash
+/// for hash).
 const BRUTE_FULL_AGENTS: u64 = 5_000;
 const BRUTE_SHORT_TICKS: u64 = 3;
 

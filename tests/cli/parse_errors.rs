@@ -1,0 +1,137 @@
+//! Scenario files that cannot be read or parsed: each error located in the file.
+
+use super::{BASE, base_with, check_rejects, text, write};
+use crate::common::{scratch_dir, throng};
+
+#[test]
+fn base_scenario_is_valid() {
+    let dir = scratch_dir("cli_base_valid");
+    let path = write(&dir, "base.toml", BASE);
+    let out = throng(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with(&format!("ok     {}: \"cli\", 6 agents", path.display())));
+}
+
+#[test]
+fn missing_file_is_an_error_without_position() {
+    let dir = scratch_dir("cli_missing_file");
+    let path = dir.join("nowhere.toml");
+    for cmd in ["check", "run"] {
+        let out = throng(&[cmd, path.to_str().unwrap()]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(stderr, format!("error: {}: no such file\n", path.display()));
+    }
+}
+
+#[test]
+fn directory_is_an_error_without_position() {
+    let dir = scratch_dir("cli_directory");
+    for cmd in ["check", "run"] {
+        let out = throng(&[cmd, dir.to_str().unwrap()]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(stderr.starts_with(&format!("error: {}: is a directory", dir.display())), "{cmd}: {stderr}");
+    }
+}
+
+#[test]
+fn empty_file_is_reported_at_1_1() {
+    check_rejects("cli_empty", "", (1, 1), &["the file is empty"]);
+    // Only whitespace counts as empty too.
+    check_rejects("cli_blank", " \n\t\n", (1, 1), &["the file is empty"]);
+}
+
+#[test]
+fn non_utf8_byte_is_located_in_characters() {
+    // Line 2 is `name = "café <0xFF>"`: 13 characters (14 bytes, é is two) precede the bad
+    // byte, so it is at column 14.
+    let mut bytes = b"version = 1\nname = \"caf\xC3\xA9 ".to_vec();
+    bytes.extend_from_slice(b"\xFF\"\n");
+    check_rejects("cli_non_utf8", bytes, (2, 14), &["not valid UTF-8"]);
+}
+
+#[test]
+fn toml_syntax_error_is_located() {
+    // `dt = 0.1.2`: the second `.` is the 9th character.
+    check_rejects("cli_syntax", base_with("dt = 0.1", "dt = 0.1.2"), (4, 9), &["invalid float"]);
+}
+
+#[test]
+fn wrong_type_names_key_and_expected_type() {
+    // The value starts after `dt = `, at column 6.
+    check_rejects("cli_wrong_type", base_with("dt = 0.1", r#"dt = "fast""#), (4, 6), &["`dt`", "f32"]);
+    // Inside a [[groups]] table: `count = ` is 8 characters.
+    check_rejects(
+        "cli_wrong_type_group",
+        base_with("count = 6", "count = -1"),
+        (17, 9),
+        &["`groups[0].count`", "u64"],
+    );
+}
+
+#[test]
+fn unknown_key_at_top_level_suggests_nearest() {
+    check_rejects(
+        "cli_unknown_top",
+        base_with("seed = 3", "seed = 3\nsede = 4"),
+        (4, 1),
+        &["`sede`", "unknown key `sede`", "did you mean `seed`?"],
+    );
+}
+
+#[test]
+fn unknown_key_in_group_suggests_nearest() {
+    check_rejects(
+        "cli_unknown_group",
+        base_with("max_force = 1.0", "max_force = 1.0\nmas = 2.0"),
+        (21, 1),
+        &["`groups[0].mas`", "unknown key `mas`", "did you mean `mass`?"],
+    );
+}
+
+#[test]
+fn unknown_key_in_behaviour_suggests_nearest() {
+    check_rejects(
+        "cli_unknown_behaviour",
+        base_with(r#"target = "home""#, r#"taget = "home""#),
+        (24, 1),
+        &["`groups[0].behaviours[0].taget`", "unknown key `taget`", "did you mean `target`?"],
+    );
+}
+
+#[test]
+fn unknown_key_in_inline_table_is_located() {
+    // `spawn = { kind = "rect", min = [0, 0], max = [20, 20], ` is 55 characters.
+    check_rejects(
+        "cli_unknown_inline",
+        base_with(
+            r#"spawn = { kind = "rect", min = [0, 0], max = [20, 20] }"#,
+            r#"spawn = { kind = "rect", min = [0, 0], max = [20, 20], maxx = 1 }"#,
+        ),
+        (18, 56),
+        &["`groups[0].spawn.maxx`", "unknown key `maxx`"],
+    );
+}
+
+#[test]
+fn missing_key_is_named() {
+    // A missing top-level key has no better place than the start of the file.
+    check_rejects("cli_missing_dt", base_with("dt = 0.1", ""), (1, 1), &["missing key `dt`"]);
+    // A missing key of a [[groups]] entry points at its header.
+    check_rejects(
+        "cli_missing_max_speed",
+        base_with("max_speed = 2.0", ""),
+        (15, 1),
+        &["`groups[0]`", "missing key `max_speed`"],
+    );
+    // And of a [[groups.behaviours]] entry at that header.
+    check_rejects(
+        "cli_missing_kind",
+        base_with(r#"kind = "seek""#, ""),
+        (22, 1),
+        &["`groups[0].behaviours[0]`", "missing key `kind`"],
+    );
+}

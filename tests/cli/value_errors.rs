@@ -1,0 +1,130 @@
+//! Scenario values out of range: each rejected with its key and position.
+
+use super::{base_with, check_rejects, text};
+use crate::common::throng;
+
+#[test]
+fn bad_sensing_skins_are_rejected() {
+    check_rejects(
+        "cli_negative_skin",
+        base_with("ticks = 10", "ticks = 10\nsensing_skin = -0.5"),
+        (6, 16),
+        &["`sensing_skin`", "-0.5"],
+    );
+    check_rejects(
+        "cli_nan_skin",
+        base_with("ticks = 10", "ticks = 10\nsensing_skin = nan"),
+        (6, 16),
+        &["`sensing_skin`", "NaN"],
+    );
+    // On the command line too (clap's usage error, exit 2).
+    let out = throng(&["run", "scenarios/seek_arrive.toml", "--ticks", "1", "--sensing-skin=-1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("expected a finite distance of 0 or more"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn nan_and_inf_are_rejected() {
+    check_rejects("cli_nan_dt", base_with("dt = 0.1", "dt = nan"), (4, 6), &["`dt`", "finite", "NaN"]);
+    check_rejects(
+        "cli_inf_speed",
+        base_with("max_speed = 2.0", "max_speed = inf"),
+        (19, 13),
+        &["`groups[0].max_speed`", "finite", "found inf"],
+    );
+    check_rejects(
+        "cli_neg_inf_point",
+        base_with("position = [50, 50]", "position = [50, -inf]"),
+        (13, 12),
+        &["`targets.home.position`", "found [50, -inf]"],
+    );
+    // `max_force = { min = 1, max = ` is 29 characters.
+    check_rejects(
+        "cli_nan_range",
+        base_with("max_force = 1.0", "max_force = { min = 1, max = nan }"),
+        (20, 30),
+        &["`groups[0].max_force.max`", "NaN"],
+    );
+}
+
+#[test]
+fn dt_must_be_positive() {
+    for (i, dt) in ["0", "0.0", "-0.5"].iter().enumerate() {
+        check_rejects(
+            &format!("cli_dt_{i}"),
+            base_with("dt = 0.1", &format!("dt = {dt}")),
+            (4, 6),
+            &["`dt`", "> 0"],
+        );
+    }
+}
+
+#[test]
+fn agent_parameters_must_be_positive() {
+    // (replacement for `max_force = 1.0` or `max_speed = 2.0`, line, column, key)
+    let cases = [
+        ("max_speed = 2.0", "max_speed = 0", (19, 13), "`groups[0].max_speed`"),
+        ("max_speed = 2.0", "max_speed = -3.0", (19, 13), "`groups[0].max_speed`"),
+        ("max_force = 1.0", "max_force = 1.0\nmass = 0", (21, 8), "`groups[0].mass`"),
+        ("max_force = 1.0", "max_force = 1.0\nmass = -1", (21, 8), "`groups[0].mass`"),
+        ("max_force = 1.0", "max_force = 1.0\nradius = 0", (21, 10), "`groups[0].radius`"),
+        ("max_force = 1.0", "max_force = 1.0\nradius = -0.5", (21, 10), "`groups[0].radius`"),
+        // `mass = { min = ` is 15 characters: the range's `min` is at column 16.
+        ("max_force = 1.0", "max_force = 1.0\nmass = { min = 0, max = 1 }", (21, 16), "`groups[0].mass.min`"),
+    ];
+    for (i, (line, with, at, key)) in cases.into_iter().enumerate() {
+        check_rejects(&format!("cli_param_{i}"), base_with(line, with), at, &[key, "> 0"]);
+    }
+    // A mass above zero but below the floor has its own message.
+    check_rejects(
+        "cli_param_tiny_mass",
+        base_with("max_force = 1.0", "max_force = 1.0\nmass = 1e-7"),
+        (21, 8),
+        &["`groups[0].mass`", ">= 1e-6"],
+    );
+}
+
+#[test]
+fn count_must_be_between_1_and_max_agents() {
+    for (i, count) in ["0", "100000000000"].iter().enumerate() {
+        check_rejects(
+            &format!("cli_count_{i}"),
+            base_with("count = 6", &format!("count = {count}")),
+            (17, 9),
+            &["`groups[0].count`", "from 1 to 20000000", &format!("found {count}")],
+        );
+    }
+    // Beyond u64 the TOML layer rejects it, still located.
+    check_rejects(
+        "cli_count_huge",
+        base_with("count = 6", "count = 100000000000000000000"),
+        (17, 9),
+        &["`groups[0].count`"],
+    );
+}
+
+#[test]
+fn total_agent_count_is_capped() {
+    // Two groups of 15,000,000: each is allowed, together they are not. The error is on the
+    // first [[groups]] header (line 15).
+    let second = r#"max_force = 1.0
+
+[[groups]]
+name = "more"
+count = 15000000
+spawn = { kind = "rect", min = [0, 0], max = [20, 20] }
+max_speed = 2.0
+max_force = 1.0"#;
+    let text = base_with("count = 6", "count = 15000000");
+    let text = text.replacen(
+        "max_force = 1.0\n\n[[groups.behaviours]]",
+        &format!("{second}\n\n[[groups.behaviours]]"),
+        1,
+    );
+    check_rejects(
+        "cli_total_count",
+        text,
+        (15, 1),
+        &["`groups`", "30000000 agents in all", "at most 20000000"],
+    );
+}

@@ -1,0 +1,228 @@
+//! Queue braking: the brake force, the blocker search, the hard stop, and one pipeline step of
+//! two agents in a line.
+
+use throng_engine::behaviours::queue_brake_force;
+use throng_engine::index::Neighbours;
+use throng_engine::math::Vec2;
+use throng_engine::passes::queue_brake;
+use throng_engine::world::{Bounds, BoundsKind, Group};
+use throng_engine::{IndexKind, Pipeline, Scenario};
+
+use crate::common::{assert_close, v};
+
+#[test]
+fn queue_brake_force_cancels_steering_and_velocity() {
+    // -steering * 0.8 - v + separation = -(2, -1) * 0.8 - (1, 0.5) + (0.3, 0)
+    // = (-1.6, 0.8) - (1, 0.5) + (0.3, 0) = (-2.3, 0.3).
+    assert_close(queue_brake_force(v(2.0, -1.0), v(1.0, 0.5), 0.8, v(0.3, 0.0)), v(-2.3, 0.3));
+    // brake_factor 0: only -v + separation = (-1, -0.5) + (0, 2) = (-1, 1.5).
+    assert_close(queue_brake_force(v(2.0, -1.0), v(1.0, 0.5), 0.0, v(0.0, 2.0)), v(-1.0, 1.5));
+}
+
+/// Groups from a tiny scenario: group 0 queues with the given parameters (brake 0.8, hard
+/// stop 0.3), group 1 does not queue.
+fn queue_groups(
+    queue_ahead: f32,
+    queue_radius: f32,
+    separation_radius: f32,
+    max_separation: f32,
+) -> Vec<Group> {
+    let text = format!(
+        r#"version = 1
+name = "q"
+seed = 1
+dt = 0.1
+ticks = 1
+[bounds]
+min = [-10, -10]
+max = [10, 10]
+[[groups]]
+name = "queuers"
+count = 1
+spawn = {{ kind = "points", points = [[0, 0]] }}
+max_speed = 2.0
+max_force = 3.0
+sensing_radius = 3.0
+[[groups.behaviours]]
+kind = "queue"
+queue_ahead = {queue_ahead}
+queue_radius = {queue_radius}
+brake_factor = 0.8
+hard_stop_factor = 0.3
+separation_radius = {separation_radius}
+max_separation = {max_separation}
+[[groups]]
+name = "others"
+count = 1
+spawn = {{ kind = "points", points = [[1, 1]] }}
+max_speed = 2.0
+max_force = 3.0
+"#
+    );
+    Scenario::parse(&text, "q").unwrap_or_else(|e| panic!("{e}")).build_world().groups
+}
+
+/// Neighbour lists by hand: every other agent, sorted by (distance², id). All agents here are
+/// within each other's sensing radius.
+fn all_neighbours(position: &[Vec2], id: &[u32]) -> Neighbours {
+    let n = position.len();
+    let stride = n.saturating_sub(1).max(1);
+    let mut nb = Neighbours {
+        stride,
+        count: vec![0; n],
+        rows: vec![0; n * stride],
+        dist_sq: vec![0.0; n * stride],
+        offset: vec![Vec2::ZERO; n * stride],
+    };
+    for i in 0..n {
+        let mut others: Vec<(f32, u32, u32)> = (0..n)
+            .filter(|&j| j != i)
+            .map(|j| ((position[j] - position[i]).length_squared(), id[j], j as u32))
+            .collect();
+        others.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        nb.count[i] = others.len() as u32;
+        for (k, (d, _, row)) in others.into_iter().enumerate() {
+            nb.rows[i * stride + k] = row;
+            nb.dist_sq[i * stride + k] = d;
+            nb.offset[i * stride + k] = position[row as usize] - position[i];
+        }
+    }
+    nb
+}
+
+/// Runs the queue_brake pass on hand-built rows; returns (steering, velocity, blocked).
+fn run_queue_brake(
+    groups: &[Group],
+    group: &[u16],
+    position: &[Vec2],
+    steering: &[Vec2],
+    velocity: &[Vec2],
+) -> (Vec<Vec2>, Vec<Vec2>, Vec<bool>) {
+    let bounds = Bounds { kind: BoundsKind::Open, min: v(-100.0, -100.0), max: v(100.0, 100.0) };
+    let id: Vec<u32> = (0..position.len() as u32).collect();
+    let nb = all_neighbours(position, &id);
+    let (mut s, mut vel, mut blocked) = (steering.to_vec(), velocity.to_vec(), vec![false; position.len()]);
+    queue_brake(&bounds, groups, group, &id, position, &nb, &mut s, &mut vel, &mut blocked);
+    (s, vel, blocked)
+}
+
+#[test]
+fn queue_rear_agent_brakes_behind_a_blocker() {
+    // queue_ahead 1, queue_radius 0.5, separation_radius 0.5, max_separation 1.
+    // Rear (id 0) at (0, 0), v = (1, 0), steering (2, 0.5); blocker (id 1) at (1.2, 0.3), v = 0.
+    // Rear: ahead = (0, 0) + (1, 0) * 1 = (1, 0); |ahead - b|² = 0.2² + 0.3² = 0.13 <= 0.25:
+    // blocked. Separation: |p - b|² = 1.44 + 0.09 = 1.53 > 0.25, so no neighbour: 0.
+    // brake = -(2, 0.5) * 0.8 - (1, 0) + 0 = (-2.6, -0.4); steering = (2, 0.5) + brake = (-0.6, 0.1).
+    // |p - b|² = 1.53 > 0.25: no hard stop, v stays (1, 0).
+    // Blocker: v = 0, so ahead = its own position; the rear agent is 1.237 away > 0.5: free.
+    let groups = queue_groups(1.0, 0.5, 0.5, 1.0);
+    let (s, vel, blocked) = run_queue_brake(
+        &groups,
+        &[0, 0],
+        &[v(0.0, 0.0), v(1.2, 0.3)],
+        &[v(2.0, 0.5), Vec2::ZERO],
+        &[v(1.0, 0.0), Vec2::ZERO],
+    );
+    assert_eq!(blocked, [true, false]);
+    assert_close(s[0], v(-0.6, 0.1));
+    assert_eq!(vel[0], v(1.0, 0.0));
+    assert_eq!((s[1], vel[1]), (Vec2::ZERO, Vec2::ZERO));
+}
+
+#[test]
+fn queue_hard_stop_and_separation_when_the_blocker_is_close() {
+    // queue_ahead 0.5, queue_radius 0.5, separation_radius 1, max_separation 2.
+    // Rear (id 0) at (0, 0), v = (0, 2), steering (0.5, 1); blocker (id 1) at (0.25, 0.375),
+    // v = (0, 2).
+    // Rear: ahead = (0, 0.5); |ahead - b|² = 0.0625 + 0.015625 = 0.078125 <= 0.25: blocked.
+    // Separation over neighbours within 1 (|p - b|² = 0.203125): s = (0.25, 0.375) = (2, 3)/8,
+    // norm(-s) * 2 = -(2, 3)/sqrt(13) * 2 = (-1.1094004, -1.6641006).
+    // brake = -(0.5, 1) * 0.8 - (0, 2) + sep = (-0.4 - 1.1094004, -0.8 - 2 - 1.6641006)
+    // = (-1.5094004, -4.4641006); steering = (0.5, 1) + brake = (-1.0094004, -3.4641006).
+    // |p - b|² = 0.203125 <= 0.25: hard stop, v = (0, 2) * 0.3 = (0, 0.6) (the brake used the
+    // velocity before the stop).
+    // Blocker: ahead = (0.25, 0.875); the rear agent is |(0.25, 0.875)|² = 0.828 > 0.25 away: free.
+    let groups = queue_groups(0.5, 0.5, 1.0, 2.0);
+    let (s, vel, blocked) = run_queue_brake(
+        &groups,
+        &[0, 0],
+        &[v(0.0, 0.0), v(0.25, 0.375)],
+        &[v(0.5, 1.0), v(0.0, 1.0)],
+        &[v(0.0, 2.0), v(0.0, 2.0)],
+    );
+    assert_eq!(blocked, [true, false]);
+    assert_close(s[0], v(-1.0094004, -3.4641006));
+    assert_close(vel[0], v(0.0, 0.6));
+    assert_eq!((s[1], vel[1]), (v(0.0, 1.0), v(0.0, 2.0)));
+}
+
+#[test]
+fn queue_blocker_ties_go_to_the_lower_id() {
+    // queue_ahead 1, queue_radius 1, separation_radius 0.25 (no neighbour that close).
+    // The queuer (id 0) at (0, 0), v = (1, 0), steering 0: ahead = (1, 0). Two non-queueing
+    // agents at (0.5, 0) and (1.5, 0) are both 0.5 from ahead (0.25 <= 1): a tie, won by the
+    // lower id. brake = -0 - (1, 0) = (-1, 0) either way; the hard stop depends on the winner:
+    // (0.5, 0) is within queue_radius of the queuer (0.25 <= 1), (1.5, 0) is not (2.25 > 1).
+    let groups = queue_groups(1.0, 1.0, 0.25, 1.0);
+    let steering = [Vec2::ZERO; 3];
+    let velocity = [v(1.0, 0.0), Vec2::ZERO, Vec2::ZERO];
+    // Id 1 is the far one: no hard stop.
+    let (s, vel, blocked) =
+        run_queue_brake(&groups, &[0, 1, 1], &[v(0.0, 0.0), v(1.5, 0.0), v(0.5, 0.0)], &steering, &velocity);
+    assert_eq!(blocked, [true, false, false]);
+    assert_close(s[0], v(-1.0, 0.0));
+    assert_eq!(vel[0], v(1.0, 0.0));
+    // Id 1 is the near one: hard stop, v = (1, 0) * 0.3.
+    let (s, vel, _) =
+        run_queue_brake(&groups, &[0, 1, 1], &[v(0.0, 0.0), v(0.5, 0.0), v(1.5, 0.0)], &steering, &velocity);
+    assert_close(s[0], v(-1.0, 0.0));
+    assert_close(vel[0], v(0.3, 0.0));
+}
+
+#[test]
+fn queue_two_agents_in_a_line_through_one_pipeline_step() {
+    // Two queueing seekers on the x axis, target (20, 0), max_speed 2, max_force 3, mass 1,
+    // dt 0.1, queue_ahead 1, queue_radius 0.5 (separation_radius defaults to 0.5).
+    // Rear at (0, 0) and front at (1.25, 0), both moving (1, 0).
+    // Rear: seek = (1, 0) * 2 - (1, 0) = (1, 0); ahead = (1, 0), |ahead - front| = 0.25 <= 0.5:
+    // blocked; no neighbour within 0.5 (front is 1.25 away): separation 0;
+    // brake = -(1, 0) * 0.8 - (1, 0) = (-1.8, 0); steering = (-0.8, 0); 1.25 > 0.5: no hard stop.
+    // Integrate: v = (1, 0) + (-0.8, 0) * 0.1 = (0.92, 0); p = (0.092, 0).
+    // Front: seek = (1, 0); ahead = (2.25, 0), nobody there: v = (1.1, 0), p = (1.36, 0).
+    let text = r#"version = 1
+name = "line"
+seed = 1
+dt = 0.1
+ticks = 1
+[bounds]
+min = [-10, -10]
+max = [30, 10]
+[targets.goal]
+kind = "point"
+position = [20, 0]
+[[groups]]
+name = "line"
+count = 2
+spawn = { kind = "points", points = [[0, 0], [1.25, 0]] }
+max_speed = 2.0
+max_force = 3.0
+[[groups.behaviours]]
+kind = "seek"
+target = "goal"
+[[groups.behaviours]]
+kind = "queue"
+queue_ahead = 1.0
+queue_radius = 0.5
+"#;
+    let scenario = Scenario::parse(text, "line").unwrap_or_else(|e| panic!("{e}"));
+    let mut world = scenario.build_world();
+    world.agents.velocity = vec![v(1.0, 0.0), v(1.0, 0.0)];
+    let mut pipeline = Pipeline::new(1, IndexKind::Kd).unwrap();
+    pipeline.step(&mut world).unwrap();
+    assert_eq!(pipeline.blocked(), [true, false]);
+    assert_eq!(pipeline.events().queue_length, 1);
+    assert_close(world.agents.velocity[0], v(0.92, 0.0));
+    assert_close(world.agents.position[0], v(0.092, 0.0));
+    assert_close(world.agents.velocity[1], v(1.1, 0.0));
+    assert_close(world.agents.position[1], v(1.36, 0.0));
+}

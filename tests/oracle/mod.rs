@@ -1,0 +1,8 @@
+//! Oracle tests: the engine's fast answers checked against brute force or a naive computation
+//! written in the test: neighbour lists and nearest-of-group (k-d and grid against brute force,
+//! brute force against all pairs), the obstacle index's candidates, and the metrics' overlapping
+//! pairs.
+
+mod neighbours;
+mod obstacles;
+mod overlap_pairs;

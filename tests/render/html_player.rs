@@ -1,0 +1,168 @@
+//! The HTML player: one self-contained file that plays in headless Chromium.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::{ok, s, scene};
+use crate::common::{scratch_dir, throng};
+
+#[test]
+fn the_html_player_is_one_self_contained_file() {
+    let dir = scratch_dir("render_html_file");
+    let scenario = scene(&dir);
+    let out = dir.join("scene.html");
+    let stdout = ok(&throng(&["render", s(&scenario), "--out", s(&out), "--every", "2"]));
+    assert!(stdout.contains("16 frames"), "{stdout}");
+    let page = std::fs::read_to_string(&out).expect("the page");
+    for banned in ["http://", "https://", "<script src", "<link", "<img", "@import", "url("] {
+        assert!(!page.contains(banned), "the page refers to something outside it: {banned}");
+    }
+    assert_eq!(page.matches("id=\"throng-data\"").count(), 1);
+    assert!(page.contains("<title>throng: scene</title>"));
+}
+
+/// The Chromium executable: $THRONG_CHROMIUM, or the first of the usual names on the PATH.
+fn chromium() -> PathBuf {
+    if let Some(p) = std::env::var_os("THRONG_CHROMIUM") {
+        return PathBuf::from(p);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
+        for dir in std::env::split_paths(&path) {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return candidate;
+            }
+        }
+    }
+    panic!(
+        "the HTML player test needs headless Chromium and found none on the PATH. Install it: \
+         `apt-get install -y chromium` (Debian/Ubuntu; .ci/run does this when it is missing), \
+         or point THRONG_CHROMIUM at a Chrome or Chromium executable"
+    );
+}
+
+/// Runs Chromium headless on `url` with `extra` flags, killing it after `limit`.
+fn headless(profile: &Path, url: &str, extra: &[&str], limit: Duration) -> (String, String) {
+    let mut child = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-extensions",
+            "--hide-scrollbars",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("Chromium starts");
+    // Drain both pipes on threads so a chatty browser never blocks on a full pipe.
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait for Chromium").is_some() {
+            break;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("Chromium did not finish within {limit:?} on {url}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (out.join().expect("stdout reader"), err.join().expect("stderr reader"))
+}
+
+/// Messages the page wrote to the console (Chromium logs them as `INFO:CONSOLE`); the player
+/// writes none, so any is an error or a warning.
+fn console_lines(stderr: &str) -> Vec<&str> {
+    stderr.lines().filter(|l| l.contains(":CONSOLE")).collect()
+}
+
+/// The value of attribute `name` of the first `<body>` tag of a dumped DOM, unescaped.
+fn body_attribute(dom: &str, name: &str) -> Option<String> {
+    let body = &dom[dom.find("<body")?..];
+    let tag = &body[..body.find('>')?];
+    let start = tag.find(&format!("{name}=\""))? + name.len() + 2;
+    let value = &tag[start..start + tag[start..].find('"')?];
+    Some(value.replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+}
+
+#[test]
+fn the_html_player_plays_in_headless_chromium() {
+    let dir = scratch_dir("render_html_browser");
+    let scenario = scene(&dir);
+    let page = dir.join("scene.html");
+    ok(&throng(&["render", s(&scenario), "--out", s(&page)]));
+    let url = format!("file://{}#selftest", std::fs::canonicalize(&page).expect("the page").display());
+
+    // The page checks itself (canvas drawn, play advances the tick, pause, scrub, speed, zoom,
+    // pan, dots when zoomed out, hover shows an agent, no errors) and writes the verdict into
+    // <body data-selftest>; --virtual-time-budget lets its timers run before the DOM is dumped.
+    let (dom, stderr) = headless(
+        &dir.join("profile-dom"),
+        &url,
+        &["--virtual-time-budget=15000", "--dump-dom"],
+        Duration::from_secs(90),
+    );
+    let verdict = body_attribute(&dom, "data-selftest");
+    let detail = body_attribute(&dom, "data-selftest-detail").unwrap_or_default();
+    assert_eq!(
+        verdict.as_deref(),
+        Some("pass"),
+        "the player's self-test: {detail}\nChromium stderr:\n{stderr}"
+    );
+    let detail: serde_json::Value = serde_json::from_str(&detail).expect("the self-test detail is JSON");
+    let after = detail["tickAfterPlay"].as_str().expect("tickAfterPlay");
+    assert!(!after.starts_with("tick 0 "), "playing advanced the tick display: {after}");
+    assert!(detail["tip"].as_str().is_some_and(|t| t.starts_with("id ")), "hover: {detail}");
+    assert_eq!(console_lines(&stderr), Vec::<&str>::new(), "console messages");
+
+    // A screenshot of the player after its self-test, kept in the scratch dir for a look.
+    let shot = dir.join("player.png");
+    let (_, stderr) = headless(
+        &dir.join("profile-shot"),
+        &url,
+        &[
+            "--virtual-time-budget=15000",
+            "--window-size=800,600",
+            &format!("--screenshot={}", shot.display()),
+        ],
+        Duration::from_secs(90),
+    );
+    assert_eq!(console_lines(&stderr), Vec::<&str>::new(), "console messages");
+    let pixmap =
+        tiny_skia::Pixmap::load_png(&shot).unwrap_or_else(|e| panic!("{}: {e}\n{stderr}", shot.display()));
+    assert_eq!((pixmap.width(), pixmap.height()), (800, 600));
+    let mut colours: Vec<u32> = pixmap
+        .pixels()
+        .iter()
+        .map(|p| (p.red() as u32) << 16 | (p.green() as u32) << 8 | p.blue() as u32)
+        .collect();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 20, "the screenshot is nearly blank: {} colours", colours.len());
+}

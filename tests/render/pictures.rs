@@ -1,0 +1,193 @@
+//! PNG frames and GIF animations: golden pictures compared byte for byte, the same bytes at any
+//! thread count, a trace drawn as its scenario, and the GIF's frames and palette.
+
+use std::path::Path;
+
+use super::{ok, s, scene};
+use crate::common::{root, scratch_dir, throng};
+
+/// Compares `got` with the committed golden picture, or rewrites it when THRONG_REMINT is set.
+fn golden(name: &str, got: &Path) {
+    let want_path = root().join("tests/golden/render").join(name);
+    let got_bytes = std::fs::read(got).expect("the rendered picture");
+    if std::env::var_os("THRONG_REMINT").is_some() {
+        std::fs::create_dir_all(want_path.parent().expect("a parent")).expect("golden dir");
+        std::fs::write(&want_path, &got_bytes).expect("write the golden picture");
+        return;
+    }
+    let want = std::fs::read(&want_path).unwrap_or_else(|e| {
+        panic!("{}: {e}; mint it with THRONG_REMINT=1 cargo test --test suite render", want_path.display())
+    });
+    assert!(
+        got_bytes == want,
+        "{} differs from the golden {} ({} vs {} bytes). If the change is deliberate, look at both and \
+         re-mint: THRONG_REMINT=1 cargo test --test suite render",
+        got.display(),
+        want_path.display(),
+        got_bytes.len(),
+        want.len()
+    );
+}
+
+#[test]
+fn the_scene_frame_matches_its_golden_picture() {
+    let dir = scratch_dir("render_golden_scene");
+    let scenario = scene(&dir);
+    let out = dir.join("scene.png");
+    ok(&throng(&[
+        "render",
+        s(&scenario),
+        "--out",
+        s(&out),
+        "--tick",
+        "12",
+        "--trails",
+        "6",
+        "--size",
+        "200x150",
+    ]));
+    golden("scene.png", &out);
+}
+
+#[test]
+fn the_doorway_frame_matches_its_golden_picture() {
+    let dir = scratch_dir("render_golden_doorway");
+    let out = dir.join("doorway.png");
+    ok(&throng(&[
+        "render",
+        "scenarios/doorway.toml",
+        "--out",
+        s(&out),
+        "--tick",
+        "250",
+        "--size",
+        "240x180",
+    ]));
+    golden("doorway.png", &out);
+}
+
+#[test]
+fn the_same_input_gives_the_same_bytes_at_any_thread_count() {
+    let dir = scratch_dir("render_determinism");
+    let scenario = scene(&dir);
+    for ext in ["png", "gif", "html"] {
+        let a = dir.join(format!("a.{ext}"));
+        let b = dir.join(format!("b.{ext}"));
+        let extra: &[&str] = if ext == "png" { &["--trails", "5"] } else { &["--every", "3"] };
+        for (path, threads) in [(&a, "1"), (&b, "3")] {
+            let mut args =
+                vec!["render", s(&scenario), "--out", s(path), "--threads", threads, "--size", "160x120"];
+            args.extend_from_slice(extra);
+            ok(&throng(&args));
+        }
+        let (a, b) = (std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));
+        assert!(!a.is_empty());
+        assert!(a == b, "{ext}: two renders of the same run differ");
+    }
+}
+
+#[test]
+fn a_trace_with_its_scenario_draws_the_same_frame_as_the_scenario() {
+    let dir = scratch_dir("render_trace");
+    let scenario = scene(&dir);
+    let trace = dir.join("trace.csv");
+    ok(&throng(&["run", s(&scenario), "--trace", s(&trace), "--trace-every", "2", "--quiet"]));
+
+    // The trace holds positions as shortest round-trip decimals, and the radii are plain values,
+    // so the frame is the same picture, byte for byte.
+    let direct = dir.join("direct.png");
+    let traced = dir.join("traced.png");
+    ok(&throng(&["render", s(&scenario), "--out", s(&direct), "--tick", "10", "--size", "200x150"]));
+    ok(&throng(&[
+        "render",
+        s(&trace),
+        "--scenario",
+        s(&scenario),
+        "--out",
+        s(&traced),
+        "--tick",
+        "10",
+        "--size",
+        "200x150",
+    ]));
+    assert!(std::fs::read(&direct).expect("direct") == std::fs::read(&traced).expect("traced"));
+
+    // Without the scenario: no geometry, framed on the agents, groups in order of appearance.
+    let bare = dir.join("bare.png");
+    let stdout = ok(&throng(&["render", s(&trace), "--out", s(&bare), "--trails", "6"]));
+    assert!(stdout.contains("tick 30"), "the last traced tick by default: {stdout}");
+    let pixmap = tiny_skia::Pixmap::load_png(&bare).expect("a PNG");
+    assert_eq!(pixmap.width(), 800);
+
+    // A GIF and a player from the trace.
+    let gif = dir.join("trace.gif");
+    let stdout = ok(&throng(&["render", s(&trace), "--out", s(&gif), "--every", "4"]));
+    assert!(stdout.contains("8 frames"), "ticks 0, 4, ..., 28 of a trace every 2 ticks: {stdout}");
+    ok(&throng(&["render", s(&trace), "--scenario", s(&scenario), "--out", s(&dir.join("trace.html"))]));
+}
+
+/// The frames of a GIF as the viewer shows them: each frame's rectangle drawn over the picture
+/// so far, transparent pixels keeping what was there. Also checks the frame delays.
+fn gif_pictures(path: &Path, delay: u16) -> (u16, u16, Vec<Vec<u8>>) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(std::fs::File::open(path).expect("the GIF")).expect("a GIF");
+    let (w, h) = (decoder.width(), decoder.height());
+    assert!(decoder.global_palette().expect("a global palette").len() / 3 <= 256);
+    let mut picture = vec![0u8; w as usize * h as usize];
+    let mut pictures = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().expect("a frame") {
+        assert_eq!(frame.delay, delay);
+        assert!(frame.palette.is_none(), "every frame uses the global palette");
+        for y in 0..frame.height as usize {
+            for x in 0..frame.width as usize {
+                let index = frame.buffer[y * frame.width as usize + x];
+                if Some(index) != frame.transparent {
+                    picture[(frame.top as usize + y) * w as usize + frame.left as usize + x] = index;
+                }
+            }
+        }
+        pictures.push(picture.clone());
+    }
+    (w, h, pictures)
+}
+
+#[test]
+fn a_gif_has_one_frame_every_k_ticks_on_a_fixed_palette() {
+    let dir = scratch_dir("render_gif");
+    let scenario = scene(&dir);
+    let every5 = dir.join("every5.gif");
+    let every30 = dir.join("every30.gif");
+    ok(&throng(&[
+        "render",
+        s(&scenario),
+        "--out",
+        s(&every5),
+        "--every",
+        "5",
+        "--fps",
+        "20",
+        "--size",
+        "160x120",
+    ]));
+    ok(&throng(&[
+        "render",
+        s(&scenario),
+        "--out",
+        s(&every30),
+        "--every",
+        "30",
+        "--fps",
+        "4",
+        "--size",
+        "160x120",
+    ]));
+    let (w, h, five) = gif_pictures(&every5, 5);
+    assert_eq!((w, h), (160, 120));
+    assert_eq!(five.len(), 7, "ticks 0, 5, ..., 30");
+    let (_, _, thirty) = gif_pictures(&every30, 25);
+    assert_eq!(thirty.len(), 2, "ticks 0 and 30");
+    // Stored as differences from different frames, tick 30 still shows the same picture.
+    assert!(five[0] == thirty[0] && five[6] == thirty[1], "frames stored as differences add up to the frame");
+    assert!(five[0] != five[6], "the agents moved");
+}
