@@ -12,12 +12,14 @@
 //! - `render/`: `throng render` and `throng plot`.
 //! - `regression/`: tests that each pin one bug, named after it.
 //!
-//! `scale.rs` holds the `#[ignore]`d large-scale checks; `common.rs` and `fixtures.rs` the
+//! `docs.rs` checks the docs generated from the code (the behaviour table). `scale.rs` holds
+//! the `#[ignore]`d large-scale checks; `common.rs` and `fixtures.rs` the
 //! shared helpers.
 
 mod cli;
 mod common;
 mod determinism;
+mod docs;
 mod fixtures;
 mod formulas;
 mod golden_runs;

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Behaviour;
+use super::params::{Default, Kind, KindSpec, MAX_LENGTH, ParamSpec, Range, force, length, target};
 use super::seek;
 use crate::math::{Vec2, norm};
 
@@ -84,3 +86,65 @@ pub fn cohesion(offsets: impl Iterator<Item = Vec2>, v: Vec2, max_speed: f32) ->
 pub fn flock_target(to_target: Vec2, v: Vec2, speed: f32) -> Vec2 {
     (norm(to_target) - norm(v)) * speed
 }
+
+/// `separation`: away from the neighbours within the radius.
+pub const SEPARATION: KindSpec = KindSpec {
+    name: "separation",
+    force: "`norm(−Σ(n.p − p) / count) · max_separation` (`\"mean\"`), or `trunc(Σ norm(p − n.p) / \\|p − n.p\\|, max_separation)` (`\"inverse_distance\"`, coincident neighbours skipped)",
+    weighted: true,
+    params: &[
+        length("radius", Default::Required, "the neighbour radius"),
+        force("max_separation", 1.0, "magnitude of the separation force"),
+        ParamSpec {
+            key: "variant",
+            kind: Kind::Choice(&["mean", "inverse_distance"], "mean"),
+            unit: "",
+            meaning: "how neighbours are weighed",
+        },
+    ],
+    build: |a, _| {
+        Ok(Behaviour::Separation {
+            radius: a.number("radius"),
+            max_force: a.number("max_separation"),
+            variant: match a.choice("variant") {
+                "inverse_distance" => SeparationVariant::InverseDistance,
+                _ => SeparationVariant::Mean,
+            },
+        })
+    },
+};
+
+/// `alignment`: towards the neighbours' mean heading.
+pub const ALIGNMENT: KindSpec = KindSpec {
+    name: "alignment",
+    force: "`Σ norm(n.v) / count − norm(v)`",
+    weighted: true,
+    params: &[length("radius", Default::Required, "the neighbour radius")],
+    build: |a, _| Ok(Behaviour::Alignment { radius: a.number("radius") }),
+};
+
+/// `cohesion`: towards the neighbours' centre.
+pub const COHESION: KindSpec = KindSpec {
+    name: "cohesion",
+    force: "seek of the neighbours' centre",
+    weighted: true,
+    params: &[length("radius", Default::Required, "the neighbour radius")],
+    build: |a, _| Ok(Behaviour::Cohesion { radius: a.number("radius") }),
+};
+
+/// `flock_target`: the Unity flock's shared target.
+pub const FLOCK_TARGET: KindSpec = KindSpec {
+    name: "flock_target",
+    force: "`(norm(t − p) − norm(v)) · speed`",
+    weighted: true,
+    params: &[
+        target("the flock's target"),
+        ParamSpec {
+            key: "speed",
+            kind: Kind::Number(Range::NonNegative(MAX_LENGTH), Default::Value(1.0)),
+            unit: "force",
+            meaning: "scale of the force",
+        },
+    ],
+    build: |a, _| Ok(Behaviour::FlockTarget { target: a.target("target"), speed: a.number("speed") }),
+};

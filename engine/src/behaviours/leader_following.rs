@@ -1,8 +1,11 @@
 //! Leader following: arrive behind the leader, keep apart, evade the leader's sight line.
 
+use super::Behaviour;
+use super::params::{Default, Invalid, Kind, KindSpec, ParamSpec, force, length, length0};
 use super::{arrive, evade};
 use crate::behaviours::EvadePrediction;
 use crate::math::{Vec2, norm};
+use crate::world::Target;
 
 /// Leader following: `tv = norm(leader.v) · behind_dist; ahead = leader.p + tv;
 /// behind = leader.p - tv; force = arrive(behind) + separation + evade(leader)` when `ahead`
@@ -27,3 +30,54 @@ pub fn follow_leader(
     }
     force
 }
+
+/// `follow_leader`: arrive behind the leader, keep apart, keep out of its way.
+pub const FOLLOW_LEADER: KindSpec = KindSpec {
+    name: "follow_leader",
+    force: "arrive behind the leader, separation from the other followers, evade the leader when in its sight",
+    weighted: true,
+    params: &[
+        ParamSpec {
+            key: "leader",
+            kind: Kind::AgentTarget,
+            unit: "",
+            meaning: "whom to follow (not a member of this group)",
+        },
+        length0("behind_dist", Default::Value(2.0), "how far behind the leader to arrive"),
+        length("slowing_radius", Default::Value(5.0), "arrive radius"),
+        length0(
+            "sight_radius",
+            Default::Value(3.0),
+            "evade the leader when it or its `ahead` point is this close",
+        ),
+        length("separation_radius", Default::Value(1.0), "followers keep apart within it"),
+        force("max_separation", 1.0, "separation magnitude"),
+    ],
+    build: |a, ctx| {
+        let leader = a.target("leader");
+        let Target::Agent(id) = ctx.targets[leader as usize] else {
+            let name = ctx.target_names.get(leader as usize).copied().unwrap_or("");
+            return Err(Invalid {
+                key: "leader",
+                message: format!("the leader must be a target of kind \"agent\"; \"{name}\" is not"),
+            });
+        };
+        if ctx.group_ids.contains(&(id as u64)) {
+            return Err(Invalid {
+                key: "leader",
+                message: format!(
+                    "agent {id} belongs to group \"{}\" itself: a leader cannot follow itself; put the leader in a group of its own",
+                    ctx.group
+                ),
+            });
+        }
+        Ok(Behaviour::FollowLeader {
+            leader,
+            behind_dist: a.number("behind_dist"),
+            slowing_radius: a.number("slowing_radius"),
+            sight_radius: a.number("sight_radius"),
+            separation_radius: a.number("separation_radius"),
+            max_separation: a.number("max_separation"),
+        })
+    },
+};

@@ -9,6 +9,7 @@
 mod flocking;
 mod leader_following;
 mod obstacle_avoidance;
+pub mod params;
 mod path_following;
 mod pursuit;
 mod queue;
@@ -31,6 +32,32 @@ pub use wander::{wander, wander_jitter};
 use serde::{Deserialize, Serialize};
 
 use crate::world::{PathMode, TargetId};
+use params::KindSpec;
+
+/// Every behaviour kind, in the order the docs list them: the registry the scenario validator
+/// and the docs table read. A new kind is one line here.
+pub const KINDS: &[&KindSpec] = &[
+    &seek::SEEK,
+    &seek::FLEE,
+    &seek::ARRIVE,
+    &wander::WANDER,
+    &pursuit::PURSUIT,
+    &pursuit::EVADE,
+    &flocking::SEPARATION,
+    &flocking::ALIGNMENT,
+    &flocking::COHESION,
+    &flocking::FLOCK_TARGET,
+    &obstacle_avoidance::AVOID_OBSTACLES,
+    &path_following::FOLLOW_PATH,
+    &leader_following::FOLLOW_LEADER,
+    &queue::QUEUE,
+    &random_walk::RANDOM_WALK,
+];
+
+/// The docs' behaviour table, from [`KINDS`] (see [`params::docs_table`]).
+pub fn docs_table() -> String {
+    params::docs_table(KINDS)
+}
 
 /// One steering behaviour with its parameters. Units: lengths in world units, times in seconds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,5 +1,7 @@
 //! Obstacle avoidance: the look-ahead points, the most threatening obstacle and the avoidance force.
 
+use super::Behaviour;
+use super::params::{Default, KindSpec, force, length};
 use crate::index::ObstacleIndex;
 use crate::math::{Vec2, norm};
 use crate::world::Obstacle;
@@ -77,3 +79,24 @@ pub fn avoid_direction(o: &Obstacle, ahead: Vec2) -> Vec2 {
         _ => norm(ahead - o.avoid_centre(ahead)),
     }
 }
+
+/// `avoid_obstacles`: steer away from the most threatening obstacle.
+pub const AVOID_OBSTACLES: KindSpec = KindSpec {
+    name: "avoid_obstacles",
+    force: "`norm(ahead − centre(o)) · max_avoid_force` for the most threatening obstacle `o`",
+    weighted: true,
+    params: &[
+        length(
+            "see_ahead",
+            Default::Value(5.0),
+            "look-ahead at full speed (scaled by `\\|v\\| / max_speed`)",
+        ),
+        force("max_avoid_force", 1.0, "magnitude of the avoidance force"),
+    ],
+    build: |a, _| {
+        Ok(Behaviour::AvoidObstacles {
+            see_ahead: a.number("see_ahead"),
+            max_avoid_force: a.number("max_avoid_force"),
+        })
+    },
+};

@@ -1,5 +1,7 @@
 //! Path following: the node cursor (once, loop, patrol) and the force towards the node.
 
+use super::Behaviour;
+use super::params::{Default, Invalid, Kind, KindSpec, ParamSpec, length};
 use super::{arrive, seek};
 use crate::math::Vec2;
 use crate::world::PathMode;
@@ -39,3 +41,39 @@ pub fn path_advance(
 pub fn follow_path(to_node: Vec2, v: Vec2, max_speed: f32, arrive_here: bool, slowing_radius: f32) -> Vec2 {
     if arrive_here { arrive(to_node, v, max_speed, slowing_radius) } else { seek(to_node, v, max_speed) }
 }
+
+/// `follow_path`: seek the path's current node.
+pub const FOLLOW_PATH: KindSpec = KindSpec {
+    name: "follow_path",
+    force: "seek of the current node (arrive at the end of a `once` path); see [behaviours.md](behaviours.md#path-following)",
+    weighted: true,
+    params: &[
+        ParamSpec { key: "path", kind: Kind::Path, unit: "", meaning: "the path to follow" },
+        ParamSpec {
+            key: "mode",
+            kind: Kind::Choice(&["once", "loop", "patrol"], "loop"),
+            unit: "",
+            meaning: "what happens at the last node (`loop` and `patrol` need 2 nodes or more)",
+        },
+        length("slowing_radius", Default::Value(3.0), "arrive radius at the end of a `once` path"),
+    ],
+    build: |a, ctx| {
+        let path = a.path("path");
+        let mode = match a.choice("mode") {
+            "once" => PathMode::Once,
+            "patrol" => PathMode::Patrol,
+            _ => PathMode::Loop,
+        };
+        let (name, nodes) = ctx.paths[path as usize];
+        if mode != PathMode::Once && nodes < 2 {
+            return Err(Invalid {
+                key: "mode",
+                message: format!(
+                    "path \"{name}\" has {nodes} node; mode \"{}\" needs at least 2",
+                    a.choice("mode")
+                ),
+            });
+        }
+        Ok(Behaviour::FollowPath { path, mode, slowing_radius: a.number("slowing_radius") })
+    },
+};

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Behaviour;
+use super::params::{Default, Kind, KindSpec, ParamSpec, Range, target};
 use super::{flee, seek};
 use crate::math::Vec2;
 
@@ -42,3 +44,54 @@ pub fn evade(
     });
     flee(to_pursuer + pursuer_v * t, v, max_speed)
 }
+
+/// `pursuit`: seek where the quarry will be.
+pub const PURSUIT: KindSpec = KindSpec {
+    name: "pursuit",
+    force: "seek of the target's predicted position `q.p + q.v · T`",
+    weighted: true,
+    params: &[
+        target("the quarry"),
+        ParamSpec {
+            key: "look_ahead_s",
+            kind: Kind::Number(Range::NonNegative(3600.0), Default::Absent("`T = d / max_speed`")),
+            unit: "s",
+            meaning: "a fixed look-ahead `T` instead",
+        },
+    ],
+    build: |a, _| {
+        Ok(Behaviour::Pursuit { target: a.target("target"), look_ahead_s: a.optional("look_ahead_s") })
+    },
+};
+
+/// `evade`: flee from where the pursuer will be.
+pub const EVADE: KindSpec = KindSpec {
+    name: "evade",
+    force: "flee from `q.p + q.v · T`",
+    weighted: true,
+    params: &[
+        target("the pursuer"),
+        ParamSpec {
+            key: "look_ahead_s",
+            kind: Kind::Number(Range::NonNegative(3600.0), Default::Absent("computed, see `prediction`")),
+            unit: "s",
+            meaning: "a fixed look-ahead `T` instead",
+        },
+        ParamSpec {
+            key: "prediction",
+            kind: Kind::Choice(&["target_speed", "own_speed"], "target_speed"),
+            unit: "",
+            meaning: "how `T` is computed without `look_ahead_s`: `d / (max_speed + \\|q.v\\|)` or `d / max_speed`",
+        },
+    ],
+    build: |a, _| {
+        Ok(Behaviour::Evade {
+            target: a.target("target"),
+            look_ahead_s: a.optional("look_ahead_s"),
+            prediction: match a.choice("prediction") {
+                "own_speed" => EvadePrediction::OwnSpeed,
+                _ => EvadePrediction::TargetSpeed,
+            },
+        })
+    },
+};

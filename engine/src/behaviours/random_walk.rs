@@ -1,5 +1,7 @@
 //! Random walk: waypoints in a cone towards the target that narrows as the agent closes in.
 
+use super::Behaviour;
+use super::params::{Default, Invalid, KindSpec, length, target};
 use crate::math::{PI, Vec2, lerp, norm, rotate};
 
 /// Random walk: the next waypoint, as an offset from the agent, and whether it is the target
@@ -28,3 +30,39 @@ pub fn random_walk_step(
 pub const WALK_NONE: u8 = 0;
 pub const WALK_WAYPOINT: u8 = 1;
 pub const WALK_FINAL: u8 = 2;
+
+/// `random_walk`: to the target through random waypoints.
+pub const RANDOM_WALK: KindSpec = KindSpec {
+    name: "random_walk",
+    force: "walk to the target through random waypoints in a cone that narrows as the agent closes in; arrive on the last leg",
+    weighted: true,
+    params: &[
+        target("where the walk ends"),
+        length("aggro_radius", Default::Value(30.0), "distance at which the cone is widest (half-angle π/4)"),
+        length(
+            "min_step",
+            Default::Value(1.0),
+            "shortest step: a step is `clamp(d / 2, min_step, max_step)`",
+        ),
+        length("max_step", Default::Value(10.0), "longest step (at least `min_step`)"),
+        length("reach_radius", Default::Value(0.5), "a waypoint this close is reached"),
+        length("slowing_radius", Default::Value(3.0), "arrive radius on the last, straight leg"),
+    ],
+    build: |a, _| {
+        let (min_step, max_step) = (a.number("min_step"), a.number("max_step"));
+        if min_step > max_step {
+            return Err(Invalid {
+                key: "max_step",
+                message: format!("max_step {max_step} is below min_step {min_step}"),
+            });
+        }
+        Ok(Behaviour::RandomWalk {
+            target: a.target("target"),
+            aggro_radius: a.number("aggro_radius"),
+            min_step,
+            max_step,
+            reach_radius: a.number("reach_radius"),
+            slowing_radius: a.number("slowing_radius"),
+        })
+    },
+};

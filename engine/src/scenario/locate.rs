@@ -73,6 +73,35 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// The span of the last key of `path` itself (not its value), e.g. to place an unknown key;
+/// the value's span ([`span_of`]) when the key is not found.
+pub(crate) fn key_span_of(doc: &Spanned<DeTable>, path: &[Seg]) -> Range<usize> {
+    let Some((Seg::Key(key), parent)) = path.split_last() else { return span_of(doc, path) };
+    let table = if parent.is_empty() {
+        Some(doc.get_ref())
+    } else {
+        let mut value: Option<&DeValue> = None;
+        let mut table: Option<&DeTable> = Some(doc.get_ref());
+        for seg in parent {
+            let next = match (seg, table, value) {
+                (Seg::Key(k), Some(t), _) => t.get(*k),
+                (Seg::Index(i), _, Some(DeValue::Array(items))) => items.get(*i),
+                _ => None,
+            };
+            let Some(next) = next else { return span_of(doc, path) };
+            value = Some(next.get_ref());
+            table = match next.get_ref() {
+                DeValue::Table(t) => Some(t),
+                _ => None,
+            };
+        }
+        table
+    };
+    table
+        .and_then(|t| t.iter().find(|(k, _)| k.get_ref() == key).map(|(k, _)| k.span()))
+        .unwrap_or_else(|| span_of(doc, path))
+}
+
 /// The span of the value at `path`, or of the deepest part of it that exists.
 pub(crate) fn span_of(doc: &Spanned<DeTable>, path: &[Seg]) -> Range<usize> {
     let mut span = doc.span();

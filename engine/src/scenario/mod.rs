@@ -14,7 +14,6 @@ pub use error::ScenarioError;
 pub use locate::nearest_word;
 use locate::toml_error;
 pub(crate) use locate::{line_col, read_source};
-pub use schema::BEHAVIOUR_KINDS;
 use schema::ScenarioToml;
 use validate::Validator;
 

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, MapAccess, Visitor};
 
 use crate::world::Param;
 
@@ -168,135 +168,19 @@ pub(crate) struct SpawnToml {
     pub(crate) points: Option<Vec<[f32; 2]>>,
 }
 
+/// A behaviour entry: its kind, its weight, and its kind's parameters (checked against the
+/// kind's table in `validate::behaviour`).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 pub(crate) struct BehaviourToml {
     pub(crate) kind: String,
     #[serde(default = "one")]
     pub(crate) weight: f32,
-    pub(crate) target: Option<TargetRef>,
-    pub(crate) slowing_radius: Option<f32>,
-    pub(crate) radius: Option<f32>,
-    pub(crate) distance: Option<f32>,
-    pub(crate) jitter: Option<f32>,
-    pub(crate) look_ahead_s: Option<f32>,
-    pub(crate) prediction: Option<String>,
-    pub(crate) max_separation: Option<f32>,
-    pub(crate) variant: Option<String>,
-    pub(crate) speed: Option<f32>,
-    pub(crate) see_ahead: Option<f32>,
-    pub(crate) max_avoid_force: Option<f32>,
-    pub(crate) path: Option<String>,
-    pub(crate) mode: Option<String>,
-    pub(crate) leader: Option<String>,
-    pub(crate) behind_dist: Option<f32>,
-    pub(crate) sight_radius: Option<f32>,
-    pub(crate) separation_radius: Option<f32>,
-    pub(crate) queue_ahead: Option<f32>,
-    pub(crate) queue_radius: Option<f32>,
-    pub(crate) brake_factor: Option<f32>,
-    pub(crate) hard_stop_factor: Option<f32>,
-    pub(crate) aggro_radius: Option<f32>,
-    pub(crate) min_step: Option<f32>,
-    pub(crate) max_step: Option<f32>,
-    pub(crate) reach_radius: Option<f32>,
+    #[serde(flatten)]
+    pub(crate) params: toml::Table,
 }
 
 pub(crate) fn one() -> f32 {
     1.0
-}
-
-impl BehaviourToml {
-    /// The optional parameters present in the file, by key.
-    pub(crate) fn present(&self) -> Vec<&'static str> {
-        let keys = [
-            ("target", self.target.is_some()),
-            ("slowing_radius", self.slowing_radius.is_some()),
-            ("radius", self.radius.is_some()),
-            ("distance", self.distance.is_some()),
-            ("jitter", self.jitter.is_some()),
-            ("look_ahead_s", self.look_ahead_s.is_some()),
-            ("prediction", self.prediction.is_some()),
-            ("max_separation", self.max_separation.is_some()),
-            ("variant", self.variant.is_some()),
-            ("speed", self.speed.is_some()),
-            ("see_ahead", self.see_ahead.is_some()),
-            ("max_avoid_force", self.max_avoid_force.is_some()),
-            ("path", self.path.is_some()),
-            ("mode", self.mode.is_some()),
-            ("leader", self.leader.is_some()),
-            ("behind_dist", self.behind_dist.is_some()),
-            ("sight_radius", self.sight_radius.is_some()),
-            ("separation_radius", self.separation_radius.is_some()),
-            ("queue_ahead", self.queue_ahead.is_some()),
-            ("queue_radius", self.queue_radius.is_some()),
-            ("brake_factor", self.brake_factor.is_some()),
-            ("hard_stop_factor", self.hard_stop_factor.is_some()),
-            ("aggro_radius", self.aggro_radius.is_some()),
-            ("min_step", self.min_step.is_some()),
-            ("max_step", self.max_step.is_some()),
-            ("reach_radius", self.reach_radius.is_some()),
-        ];
-        keys.iter().filter(|(_, p)| *p).map(|(k, _)| *k).collect()
-    }
-}
-
-/// The behaviour kinds and the parameters each takes (besides `kind` and `weight`).
-pub const BEHAVIOUR_KINDS: &[(&str, &[&str])] = &[
-    ("seek", &["target"]),
-    ("flee", &["target"]),
-    ("arrive", &["target", "slowing_radius"]),
-    ("wander", &["radius", "distance", "jitter"]),
-    ("pursuit", &["target", "look_ahead_s"]),
-    ("evade", &["target", "look_ahead_s", "prediction"]),
-    ("separation", &["radius", "max_separation", "variant"]),
-    ("alignment", &["radius"]),
-    ("cohesion", &["radius"]),
-    ("flock_target", &["target", "speed"]),
-    ("avoid_obstacles", &["see_ahead", "max_avoid_force"]),
-    ("follow_path", &["path", "mode", "slowing_radius"]),
-    (
-        "follow_leader",
-        &["leader", "behind_dist", "slowing_radius", "sight_radius", "separation_radius", "max_separation"],
-    ),
-    (
-        "queue",
-        &[
-            "queue_ahead",
-            "queue_radius",
-            "brake_factor",
-            "hard_stop_factor",
-            "separation_radius",
-            "max_separation",
-        ],
-    ),
-    ("random_walk", &["target", "aggro_radius", "min_step", "max_step", "reach_radius", "slowing_radius"]),
-];
-
-/// A behaviour's target in the file: the name of a `[targets.NAME]` entry, or a fixed point.
-pub(crate) enum TargetRef {
-    Named(String),
-    Point([f32; 2]),
-}
-
-impl<'de> Deserialize<'de> for TargetRef {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = TargetRef;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a target name (a key of [targets]) or a point [x, y]")
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<TargetRef, E> {
-                Ok(TargetRef::Named(s.to_owned()))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<TargetRef, A::Error> {
-                let p = <[f32; 2]>::deserialize(de::value::SeqAccessDeserializer::new(seq))?;
-                Ok(TargetRef::Point(p))
-            }
-        }
-        d.deserialize_any(V)
-    }
 }
 
 pub(crate) fn param_one() -> ParamToml {

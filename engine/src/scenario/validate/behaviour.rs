@@ -1,15 +1,41 @@
-//! Validating behaviours: each kind's keys and ranges.
+//! Validating behaviours, driven by each kind's parameter table (`behaviours::KINDS`): the
+//! allowed keys, the defaults, the ranges and the messages all come from the table; only what
+//! reads the rest of the scenario (target and path names) is here.
 
 use toml::de::DeValue;
 
 use super::*;
-use crate::behaviours::{Behaviour, EvadePrediction, SeparationVariant, WeightedBehaviour};
+use crate::behaviours::params::{Arg, Args, Context, Default, Invalid, Kind, missing_hint};
+use crate::behaviours::{KINDS, WeightedBehaviour};
 use crate::scenario::locate::*;
 use crate::scenario::schema::*;
-use crate::world::TargetId;
-use crate::world::{PathMode, Target};
+use crate::world::{Target, TargetId};
+
+/// A TOML value in words, for "found ..." in messages.
+fn found(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => format!("\"{s}\""),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Boolean(b) => b.to_string(),
+        toml::Value::Datetime(d) => format!("the date {d}"),
+        toml::Value::Array(a) => format!("an array of {}", a.len()),
+        toml::Value::Table(_) => "a table".into(),
+    }
+}
+
+/// A number from a TOML integer or float.
+fn number(v: &toml::Value) -> Option<f32> {
+    match v {
+        toml::Value::Integer(i) => Some(*i as f32),
+        toml::Value::Float(f) => Some(*f as f32),
+        _ => None,
+    }
+}
 
 impl Validator<'_> {
+    /// Behaviour `b` of group `g`: its kind's table checks every key; targets given as points
+    /// are appended to `targets`.
     pub(super) fn behaviour(
         &mut self,
         g: usize,
@@ -21,273 +47,132 @@ impl Validator<'_> {
         use Seg::{Index, Key};
         let at = |k: &'static str| [Key("groups"), Index(g), Key("behaviours"), Index(b), Key(k)];
         let base = [Key("groups"), Index(g), Key("behaviours"), Index(b)];
-        let kinds: Vec<(&str, usize)> =
-            BEHAVIOUR_KINDS.iter().enumerate().map(|(i, (n, _))| (*n, i)).collect();
-        let k = self.choice(&at("kind"), &raw.kind, &kinds)?;
-        let (kind, allowed) = BEHAVIOUR_KINDS[k];
-        for key in raw.present() {
-            if !allowed.contains(&key) {
-                let path = [Key("groups"), Index(g), Key("behaviours"), Index(b), Key(key)];
+        let kinds: Vec<(&str, usize)> = KINDS.iter().enumerate().map(|(i, k)| (k.name, i)).collect();
+        let spec = KINDS[self.choice(&at("kind"), &raw.kind, &kinds)?];
+        let keys = spec.keys();
+        for key in raw.params.keys() {
+            if spec.params.iter().any(|p| p.key == key) {
+                continue;
+            }
+            let at_key = [Key("groups"), Index(g), Key("behaviours"), Index(b), Key(key)];
+            let takes = keys.join(", ");
+            // A parameter of another kind is placed at its value; a key no kind knows, at the key.
+            if KINDS.iter().any(|k| k.params.iter().any(|p| p.key == key)) {
                 return self.fail(
-                    &path,
-                    format!(
-                        "`{key}` is not a parameter of `{kind}` (it takes: weight, {})",
-                        allowed.join(", ")
-                    ),
+                    &at_key,
+                    format!("`{key}` is not a parameter of `{}` (it takes: {takes})", spec.name),
                 );
             }
+            let hint = nearest_word(key, keys.iter().copied())
+                .map(|n| format!("; did you mean `{n}`?"))
+                .unwrap_or_default();
+            return self
+                .fail_at_key(&at_key, format!("unknown key `{key}`{hint} (`{}` takes: {takes})", spec.name));
         }
         let weight = self.num(&at("weight"), raw.weight, Rule::Finite(1e6))?;
-        if kind == "queue" && weight != 1.0 {
+        if !spec.weighted && weight != 1.0 {
             return self.fail(
                 &at("weight"),
-                "`queue` takes no weight: it brakes after the weighted sum (see docs/behaviours.md)",
+                format!(
+                    "`{}` takes no weight: it brakes after the weighted sum (see docs/behaviours.md)",
+                    spec.name
+                ),
             );
         }
-        let named_target =
-            |v: &mut Self, key: &'static str, name: &str, targets: &[Target]| -> Option<TargetId> {
-                let _ = targets;
-                match names.targets.iter().position(|n| *n == name) {
-                    Some(i) => Some(i as TargetId),
-                    None => {
-                        let hint = nearest_word(name, names.targets.iter().copied())
-                            .map(|n| format!("; did you mean \"{n}\"?"))
-                            .unwrap_or_default();
-                        let known = if names.targets.is_empty() {
-                            "none are defined".to_string()
-                        } else {
-                            names.targets.join(", ")
-                        };
-                        v.fail(&at(key), format!("no target is named \"{name}\"{hint} (targets: {known})"))
-                    }
-                }
+        let mut args = Args::default();
+        for p in spec.params {
+            let value = raw.params.get(p.key);
+            let path = at(p.key);
+            let missing = |v: &mut Self| -> Option<Arg> {
+                v.fail(&base, format!("missing key `{}` for `{}` ({})", p.key, spec.name, missing_hint(p)))
             };
-        let target = |v: &mut Self, targets: &mut Vec<Target>| -> Option<TargetId> {
-            let Some(t) = &raw.target else {
-                return v.fail(
-                    &base,
-                    format!("missing key `target` for `{kind}` (a name from [targets] or a point [x, y])"),
-                );
-            };
-            match t {
-                TargetRef::Point(p) => {
-                    let p = v.point(&at("target"), *p)?;
-                    targets.push(Target::Point(p));
-                    Some((targets.len() - 1) as TargetId)
-                }
-                TargetRef::Named(name) => named_target(v, "target", name, targets),
-            }
-        };
-        // An optional parameter with a default, checked against its rule.
-        let opt = |v: &mut Self, key: &'static str, value: Option<f32>, default: f32, rule: Rule| {
-            v.num(&at(key), value.unwrap_or(default), rule)
-        };
-        let required_radius = |v: &mut Self| -> Option<f32> {
-            match raw.radius {
-                None => v.fail(
-                    &base,
-                    format!("missing key `radius` for `{kind}` (the neighbour radius, world units)"),
-                ),
-                Some(r) => v.num(&at("radius"), r, Rule::Positive(MAX_MAGNITUDE)),
-            }
-        };
-        let look_ahead = |v: &mut Self| -> Option<Option<f32>> {
-            match raw.look_ahead_s {
-                None => Some(None),
-                Some(t) => v.num(&at("look_ahead_s"), t, Rule::NonNegative(3600.0)).map(Some),
-            }
-        };
-        const LEN: Rule = Rule::Positive(MAX_MAGNITUDE);
-        const LEN0: Rule = Rule::NonNegative(MAX_MAGNITUDE);
-        let behaviour = match kind {
-            "seek" => Behaviour::Seek { target: target(self, targets)? },
-            "flee" => Behaviour::Flee { target: target(self, targets)? },
-            "arrive" => Behaviour::Arrive {
-                target: target(self, targets)?,
-                slowing_radius: opt(self, "slowing_radius", raw.slowing_radius, 5.0, LEN)?,
-            },
-            "wander" => Behaviour::Wander {
-                radius: opt(self, "radius", raw.radius, 1.0, LEN)?,
-                distance: opt(self, "distance", raw.distance, 2.0, LEN0)?,
-                jitter: opt(self, "jitter", raw.jitter, 1.0, LEN0)?,
-            },
-            "pursuit" => {
-                Behaviour::Pursuit { target: target(self, targets)?, look_ahead_s: look_ahead(self)? }
-            }
-            "evade" => Behaviour::Evade {
-                target: target(self, targets)?,
-                look_ahead_s: look_ahead(self)?,
-                prediction: match &raw.prediction {
-                    None => EvadePrediction::TargetSpeed,
-                    Some(p) => self.choice(
-                        &at("prediction"),
-                        p,
-                        &[
-                            ("target_speed", EvadePrediction::TargetSpeed),
-                            ("own_speed", EvadePrediction::OwnSpeed),
-                        ],
-                    )?,
+            let arg = match (p.kind, value) {
+                (Kind::Number(range, _), Some(v)) => match number(v) {
+                    Some(x) => Arg::Number(Some(self.num(&path, x, range)?)),
+                    None => return self.fail(&path, format!("expected a number, found {}", found(v))),
                 },
-            },
-            "separation" => Behaviour::Separation {
-                radius: required_radius(self)?,
-                max_force: opt(self, "max_separation", raw.max_separation, 1.0, Rule::NonNegative(1e9))?,
-                variant: match &raw.variant {
-                    None => SeparationVariant::Mean,
-                    Some(p) => self.choice(
-                        &at("variant"),
-                        p,
-                        &[
-                            ("mean", SeparationVariant::Mean),
-                            ("inverse_distance", SeparationVariant::InverseDistance),
-                        ],
-                    )?,
+                (Kind::Number(range, default), None) => match default {
+                    Default::Required => missing(self)?,
+                    Default::Value(x) => Arg::Number(Some(self.num(&path, x, range)?)),
+                    Default::SameAs(key) => Arg::Number(args.optional(key)),
+                    Default::Absent(_) => Arg::Number(None),
                 },
-            },
-            "alignment" => Behaviour::Alignment { radius: required_radius(self)? },
-            "cohesion" => Behaviour::Cohesion { radius: required_radius(self)? },
-            "flock_target" => Behaviour::FlockTarget {
-                target: target(self, targets)?,
-                speed: opt(self, "speed", raw.speed, 1.0, LEN0)?,
-            },
-            "avoid_obstacles" => Behaviour::AvoidObstacles {
-                see_ahead: opt(self, "see_ahead", raw.see_ahead, 5.0, LEN)?,
-                max_avoid_force: opt(
-                    self,
-                    "max_avoid_force",
-                    raw.max_avoid_force,
-                    1.0,
-                    Rule::NonNegative(1e9),
-                )?,
-            },
-            "follow_path" => {
-                let Some(name) = &raw.path else {
-                    return self.fail(&base, "missing key `path` for `follow_path` (a name from [paths])");
-                };
-                let Some(path) = names.paths.iter().position(|p| p == name) else {
-                    let hint = nearest_word(name, names.paths.iter().copied())
-                        .map(|n| format!("; did you mean \"{n}\"?"))
-                        .unwrap_or_default();
-                    let known = if names.paths.is_empty() {
-                        "none are defined".to_string()
-                    } else {
-                        names.paths.join(", ")
+                (Kind::Choice(options, default), v) => {
+                    let word = match v {
+                        None => default,
+                        Some(toml::Value::String(s)) => s.as_str(),
+                        Some(v) => {
+                            return self.fail(
+                                &path,
+                                format!("expected one of: {}; found {}", options.join(", "), found(v)),
+                            );
+                        }
                     };
-                    return self
-                        .fail(&at("path"), format!("no path is named \"{name}\"{hint} (paths: {known})"));
-                };
-                let mode = match &raw.mode {
-                    None => PathMode::Loop,
-                    Some(m) => self.choice(
-                        &at("mode"),
-                        m,
-                        &[("once", PathMode::Once), ("loop", PathMode::Loop), ("patrol", PathMode::Patrol)],
-                    )?,
-                };
-                let nodes = self.path_len(name);
-                if mode != PathMode::Once && nodes < 2 {
-                    return self.fail(
-                        &at("mode"),
-                        format!(
-                            "path \"{name}\" has {nodes} node; mode \"{}\" needs at least 2",
-                            raw.mode.as_deref().unwrap_or("loop")
-                        ),
-                    );
+                    let choices: Vec<(&str, &'static str)> = options.iter().map(|o| (*o, *o)).collect();
+                    Arg::Choice(self.choice(&path, word, &choices)?)
                 }
-                Behaviour::FollowPath {
-                    path: path as u16,
-                    mode,
-                    slowing_radius: opt(self, "slowing_radius", raw.slowing_radius, 3.0, LEN)?,
+                (Kind::Target | Kind::AgentTarget | Kind::Path, None) => missing(self)?,
+                (Kind::Target, Some(toml::Value::Array(a))) => {
+                    let p = match a.as_slice() {
+                        [x, y] => number(x).zip(number(y)),
+                        _ => None,
+                    };
+                    let Some((x, y)) = p else {
+                        return self.fail(
+                            &path,
+                            format!(
+                                "expected a point [x, y] of two numbers, found {}",
+                                found(&toml::Value::Array(a.clone()))
+                            ),
+                        );
+                    };
+                    targets.push(Target::Point(self.point(&path, [x, y])?));
+                    Arg::Target((targets.len() - 1) as TargetId)
                 }
-            }
-            "follow_leader" => {
-                let Some(name) = &raw.leader else {
-                    return self.fail(
-                        &base,
-                        "missing key `leader` for `follow_leader` (a target of kind \"agent\")",
-                    );
-                };
-                let leader = named_target(self, "leader", name, targets)?;
-                let Target::Agent(id) = targets[leader as usize] else {
-                    return self.fail(
-                        &at("leader"),
-                        format!("the leader must be a target of kind \"agent\"; \"{name}\" is not"),
-                    );
-                };
-                // Ids are sequential over groups in file order.
-                let first: u64 = names.counts[..g].iter().map(|&c| c as u64).sum();
-                if (first..first + names.counts[g] as u64).contains(&(id as u64)) {
-                    return self.fail(
-                        &at("leader"),
-                        format!(
-                            "agent {id} belongs to group \"{}\" itself: a leader cannot follow itself; put the leader in a group of its own",
-                            names.groups[g]
-                        ),
-                    );
+                (Kind::Target | Kind::AgentTarget, Some(toml::Value::String(name))) => {
+                    Arg::Target(self.named(&path, "target", name, names.targets)? as TargetId)
                 }
-                Behaviour::FollowLeader {
-                    leader,
-                    behind_dist: opt(self, "behind_dist", raw.behind_dist, 2.0, LEN0)?,
-                    slowing_radius: opt(self, "slowing_radius", raw.slowing_radius, 5.0, LEN)?,
-                    sight_radius: opt(self, "sight_radius", raw.sight_radius, 3.0, LEN0)?,
-                    separation_radius: opt(self, "separation_radius", raw.separation_radius, 1.0, LEN)?,
-                    max_separation: opt(
-                        self,
-                        "max_separation",
-                        raw.max_separation,
-                        1.0,
-                        Rule::NonNegative(1e9),
-                    )?,
+                (Kind::Path, Some(toml::Value::String(name))) => {
+                    Arg::Path(self.named(&path, "path", name, names.paths)? as u16)
                 }
-            }
-            "queue" => {
-                let queue_radius = opt(self, "queue_radius", raw.queue_radius, 1.0, LEN)?;
-                Behaviour::Queue {
-                    queue_ahead: opt(self, "queue_ahead", raw.queue_ahead, 2.0, LEN0)?,
-                    queue_radius,
-                    brake_factor: opt(self, "brake_factor", raw.brake_factor, 0.8, Rule::NonNegative(10.0))?,
-                    hard_stop_factor: opt(
-                        self,
-                        "hard_stop_factor",
-                        raw.hard_stop_factor,
-                        0.3,
-                        Rule::NonNegative(1.0),
-                    )?,
-                    separation_radius: opt(
-                        self,
-                        "separation_radius",
-                        raw.separation_radius,
-                        queue_radius,
-                        LEN,
-                    )?,
-                    max_separation: opt(
-                        self,
-                        "max_separation",
-                        raw.max_separation,
-                        1.0,
-                        Rule::NonNegative(1e9),
-                    )?,
+                (kind, Some(v)) => {
+                    let expected = match kind {
+                        Kind::Target => "a target name (a key of [targets]) or a point [x, y]",
+                        Kind::AgentTarget => "the name of a target of kind \"agent\"",
+                        _ => "a path name (a key of [paths])",
+                    };
+                    return self.fail(&path, format!("expected {expected}, found {}", found(v)));
                 }
-            }
-            "random_walk" => {
-                let min_step = opt(self, "min_step", raw.min_step, 1.0, LEN)?;
-                let max_step = opt(self, "max_step", raw.max_step, 10.0, LEN)?;
-                if min_step > max_step {
-                    return self
-                        .fail(&at("max_step"), format!("max_step {max_step} is below min_step {min_step}"));
-                }
-                Behaviour::RandomWalk {
-                    target: target(self, targets)?,
-                    aggro_radius: opt(self, "aggro_radius", raw.aggro_radius, 30.0, LEN)?,
-                    min_step,
-                    max_step,
-                    reach_radius: opt(self, "reach_radius", raw.reach_radius, 0.5, LEN)?,
-                    slowing_radius: opt(self, "slowing_radius", raw.slowing_radius, 3.0, LEN)?,
-                }
-            }
-            _ => unreachable!("kinds come from BEHAVIOUR_KINDS"),
+            };
+            args.push(p.key, arg);
+        }
+        let paths: Vec<(&str, usize)> = names.paths.iter().map(|n| (*n, self.path_len(n))).collect();
+        // Ids are sequential over groups in file order.
+        let first: u64 = names.counts[..g].iter().map(|&c| c as u64).sum();
+        let context = Context {
+            targets,
+            target_names: names.targets,
+            paths: &paths,
+            group: names.groups[g],
+            group_ids: first..first + names.counts[g] as u64,
         };
-        Some(WeightedBehaviour { weight, behaviour })
+        match (spec.build)(&args, &context) {
+            Ok(behaviour) => Some(WeightedBehaviour { weight, behaviour }),
+            Err(Invalid { key, message }) => self.fail(&at(key), message),
+        }
+    }
+
+    /// The index of `name` among `known` (the names of [targets] or [paths]), or an error
+    /// at `path` with a suggestion.
+    fn named(&mut self, path: &[Seg], what: &str, name: &str, known: &[&str]) -> Option<usize> {
+        if let Some(i) = known.iter().position(|n| *n == name) {
+            return Some(i);
+        }
+        let hint = nearest_word(name, known.iter().copied())
+            .map(|n| format!("; did you mean \"{n}\"?"))
+            .unwrap_or_default();
+        let list = if known.is_empty() { "none are defined".to_string() } else { known.join(", ") };
+        self.fail(path, format!("no {what} is named \"{name}\"{hint} ({what}s: {list})"))
     }
 
     /// Number of nodes of the path called `name` in the file.

@@ -4,6 +4,8 @@ mod behaviour;
 mod group;
 mod scene;
 
+use std::ops::Range;
+
 use toml::Spanned;
 use toml::de::DeTable;
 
@@ -23,41 +25,25 @@ pub(super) struct Validator<'a> {
     pub(super) warnings: Vec<ScenarioError>,
 }
 
-/// What a number must be.
-#[derive(Clone, Copy)]
-enum Rule {
-    /// `0 < x <= max`
-    Positive(f32),
-    /// `0 <= x <= max`
-    NonNegative(f32),
-    /// `|x| <= max`
-    Finite(f32),
-}
-
-impl Rule {
-    fn holds(self, x: f32) -> bool {
-        x.is_finite()
-            && match self {
-                Rule::Positive(max) => x > 0.0 && x <= max,
-                Rule::NonNegative(max) => (0.0..=max).contains(&x),
-                Rule::Finite(max) => x.abs() <= max,
-            }
-    }
-
-    fn describe(self) -> String {
-        match self {
-            Rule::Positive(max) => format!("a finite number > 0 and <= {max:e}"),
-            Rule::NonNegative(max) => format!("a finite number >= 0 and <= {max:e}"),
-            Rule::Finite(max) => format!("a finite number between {:e} and {max:e}", -max),
-        }
-    }
-}
+/// What a number must be: the same ranges the behaviour tables use.
+pub(super) use crate::behaviours::params::Range as Rule;
 
 impl<'a> Validator<'a> {
     /// Records a problem at `path` (the first one wins) and returns `None` to stop the caller.
     fn fail<T>(&mut self, path: &[Seg], message: impl Into<String>) -> Option<T> {
+        let span = span_of(self.doc, path);
+        self.fail_at(span, path, message)
+    }
+
+    /// As [`Validator::fail`], placed at the last key of `path` rather than at its value
+    /// (an unknown key).
+    fn fail_at_key<T>(&mut self, path: &[Seg], message: impl Into<String>) -> Option<T> {
+        let span = key_span_of(self.doc, path);
+        self.fail_at(span, path, message)
+    }
+
+    fn fail_at<T>(&mut self, span: Range<usize>, path: &[Seg], message: impl Into<String>) -> Option<T> {
         if self.error.is_none() {
-            let span = span_of(self.doc, path);
             self.error = Some(ScenarioError {
                 file: self.origin.into(),
                 location: Some(line_col(self.text, span.start)),
