@@ -77,3 +77,35 @@ pub fn progress_bar(ticks: u64, quiet: bool) -> ProgressBar {
     );
     bar
 }
+
+/// `--shard i/n`: 0-based shard `i` of `n`.
+pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let bad =
+        || format!("--shard {s}: expected i/n, a shard index i from 0 to n-1 and a count n >= 1 (e.g. 3/16)");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n) =
+        (i.trim().parse::<usize>().map_err(|_| bad())?, n.trim().parse::<usize>().map_err(|_| bad())?);
+    if n == 0 {
+        return Err(format!("--shard {s}: the shard count must be at least 1"));
+    }
+    if i >= n {
+        return Err(format!(
+            "--shard {s}: shard index {i} is out of range; with {n} shards it is 0 to {}",
+            n - 1
+        ));
+    }
+    Ok((i, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_shard;
+
+    #[test]
+    fn shards_are_checked() {
+        assert_eq!(parse_shard("3/16"), Ok((3, 16)));
+        assert!(parse_shard("16/16").unwrap_err().contains("out of range"));
+        assert!(parse_shard("0/0").is_err());
+        assert!(parse_shard("a/2").is_err());
+    }
+}

@@ -24,7 +24,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
-use throng_engine::batch::{self, Plan, PlannedRun};
+use throng_engine::batch::{Plan, PlannedRun};
 use throng_engine::metrics::Summary;
 use throng_engine::state::checkpoint::ENGINE_VERSION;
 use throng_engine::state::files::write_atomically;
@@ -372,7 +372,7 @@ fn progress(runs: u64, quiet: bool) -> ProgressBar {
 
 pub fn batch(args: BatchArgs) -> Result<ExitCode> {
     let shard = match &args.shard {
-        Some(s) => Some(batch::parse_shard(s).map_err(anyhow::Error::msg)?),
+        Some(s) => Some(crate::args::parse_shard(s).map_err(anyhow::Error::msg)?),
         None => None,
     };
     if args.threads_per_job == 0 {

@@ -209,10 +209,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     // rather than after the sizes before it have been timed.
     let mut cases = Vec::new();
     for (&agents, density) in sizes.iter().flat_map(|a| densities.iter().map(move |d| (a, d))) {
-        let mut scaled = scenario
-            .scaled(agents)
-            .map_err(anyhow::Error::msg)
-            .with_context(|| format!("{}", args.scenario.display()))?;
+        let mut scaled = scenario.scaled(agents).with_context(|| format!("{}", args.scenario.display()))?;
         if let Some(n) = density {
             let now = expected_neighbours(&scaled);
             if now <= 0.0 {

@@ -104,25 +104,6 @@ pub fn point_id(content_hash: &[u8; 32], canonical: &[String]) -> String {
     hex16(h.finalize().as_bytes())
 }
 
-/// Parses `i/n` (0-based shard `i` of `n`).
-pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
-    let bad =
-        || format!("--shard {s}: expected i/n, a shard index i from 0 to n-1 and a count n >= 1 (e.g. 3/16)");
-    let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n) =
-        (i.trim().parse::<usize>().map_err(|_| bad())?, n.trim().parse::<usize>().map_err(|_| bad())?);
-    if n == 0 {
-        return Err(format!("--shard {s}: the shard count must be at least 1"));
-    }
-    if i >= n {
-        return Err(format!(
-            "--shard {s}: shard index {i} is out of range; with {n} shards it is 0 to {}",
-            n - 1
-        ));
-    }
-    Ok((i, n))
-}
-
 impl Plan {
     /// The runs of shard `i` of `n`: every run whose plan index is `i` modulo `n`. Round robin
     /// keeps the shards balanced across seeds and parameters.
@@ -153,18 +134,5 @@ impl Plan {
             p.err(span, "", e.message().trim())
         })?;
         p.plan(&doc, dir)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shards_are_checked() {
-        assert_eq!(parse_shard("3/16"), Ok((3, 16)));
-        assert!(parse_shard("16/16").unwrap_err().contains("out of range"));
-        assert!(parse_shard("0/0").is_err());
-        assert!(parse_shard("a/2").is_err());
     }
 }

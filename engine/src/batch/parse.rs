@@ -125,7 +125,8 @@ impl Parser<'_> {
     ) -> Result<(), ScenarioError> {
         for (k, v) in entries(t) {
             let mut segs = prefix.to_vec();
-            let split = overrides::split_key(k.get_ref()).map_err(|m| self.err(k.span(), path, m))?;
+            let split =
+                overrides::split_key(k.get_ref()).map_err(|m| self.err(k.span(), path, m.to_string()))?;
             segs.extend(split);
             match v.get_ref() {
                 DeValue::Table(inner) if !inner.is_empty() => self.overrides(inner, &segs, path, out)?,
@@ -156,7 +157,9 @@ impl Parser<'_> {
     ) -> Result<(), ScenarioError> {
         for (k, v) in entries(t) {
             let mut segs = prefix.to_vec();
-            segs.extend(overrides::split_key(k.get_ref()).map_err(|m| self.err(k.span(), path, m))?);
+            segs.extend(
+                overrides::split_key(k.get_ref()).map_err(|m| self.err(k.span(), path, m.to_string()))?,
+            );
             let key = overrides::join_key(&segs);
             match v.get_ref() {
                 DeValue::Table(inner) if !inner.is_empty() => self.grid(inner, &segs, path, out)?,

@@ -26,3 +26,20 @@ impl fmt::Display for ScenarioError {
         write!(f, ": {}", self.message)
     }
 }
+
+/// Why a scenario cannot be scaled to a number of agents ([`crate::Scenario::scaled`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScaleError {
+    /// Not between 1 and [`crate::scenario::MAX_AGENTS`].
+    #[error("cannot scale to {agents} agents (1 to {max})", max = crate::scenario::MAX_AGENTS)]
+    Agents {
+        /// The count asked for.
+        agents: u64,
+    },
+    /// A group spawns at listed points, which have no density to keep.
+    #[error("group \"{group}\" spawns at listed points, which cannot be scaled")]
+    ListedPoints {
+        /// The group's name.
+        group: String,
+    },
+}

@@ -10,7 +10,7 @@ pub mod overrides;
 mod schema;
 mod validate;
 
-pub use error::ScenarioError;
+pub use error::{ScaleError, ScenarioError};
 pub use locate::nearest_word;
 use locate::toml_error;
 pub(crate) use locate::{line_col, read_source};
@@ -150,9 +150,9 @@ impl Scenario {
     /// geometry (bounds, spawn regions, targets, obstacles, paths, exits, gates, source regions)
     /// by `√k` about the origin. Agent parameters, radii and sensing stay as they are, so each
     /// agent sees the same neighbourhood. Fails for `points` spawns, which cannot grow.
-    pub fn scaled(&self, agents: u64) -> Result<Scenario, String> {
+    pub fn scaled(&self, agents: u64) -> Result<Scenario, ScaleError> {
         if agents == 0 || agents > MAX_AGENTS {
-            return Err(format!("cannot scale to {agents} agents (1 to {MAX_AGENTS})"));
+            return Err(ScaleError::Agents { agents });
         }
         let k = agents as f64 / self.agent_count() as f64;
         let s = k.sqrt() as f32;
@@ -161,10 +161,7 @@ impl Scenario {
         let last = out.groups.len() - 1;
         for (g, spec) in out.groups.iter_mut().enumerate() {
             if let Spawn::Points(_) = spec.spawn {
-                return Err(format!(
-                    "group \"{}\" spawns at listed points, which cannot be scaled",
-                    spec.group.name
-                ));
+                return Err(ScaleError::ListedPoints { group: spec.group.name.clone() });
             }
             // Counts in proportion; the last group takes the remainder so the total is exact.
             let count = if g == last {

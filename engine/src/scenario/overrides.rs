@@ -29,6 +29,52 @@ use std::path::Path;
 
 use crate::scenario::{MAX_AGENTS, Scenario, ScenarioError, nearest_word};
 
+/// A dotted key that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    /// Nothing but spaces.
+    #[error("empty key")]
+    Empty,
+    /// A quoted segment without its closing quote.
+    #[error("unterminated quote in key `{key}`")]
+    UnterminatedQuote {
+        /// The key as written.
+        key: String,
+    },
+    /// A character a bare segment cannot hold.
+    #[error("unexpected `{c}` in key `{key}`; quote a segment holding other characters: \"...\"")]
+    Character {
+        /// The character.
+        c: char,
+        /// The key as written.
+        key: String,
+    },
+    /// Two dots in a row, or a dot at an end.
+    #[error("empty segment in key `{key}`")]
+    EmptySegment {
+        /// The key as written.
+        key: String,
+    },
+    /// Something other than a dot after a quoted segment.
+    #[error("unexpected `{c}` after a quoted segment in key `{key}`")]
+    AfterQuote {
+        /// The character.
+        c: char,
+        /// The key as written.
+        key: String,
+    },
+}
+
+/// A value that is not TOML (nor a bare word).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid value `{text}`: {reason} (write a TOML value: 1.5, \"text\", [1, 2])")]
+pub struct ValueError {
+    /// The value as written.
+    pub text: String,
+    /// What the TOML reader said.
+    pub reason: String,
+}
+
 /// The override key that scales a scenario to a number of agents instead of setting a value.
 pub const AGENTS_KEY: &str = "agents";
 
@@ -124,11 +170,11 @@ pub fn config_hash(content_hash: &[u8; 32], overrides: &[Override]) -> [u8; 32] 
 // Keys.
 
 /// Splits a dotted key into segments; `"..."` quotes a segment holding dots or spaces.
-pub fn split_key(key: &str) -> Result<Vec<String>, String> {
+pub fn split_key(key: &str) -> Result<Vec<String>, KeyError> {
     let mut segs = Vec::new();
     let mut chars = key.trim().chars().peekable();
     if chars.peek().is_none() {
-        return Err("empty key".into());
+        return Err(KeyError::Empty);
     }
     loop {
         let mut seg = String::new();
@@ -139,10 +185,10 @@ pub fn split_key(key: &str) -> Result<Vec<String>, String> {
                     Some('"') => break,
                     Some('\\') => match chars.next() {
                         Some(c) => seg.push(c),
-                        None => return Err(format!("unterminated quote in key `{key}`")),
+                        None => return Err(KeyError::UnterminatedQuote { key: key.into() }),
                     },
                     Some(c) => seg.push(c),
-                    None => return Err(format!("unterminated quote in key `{key}`")),
+                    None => return Err(KeyError::UnterminatedQuote { key: key.into() }),
                 }
             }
         } else {
@@ -151,22 +197,20 @@ pub fn split_key(key: &str) -> Result<Vec<String>, String> {
                     break;
                 }
                 if !(c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-                    return Err(format!(
-                        "unexpected `{c}` in key `{key}`; quote a segment holding other characters: \"...\""
-                    ));
+                    return Err(KeyError::Character { c, key: key.into() });
                 }
                 seg.push(c);
                 chars.next();
             }
             if seg.is_empty() {
-                return Err(format!("empty segment in key `{key}`"));
+                return Err(KeyError::EmptySegment { key: key.into() });
             }
         }
         segs.push(seg);
         match chars.next() {
             None => return Ok(segs),
             Some('.') => {}
-            Some(c) => return Err(format!("unexpected `{c}` after a quoted segment in key `{key}`")),
+            Some(c) => return Err(KeyError::AfterQuote { c, key: key.into() }),
         }
     }
 }
@@ -213,9 +257,9 @@ pub fn parse_set(arg: &str, option: &str) -> Result<Vec<Override>, ScenarioError
     let Some((key, value)) = arg.split_once('=') else {
         return Err(err("", format!("expected KEY=VALUE, found `{arg}`")));
     };
-    let segs = split_key(key).map_err(|m| err(key.trim(), m))?;
+    let segs = split_key(key).map_err(|m| err(key.trim(), m.to_string()))?;
     let canonical = join_key(&segs);
-    let value = parse_value(value.trim()).map_err(|m| err(&canonical, m))?;
+    let value = parse_value(value.trim()).map_err(|m| err(&canonical, m.to_string()))?;
     let mut out = Vec::new();
     leaves(&segs, value, &Origin::Arg(option.into()), &mut out);
     Ok(out)
@@ -223,7 +267,7 @@ pub fn parse_set(arg: &str, option: &str) -> Result<Vec<Override>, ScenarioError
 
 /// A TOML value from text; a bare word (letters, digits, `_`, `-`, starting with a letter) is a
 /// string.
-pub fn parse_value(text: &str) -> Result<toml::Value, String> {
+pub fn parse_value(text: &str) -> Result<toml::Value, ValueError> {
     match text.parse::<toml::Value>() {
         Ok(v) => Ok(v),
         Err(e) => {
@@ -232,8 +276,7 @@ pub fn parse_value(text: &str) -> Result<toml::Value, String> {
             if bare {
                 Ok(toml::Value::String(text.to_string()))
             } else {
-                let msg = e.message().trim().to_string();
-                Err(format!("invalid value `{text}`: {msg} (write a TOML value: 1.5, \"text\", [1, 2])"))
+                Err(ValueError { text: text.into(), reason: e.message().trim().to_string() })
             }
         }
     }
@@ -308,7 +351,7 @@ fn apply(base: &Scenario, text: &str, overrides: &[Override]) -> Result<Scenario
             paths.push(String::new()); // no path: validation errors are never this override's
             continue;
         }
-        let segs = split_key(&o.key).map_err(|m| o.error(m))?;
+        let segs = split_key(&o.key).map_err(|m| o.error(m.to_string()))?;
         paths.push(set(&mut doc, &segs, o.value.clone()).map_err(|m| o.error(format!("{m} (in {origin})")))?);
     }
     let toml::Value::Table(table) = doc else { unreachable!("the document stays a table") };
@@ -335,7 +378,7 @@ fn apply(base: &Scenario, text: &str, overrides: &[Override]) -> Result<Scenario
             }
             // Scaled last, so it scales the overridden counts and geometry.
             match scale {
-                Some((n, o)) => s.scaled(n).map_err(|m| o.error(format!("{m} (scaling {origin})"))),
+                Some((n, o)) => s.scaled(n).map_err(|e| o.error(format!("{e} (scaling {origin})"))),
                 None => Ok(s),
             }
         }

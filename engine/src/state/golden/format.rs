@@ -89,12 +89,12 @@ impl Snapshot {
     }
 
     /// The world stored in this snapshot.
-    pub fn decode(&self) -> Result<World, String> {
+    pub fn decode(&self) -> Result<World, SnapshotError> {
         let bytes = base64_decode(&self.world)?;
         match postcard::take_from_bytes::<World>(&bytes) {
             Ok((w, [])) => Ok(w),
-            Ok(_) => Err("bytes left over after the state (another state layout?)".into()),
-            Err(e) => Err(format!("{e} (another state layout?)")),
+            Ok(_) => Err(SnapshotError::LeftOver),
+            Err(e) => Err(SnapshotError::State(e.to_string())),
         }
     }
 }
@@ -208,11 +208,11 @@ impl Golden {
             .iter()
             .map(|(key, value)| {
                 let origin = Origin::Other(format!("{name} (override `{key}`)"));
-                let value = overrides::parse_value(value).map_err(|m| ScenarioError {
+                let value = overrides::parse_value(value).map_err(|e| ScenarioError {
                     file: name.into(),
                     location: None,
                     key: key.clone(),
-                    message: m,
+                    message: e.to_string(),
                 })?;
                 Ok(Override { key: key.clone(), value, origin })
             })
@@ -233,7 +233,11 @@ impl Golden {
 
     pub(super) fn snapshot_at(&self, tick: u64, name: &str) -> Result<Option<World>, GoldenError> {
         let Some(s) = self.snapshots.iter().find(|s| s.tick == tick) else { return Ok(None) };
-        s.decode().map(Some).map_err(|message| GoldenError::Snapshot { path: name.into(), tick, message })
+        s.decode().map(Some).map_err(|e| GoldenError::Snapshot {
+            path: name.into(),
+            tick,
+            message: e.to_string(),
+        })
     }
 }
 
@@ -242,7 +246,21 @@ pub fn base64_encode(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
+pub fn base64_decode(text: &str) -> Result<Vec<u8>, SnapshotError> {
     use base64::Engine;
-    base64::engine::general_purpose::STANDARD.decode(text).map_err(|e| format!("invalid base64: {e}"))
+    base64::engine::general_purpose::STANDARD.decode(text).map_err(|e| SnapshotError::Base64(e.to_string()))
+}
+
+/// Why a stored snapshot cannot be read back.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SnapshotError {
+    /// The text is not base64.
+    #[error("invalid base64: {0}")]
+    Base64(String),
+    /// The bytes are not a state of this engine's layout.
+    #[error("{0} (another state layout?)")]
+    State(String),
+    /// Bytes follow the state.
+    #[error("bytes left over after the state (another state layout?)")]
+    LeftOver,
 }
