@@ -5,7 +5,7 @@
 
 use tiny_skia::{Pixmap, PremultipliedColorU8};
 
-use super::frame::Rgb;
+use super::colour::Rgb;
 
 pub const GLYPH_W: u32 = 5;
 pub const GLYPH_H: u32 = 7;

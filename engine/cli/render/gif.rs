@@ -1,7 +1,7 @@
 //! Animated GIF output with a fixed palette.
 //!
 //! Every colour a frame can contain is known in advance (the scene colours and the group
-//! colours, see `frame::palette`), so there is no per-frame colour quantization: anti-aliased
+//! colours, see `colour::palette`), so there is no per-frame colour quantization: anti-aliased
 //! pixels are mapped to the nearest palette entry through a 32×32×32 lookup table built once.
 //! Each frame after the first stores only the rectangle that changed, with the unchanged
 //! pixels in it transparent. Same frames in, same bytes out.
@@ -9,7 +9,7 @@
 use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use tiny_skia::Pixmap;
 
-use super::frame::Rgb;
+use super::colour::Rgb;
 
 /// Maps colours to the nearest palette entry through a table over 5-bit-per-channel colours.
 pub struct Quantizer {
@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn palette_colours_map_to_themselves() {
-        let palette = super::super::frame::palette(3);
+        let palette = super::super::colour::palette(3);
         let q = Quantizer::new(&palette);
         for (k, c) in palette.iter().enumerate() {
             let mut p = Pixmap::new(1, 1).expect("pixmap");

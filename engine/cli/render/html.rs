@@ -25,7 +25,8 @@ use serde_json::{Value, json};
 use throng_engine::math::Vec2;
 use throng_engine::world::{BoundsKind, Obstacle, Region};
 
-use super::frame::{Extent, Frame, Scene, View, group_colour};
+use super::colour::group_colour;
+use super::frame::{Extent, Frame, Scene, View};
 
 const TEMPLATE: &str = include_str!("player.html");
 const DATA_MARK: &str = "/*THRONG_DATA*/";

@@ -4,6 +4,7 @@
 //!
 //! Everything is deterministic: the same input and options give the same bytes.
 
+mod colour;
 mod font;
 mod frame;
 mod gif;
@@ -389,7 +390,7 @@ pub fn render(args: RenderArgs) -> Result<ExitCode> {
             let wanted = move |t: u64| t.next_multiple_of(every) - t <= trails;
             let mut history: VecDeque<Frame> = VecDeque::new();
             let mut gif = (format == Format::Gif)
-                .then(|| gif::GifWriter::new(width, height, fps, &frame::palette(input.scene.groups.len())))
+                .then(|| gif::GifWriter::new(width, height, fps, &colour::palette(input.scene.groups.len())))
                 .transpose()?;
             let mut page = html::HtmlBuilder::default();
             let scene = &input.scene;

@@ -13,8 +13,8 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use tiny_skia::{LineCap, LineJoin, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
+use super::colour::{BOUNDS, GROUP_COLOURS, Rgb, TEXT};
 use super::font;
-use super::frame::{BOUNDS, GROUP_COLOURS, Rgb, TEXT};
 use throng_engine::{RunSettings, Simulation};
 
 #[derive(Args)]
