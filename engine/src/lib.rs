@@ -31,6 +31,8 @@
 //!
 //! The library never prints; the `throng` binary does.
 
+#![warn(missing_docs)]
+
 pub mod batch;
 pub mod behaviours;
 pub mod index;

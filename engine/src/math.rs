@@ -55,6 +55,8 @@ pub fn lerp(a: f32, b: f32, t: f32) -> f32 {
     a + (b - a) * t
 }
 
+/// π in `f32` (`core::f32::consts::PI`), for the engine's angles: spawn and heading draws,
+/// wander, random-walk cones.
 pub const PI: f32 = core::f32::consts::PI;
 
 #[cfg(test)]

@@ -22,8 +22,11 @@ pub const PENETRATION_TOLERANCE: f32 = 1e-3;
 /// The metrics of one tick.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TickMetrics {
+    /// The world's tick after the step observed: ticks completed so far (1 after the first).
     pub tick: u64,
+    /// Simulated time at the end of that tick, `tick · dt` (seconds).
     pub time_s: f64,
+    /// Live agents after the tick (spawned ones in, exited ones out).
     pub agents_active: u64,
     /// Removed by exits, since tick 0.
     pub agents_exited: u64,
@@ -49,28 +52,41 @@ pub struct TickMetrics {
 /// A gate's throughput over the run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GateSummary {
+    /// The gate's `name` in the scenario.
     pub name: String,
+    /// Crossings, either way, over every observed tick.
     pub crossings: u64,
+    /// Throughput: `crossings` divided by the observed time, observed ticks · `dt`
+    /// (crossings per second).
     pub per_s: f64,
 }
 
 /// The run's summary (`metrics` in `throng run --json`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
+    /// Live agents at the end.
     pub agents_active: u64,
+    /// Agents removed by exits since tick 0 (`World::exited`).
     pub agents_exited: u64,
+    /// Agents added by spawn sources over the observed ticks.
     pub agents_spawned: u64,
     /// Final mean speed.
     pub mean_speed: f64,
-    /// Maxima over the observed ticks.
+    /// Most overlapping pairs on any observed tick (see [`TickMetrics::overlap_pairs`]).
     pub overlap_pairs: u64,
+    /// Most agents penetrating an obstacle on any observed tick (see
+    /// [`TickMetrics::obstacle_penetrations`]).
     pub obstacle_penetrations: u64,
+    /// Most stuck agents on any observed tick (see [`TickMetrics::stuck_agents`]).
     pub stuck_agents: u64,
+    /// Most agents braking behind a blocker on any observed tick (see
+    /// [`TickMetrics::queue_length`]).
     pub queue_length_max: u32,
     /// Seconds an agent spent braking behind a blocker, averaged over every agent that lived.
     pub mean_wait_s: f64,
     /// Final polarisation.
     pub polarisation: f64,
+    /// Throughput of every gate, in scenario order.
     pub gates: Vec<GateSummary>,
 }
 
@@ -135,6 +151,9 @@ pub struct MetricsState {
 }
 
 impl MetricsCollector {
+    /// A collector for a run starting from `world` (usually at tick 0): every live agent is
+    /// anchored where it stands for the first stuck-agent window of
+    /// `config.stuck_window_s`.
     pub fn new(config: MetricsConfig, world: &World) -> MetricsCollector {
         let mut c = MetricsCollector {
             config,
@@ -208,8 +227,8 @@ impl MetricsCollector {
     }
 
     /// Records the tick just run. `events` and `obstacles` come from the pipeline that ran it;
-    /// call it after every tick so the counters see every event, and run `pool` as the
-    /// pipeline's `install` to use its threads.
+    /// call it after every tick so the counters see every event, and inside the pipeline's
+    /// `install` (as `Simulation::step` does) to use its threads.
     pub fn observe(
         &mut self,
         world: &World,

@@ -13,10 +13,11 @@ mod parse_errors;
 mod reference_errors;
 mod value_errors;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use crate::common::{scratch_dir, throng};
+pub(super) use crate::fixtures::{text, write};
 
 /// A small valid scenario. Line numbers, for the expected positions below:
 ///
@@ -77,16 +78,6 @@ fn base_with(line: &str, with: &str) -> String {
     let needle = format!("\n{line}\n");
     assert_eq!(BASE.matches(&needle).count(), 1, "`{line}` is not exactly one line of BASE");
     BASE.replacen(&needle, &format!("\n{with}\n"), 1)
-}
-
-fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, contents).expect("write scratch file");
-    path
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Asserts the run failed cleanly: exit code 2, nothing on stdout, no panic, and one

@@ -16,6 +16,8 @@ mod plots;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+pub(super) use crate::fixtures::{s, text};
+
 /// A small scene with every kind of geometry: bounds, a circle and a rectangle obstacle, a path,
 /// an exit, a spawn source and a gate, and two groups.
 const SCENE: &str = r#"version = 1
@@ -93,10 +95,6 @@ path = "tour"
 mode = "loop"
 "#;
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 fn ok(out: &Output) -> String {
     assert!(
         out.status.success(),
@@ -106,10 +104,6 @@ fn ok(out: &Output) -> String {
         text(&out.stderr)
     );
     text(&out.stdout)
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("a UTF-8 path")
 }
 
 fn scene(dir: &Path) -> PathBuf {

@@ -53,6 +53,8 @@ pub struct PlannedRun {
     pub scenario_path: PathBuf,
     /// The validated scenario with the overrides applied (seed not yet set).
     pub scenario: Arc<Scenario>,
+    /// The run's seed: one of the sweep's `seeds`, or the scenario's own `seed` when the sweep
+    /// lists none. It replaces `scenario.seed` when the run is made.
     pub seed: u64,
     /// The overrides in the order they apply.
     pub overrides: Vec<Override>,
@@ -65,11 +67,15 @@ pub struct PlannedRun {
 /// A batch file, expanded and validated.
 #[derive(Clone, Debug)]
 pub struct Plan {
+    /// The batch file as its path was given (or the name given to [`Plan::parse`]), for
+    /// messages and reports.
     pub file: String,
+    /// The batch's `name` key; empty when the file has none.
     pub name: String,
     /// 16 hex digits: a hash of every run id in plan order. Two batch files with the same runs
     /// in the same order are the same batch.
     pub id: String,
+    /// Every run, in plan order (`runs[k].index == k`), at most [`MAX_RUNS`].
     pub runs: Vec<PlannedRun>,
     /// Every override key used by some run, sorted.
     pub keys: Vec<String>,

@@ -26,9 +26,14 @@ pub fn random_walk_step(
     (rotate(norm(to_target) * step, angle), false)
 }
 
-/// Random-walk states (`Agents::walk_state`).
+/// Random-walk state (`Agents::walk_state`): no waypoint drawn yet, as every agent starts; the
+/// next `random_walk` tick draws one.
 pub const WALK_NONE: u8 = 0;
+/// Random-walk state (`Agents::walk_state`): seeking the waypoint in `Agents::waypoint`; a new
+/// one is drawn once it is within `reach_radius`.
 pub const WALK_WAYPOINT: u8 = 1;
+/// Random-walk state (`Agents::walk_state`): on the last, straight leg, arriving at the target
+/// itself; no more waypoints are drawn.
 pub const WALK_FINAL: u8 = 2;
 
 /// `random_walk`: to the target through random waypoints.

@@ -7,7 +7,13 @@ use crate::world::Target;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ResolvedTarget {
     /// A point with a velocity (scripted points move; fixed ones have zero velocity).
-    Point { position: Vec2, velocity: Vec2 },
+    Point {
+        /// Where the point is at the start of the tick (world units).
+        position: Vec2,
+        /// Its velocity (world units per second): zero for a fixed point, what pursuit and
+        /// evade extrapolate with for a moving one.
+        velocity: Vec2,
+    },
     /// A specific agent's row, or `None` once it is gone.
     Row(Option<usize>),
     /// The nearest agent of this group, looked up per seeker.

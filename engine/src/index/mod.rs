@@ -38,8 +38,12 @@ pub enum IndexKind {
 }
 
 impl IndexKind {
+    /// Every backend's name, in variant order: the values the scenario's `index` key and
+    /// [`IndexKind::parse`] accept.
     pub const NAMES: [&'static str; 3] = ["kd", "brute", "grid"];
 
+    /// The backend's name as a scenario writes it (`"kd"`, `"brute"`, `"grid"`); also its
+    /// `Display`.
     pub fn name(self) -> &'static str {
         match self {
             IndexKind::Kd => "kd",
@@ -48,6 +52,8 @@ impl IndexKind {
         }
     }
 
+    /// The backend named `s`, one of [`IndexKind::NAMES`] (exact, lower case); `None` for any
+    /// other string.
     pub fn parse(s: &str) -> Option<IndexKind> {
         match s {
             "kd" => Some(IndexKind::Kd),

@@ -17,10 +17,19 @@ use crate::world::Group;
 /// positions again. They are the same bits the behaviours would compute.
 #[derive(Default, Debug)]
 pub struct Neighbours {
+    /// Slots per agent in `rows`, `dist_sq` and `offset`: the largest `max_neighbours` of any
+    /// group (at most [`MAX_NEIGHBOURS`](crate::scenario::MAX_NEIGHBOURS)).
     pub stride: usize,
+    /// Neighbours found per agent row (≤ its group's `max_neighbours`): how many of the row's
+    /// `stride` slots are in use.
     pub count: Vec<u32>,
+    /// Neighbour agent rows (row numbers in the agent columns, not ids), `stride` slots per
+    /// agent, nearest first, ties by id; slots past `count[i]` hold stale values.
     pub rows: Vec<u32>,
+    /// Squared distance to each neighbour in `rows` (world units²), same slots.
     pub dist_sq: Vec<f32>,
+    /// Offset `bounds.offset(p_i, p_neighbour)` to each neighbour in `rows` (world units), same
+    /// slots.
     pub offset: Vec<Vec2>,
 }
 

@@ -56,6 +56,9 @@ struct ObstacleGrid {
 }
 
 impl ObstacleIndex {
+    /// Builds the grid over `obstacles` (indices into that slice are what queries report) for
+    /// a world with `bounds`; on a wrapped world the cells tile the world. Done once per run:
+    /// obstacles are static.
     pub fn build(obstacles: &[Obstacle], bounds: &Bounds) -> ObstacleIndex {
         let wrap = bounds.kind == BoundsKind::Wrap;
         let boxes: Vec<Option<(Vec2, Vec2)>> = obstacles

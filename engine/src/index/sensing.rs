@@ -84,8 +84,8 @@ const CLUSTER_EXTENT: f32 = 2.0;
 /// Reads: positions, ids, groups, the index. Writes: row `i` of `out` for agent `i` only.
 ///
 /// With the k-d index, consecutive rows that lie close together (as they do once the rows are
-/// in spatial order, see `reorder`) share one tree query: a *cluster* of up to [`CLUSTER_MAX`]
-/// rows whose bounding box is at most [`CLUSTER_EXTENT`] sensing radii wide queries the tree
+/// in spatial order, see `reorder`) share one tree query: a *cluster* of up to `CLUSTER_MAX` (32)
+/// rows whose bounding box is at most `CLUSTER_EXTENT` (2) sensing radii wide queries the tree
 /// once around the box's centre, with the radius grown by the box's half-diagonal, and each
 /// row then tests the shared candidates exactly. Any point within `r` of a row lies within
 /// `r + half-diagonal` of the centre, so the candidates are a superset, and the exact test, the

@@ -8,10 +8,10 @@ use crate::world::{Bounds, BoundsKind, Group};
 
 use super::sensing::SENSE_CHUNK;
 
-/// Each agent's candidate rows (see [`sense_candidates`]), in variable-length lists: one
-/// growable buffer per chunk of [`SENSE_CHUNK`] rows, so chunks fill in parallel, lists take
-/// only the room they need however dense a spot is, and the buffers are reused from tick to
-/// tick.
+/// Each agent's candidate rows (see [`sense_candidates`](super::sense_candidates)), in
+/// variable-length lists: one growable buffer per chunk of `SENSE_CHUNK` (128) rows, so chunks
+/// fill in parallel, lists take only the room they need however dense a spot is, and the
+/// buffers are reused from tick to tick.
 #[derive(Default, Debug)]
 pub struct CandidateLists {
     pub(super) chunks: Vec<CandidateChunk>,
@@ -45,13 +45,17 @@ impl CandidateLists {
 pub struct SensingCache {
     /// Extra reach of the candidates; 0 senses afresh every tick.
     pub skin: f32,
+    /// Each agent's candidates, found within its group's sensing radius plus `skin`; the
+    /// neighbour lists of reusing ticks are filtered from them.
     pub candidates: CandidateLists,
     /// `candidates` are complete for the state below.
     pub valid: bool,
     /// Decided before `build_index`: this tick senses afresh.
     pub due: bool,
-    /// Ticks whose lists came from reused candidates, and ticks that sensed.
+    /// Ticks whose neighbour lists came from reused candidates (no index build, no queries).
     pub reused: u64,
+    /// Ticks that sensed afresh: built the index and queried it, finding new candidates when
+    /// the skin is on.
     pub sensed: u64,
     /// Rows, groups, sensing parameters and bounds the candidates were found for, and
     /// where each agent was.

@@ -22,10 +22,12 @@ pub struct SpatialIndex {
 }
 
 impl SpatialIndex {
+    /// An empty index of backend `kind`; it must be built before it is queried.
     pub fn new(kind: IndexKind) -> SpatialIndex {
         SpatialIndex { kind, ..SpatialIndex::default() }
     }
 
+    /// The backend this index was made with.
     pub fn kind(&self) -> IndexKind {
         self.kind
     }
@@ -61,6 +63,9 @@ impl SpatialIndex {
         self.build_sets(bounds, positions, group, targeted, false);
     }
 
+    /// Packs positions and rebuilds the all-agents set and the nearest-of-group sets, as
+    /// [`SpatialIndex::build_with_cell`] does, but without a cell size: the grid of a
+    /// [`IndexKind::Grid`] index is left as it was, so use `build_with_cell` for that backend.
     pub fn build(&mut self, bounds: &Bounds, positions: &[Vec2], group: &[u16], targeted: &[bool]) {
         self.build_sets(bounds, positions, group, targeted, true);
     }

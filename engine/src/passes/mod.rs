@@ -39,6 +39,10 @@ pub struct StepContext<'a> {
     pub tick: u64,
     /// Seconds per tick.
     pub dt: f32,
+    /// The world's bounds: every offset between two points goes through
+    /// [`Bounds::offset`], and positions through [`Bounds::wrap`].
     pub bounds: &'a Bounds,
+    /// The world's groups, indexed by the agents' `group` column: behaviours, sensing radius
+    /// and neighbour cap.
     pub groups: &'a [Group],
 }

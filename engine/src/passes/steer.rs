@@ -15,50 +15,84 @@ use crate::world::{Bounds, Group, Obstacle, Path, PathMode, Target, TargetId};
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
 pub struct SteerInputs<'a> {
+    /// The tick being computed (ticks completed before it): decides flocking-cache refreshes
+    /// and random-goal redraws.
     pub tick: u64,
+    /// Seconds per tick (wander's jitter step is `jitter · dt`).
     pub dt: f32,
+    /// The world's bounds: every offset to a target, node or waypoint goes through them.
     pub bounds: &'a Bounds,
+    /// The world's groups, indexed by `group`: each agent's behaviours and weights.
     pub groups: &'a [Group],
     /// The world's targets (for random-goal regions) and their resolution for this tick.
     pub target_defs: &'a [Target],
+    /// `target_defs` resolved for this tick ([`resolve_targets`]), same indices.
     pub targets: &'a [ResolvedTarget],
+    /// The world's paths, indexed by [`Behaviour::FollowPath`]'s `path`.
     pub paths: &'a [Path],
+    /// The world's obstacles, indexed by `threat`.
     pub obstacles: &'a [Obstacle],
+    /// The obstacle index; `None` when the world has no obstacles, and then obstacle
+    /// avoidance adds nothing.
     pub obstacle_index: Option<&'a ObstacleIndex>,
     /// Most threatening obstacle per agent, from `find_threats`.
     pub threat: &'a [u32],
+    /// The agents' `id` column (staggers flocking refreshes, breaks nearest-agent ties).
     pub id: &'a [u32],
+    /// The agents' `group` column: an index into `groups`.
     pub group: &'a [u16],
+    /// The agents' positions before this tick's integration (world units).
     pub position: &'a [Vec2],
+    /// The agents' velocities before this tick's integration (world units per second).
     pub velocity: &'a [Vec2],
     /// `norm(velocity)` of every agent, computed once per tick for alignment.
     pub heading: &'a [Vec2],
+    /// The agents' `max_speed` column (world units per second): the desired speed of seek,
+    /// flee, arrive and the rest.
     pub max_speed: &'a [f32],
+    /// This tick's neighbour lists, from `sense_neighbours`.
     pub neighbours: &'a Neighbours,
+    /// This tick's agent index, for targets of kind `"nearest"`.
     pub index: &'a SpatialIndex,
 }
 
 /// The agent columns `steer` writes (besides the steering output), one row per agent.
 pub struct SteerState<'a> {
+    /// `Agents::wander`: each agent's point on its wander circle, jittered by wander.
     pub wander: &'a mut [Vec2],
+    /// `Agents::flock_force`: the cached flocking sum, refreshed every flocking interval.
     pub flock_force: &'a mut [Vec2],
+    /// `Agents::rng`: each agent's own generator (wander jitter, random walk, random goals).
     pub rng: &'a mut [AgentRng],
+    /// `Agents::path_node`: the node each path follower seeks.
     pub path_node: &'a mut [u32],
+    /// `Agents::path_dir`: +1 or −1, the direction along a patrolled path.
     pub path_dir: &'a mut [i8],
+    /// `Agents::waypoint`: each random walker's current waypoint (world units).
     pub waypoint: &'a mut [Vec2],
+    /// `Agents::walk_state`: [`WALK_NONE`], [`WALK_WAYPOINT`] or [`WALK_FINAL`].
     pub walk_state: &'a mut [u8],
+    /// `Agents::goal`: each agent's own random goal, for targets of kind `"random"`.
     pub goal: &'a mut [Vec2],
 }
 
 /// One agent's writable rows, borrowed out of [`SteerState`].
 pub struct AgentMut<'a> {
+    /// The agent's row of [`SteerState::wander`].
     pub wander: &'a mut Vec2,
+    /// The agent's row of [`SteerState::flock_force`].
     pub flock_force: &'a mut Vec2,
+    /// The agent's row of [`SteerState::rng`].
     pub rng: &'a mut AgentRng,
+    /// The agent's row of [`SteerState::path_node`].
     pub path_node: &'a mut u32,
+    /// The agent's row of [`SteerState::path_dir`].
     pub path_dir: &'a mut i8,
+    /// The agent's row of [`SteerState::waypoint`].
     pub waypoint: &'a mut Vec2,
+    /// The agent's row of [`SteerState::walk_state`].
     pub walk_state: &'a mut u8,
+    /// The agent's row of [`SteerState::goal`].
     pub goal: &'a mut Vec2,
 }
 

@@ -11,6 +11,8 @@ pub struct ScenarioError {
     pub location: Option<(usize, usize)>,
     /// Dotted key path, e.g. `groups[0].behaviours[1].radius`; empty for whole-file problems.
     pub key: String,
+    /// What is wrong and what was expected, in words (e.g. "expected a finite number > 0 and
+    /// <= 1e7, found -1").
     pub message: String,
 }
 

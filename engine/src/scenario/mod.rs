@@ -42,9 +42,21 @@ pub const MAX_MAGNITUDE: f32 = 1e7;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Spawn {
     /// Uniform in the rectangle.
-    Rect { min: Vec2, max: Vec2 },
+    Rect {
+        /// Lower-left corner (world units, each coordinate within ±[`MAX_MAGNITUDE`]).
+        min: Vec2,
+        /// Upper-right corner (world units, ≥ `min` on both axes; equal gives a line or a
+        /// point).
+        max: Vec2,
+    },
     /// Uniform in the disc.
-    Circle { centre: Vec2, radius: f32 },
+    Circle {
+        /// The disc's centre (world units, each coordinate within ±[`MAX_MAGNITUDE`]).
+        centre: Vec2,
+        /// The disc's radius (world units, ≥ 0 and ≤ [`MAX_MAGNITUDE`]; 0 puts every agent at
+        /// the centre).
+        radius: f32,
+    },
     /// Agent `k` at `points[k]`.
     Points(Vec<Vec2>),
 }
@@ -54,8 +66,9 @@ pub enum Spawn {
 pub struct GroupSpec {
     /// The group, with its behaviours and per-agent parameters.
     pub group: Group,
-    /// Agents at tick 0.
+    /// Agents at tick 0 (1 to [`MAX_AGENTS`], all groups together at most that).
     pub count: u32,
+    /// Where those agents appear, drawn from each agent's own spawn generator.
     pub spawn: Spawn,
 }
 
@@ -81,24 +94,41 @@ impl Default for MetricsConfig {
 pub struct Scenario {
     /// Where it was read from (for messages).
     pub origin: String,
+    /// The scenario's `name` (not empty or blank); also the name of the worlds built from it.
     pub name: String,
+    /// The scenario's `description`: free text, `""` when absent.
     pub description: String,
+    /// Seeds every random draw of a run (spawn positions, agent parameters, behaviours).
+    /// Runs may replace it (`throng run --seed`, batch `seeds`) before building the world.
     pub seed: u64,
-    /// Seconds per tick.
+    /// Seconds per tick (> 0 and ≤ 10).
     pub dt: f32,
+    /// How many ticks a run of the scenario runs (1 to 1e9); `throng run --ticks` overrides it.
     pub ticks: u64,
+    /// The neighbour-search backend (default [`IndexKind::Kd`]). Results do not depend on it.
     pub index: IndexKind,
     /// Extra reach of reused sensing candidates (`Pipeline::set_sensing_skin`); 0: off.
     pub sensing_skin: f32,
+    /// The world rectangle, open or wrapped.
     pub bounds: Bounds,
+    /// The `[targets]` entries in name order, then the points behaviours give inline as
+    /// `target = [x, y]`; a behaviour's [`TargetId`](crate::world::TargetId) indexes this.
     pub targets: Vec<Target>,
+    /// The groups with their counts and spawns, in file order (at most 65,535).
     pub groups: Vec<GroupSpec>,
+    /// Static circles and rectangles, in file order.
     pub obstacles: Vec<Obstacle>,
+    /// Push agents' bodies out of obstacles after integration (default `true`).
     pub solid_obstacles: bool,
+    /// The `[paths]` entries, in name order; `follow_path` indexes this.
     pub paths: Vec<PathDef>,
+    /// Regions that remove agents, in file order.
     pub exits: Vec<Exit>,
+    /// Lines whose crossings are counted, in file order.
     pub gates: Vec<Gate>,
+    /// Spawn sources that add agents during the run, in file order.
     pub sources: Vec<Source>,
+    /// Settings of the stuck-agent metric (defaults when the file has no `[metrics]`).
     pub metrics: MetricsConfig,
     /// Problems that do not stop a run (e.g. an exit outside the bounds), located like errors.
     pub warnings: Vec<ScenarioError>,
@@ -141,6 +171,7 @@ impl Scenario {
         }
     }
 
+    /// Agents at tick 0, all groups together (spawn sources not included).
     pub fn agent_count(&self) -> u64 {
         self.groups.iter().map(|g| g.count as u64).sum()
     }

@@ -89,7 +89,14 @@ pub enum Origin {
     /// A `KEY=VALUE` argument of a program, named as the program names the option.
     Arg(String),
     /// In a file (a batch file), at 1-based line and column.
-    File { file: String, line: usize, col: usize },
+    File {
+        /// The file, as its path was given.
+        file: String,
+        /// 1-based line of the overridden value.
+        line: usize,
+        /// 1-based column of the overridden value.
+        col: usize,
+    },
     /// Somewhere else, named (a golden file's recorded overrides).
     Other(String),
 }
@@ -99,7 +106,9 @@ pub enum Origin {
 pub struct Override {
     /// The key in canonical form (segments re-quoted only where needed).
     pub key: String,
+    /// The value it sets, as TOML (a bare word on the command line is read as a string).
     pub value: toml::Value,
+    /// Where it was written, so that errors about it point there.
     pub origin: Origin,
 }
 

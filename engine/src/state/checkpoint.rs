@@ -38,6 +38,8 @@ use crate::state::fields;
 use crate::state::files::write_atomically;
 use crate::world::World;
 
+/// The 8 bytes every checkpoint starts with; a file without them is
+/// [`CheckpointError::NotACheckpoint`].
 pub const MAGIC: &[u8; 8] = b"THRONGCK";
 /// The checkpoint format this engine writes (it also reads version 1, which has no metrics).
 pub const FORMAT_VERSION: u32 = 2;
@@ -49,7 +51,9 @@ pub const EXTENSION: &str = "ckpt";
 /// What a checkpoint says about itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The file's format version: 1 (no metrics state) up to [`FORMAT_VERSION`].
     pub format_version: u32,
+    /// The [`ENGINE_VERSION`] of the engine that wrote it; only that engine resumes it.
     pub engine_version: String,
     /// BLAKE3 of the scenario file the run was started from.
     pub scenario_hash: [u8; 32],
@@ -57,39 +61,116 @@ pub struct Header {
     pub overrides: Vec<String>,
     /// The state's columns (see [`fields::layout`]).
     pub layout: Vec<String>,
+    /// The world's tick when saved (ticks completed); it must equal the decoded world's.
     pub tick: u64,
+    /// The run's seed; it must equal the decoded world's.
     pub seed: u64,
+    /// Length of the payload after the header, in bytes.
     pub payload_len: u64,
+    /// BLAKE3 of the payload.
     pub payload_checksum: [u8; 32],
 }
 
 /// Why a checkpoint cannot be used.
+///
+/// Every variant names the checkpoint file in `path` (the path as given to [`load`], or the
+/// name given to [`decode`] or [`check_run`]).
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
+    /// The file cannot be read (missing, a directory, no permission).
     #[error("{path}: {message}")]
-    Io { path: String, message: String },
+    Io {
+        /// The checkpoint file.
+        path: String,
+        /// Why it cannot be read: "no such file", or "cannot read: " and the OS error.
+        message: String,
+    },
+    /// The file does not start with [`MAGIC`]: it is something else.
     #[error("{path}: not a throng checkpoint (no `THRONGCK` magic at the start)")]
-    NotACheckpoint { path: String },
+    NotACheckpoint {
+        /// The file.
+        path: String,
+    },
+    /// The file ends early: inside the magic, inside the header, or before the payload's
+    /// declared length (an interrupted copy, say; [`save`] itself writes atomically).
     #[error("{path}: truncated checkpoint: {detail}")]
-    Truncated { path: String, detail: String },
+    Truncated {
+        /// The checkpoint file.
+        path: String,
+        /// Where it ends, and how long it is or should be.
+        detail: String,
+    },
+    /// A format version this engine does not read (0, or above [`FORMAT_VERSION`]).
     #[error("{path}: checkpoint format version {found}; this engine reads versions 1 to {FORMAT_VERSION}")]
-    Format { path: String, found: u32 },
+    Format {
+        /// The checkpoint file.
+        path: String,
+        /// The version in the file.
+        found: u32,
+    },
+    /// A checksum or length does not match: the bytes were changed after writing.
     #[error("{path}: corrupted checkpoint: the {what} checksum does not match")]
-    Corrupted { path: String, what: &'static str },
+    Corrupted {
+        /// The checkpoint file.
+        path: String,
+        /// What failed: `"header"` (its checksum, or text that is not UTF-8), `"payload"` (its
+        /// checksum) or `"payload length"` (bytes beyond the declared payload).
+        what: &'static str,
+    },
+    /// Written by another engine version than [`ENGINE_VERSION`]: results could differ, so it
+    /// is not resumed.
     #[error(
         "{path}: written by throng-engine {found}; this is {ENGINE_VERSION}, and a checkpoint is only resumed by the engine that wrote it"
     )]
-    EngineVersion { path: String, found: String },
+    EngineVersion {
+        /// The checkpoint file.
+        path: String,
+        /// The engine version in the file.
+        found: String,
+    },
+    /// The columns the header lists differ from this engine's: the file was written by an
+    /// engine with other state columns, although its payload decoded.
     #[error("{path}: the state layout differs from this engine's: {detail}")]
-    Layout { path: String, detail: String },
+    Layout {
+        /// The checkpoint file.
+        path: String,
+        /// The columns only in the checkpoint, and those only in this engine.
+        detail: String,
+    },
+    /// Written for another scenario file: its content hash differs ([`check_run`]).
     #[error(
         "{path}: written for another scenario: the checkpoint's scenario has BLAKE3 {found}, {scenario} has {expected}"
     )]
-    Scenario { path: String, scenario: String, found: String, expected: String },
+    Scenario {
+        /// The checkpoint file.
+        path: String,
+        /// The scenario file this run uses.
+        scenario: String,
+        /// BLAKE3 of the scenario the checkpoint was written for, hex.
+        found: String,
+        /// BLAKE3 of this run's scenario file, hex.
+        expected: String,
+    },
+    /// Written with other overrides than this run's ([`check_run`]).
     #[error("{path}: written with other overrides: the checkpoint has [{found}], this run has [{expected}]")]
-    Overrides { path: String, found: String, expected: String },
+    Overrides {
+        /// The checkpoint file.
+        path: String,
+        /// The checkpoint's overrides, canonical, joined with ", ".
+        found: String,
+        /// This run's overrides, canonical, joined with ", ".
+        expected: String,
+    },
+    /// The checksums pass but the payload is not a consistent state of this engine: it does not
+    /// decode, leaves bytes over, or disagrees with the header or itself (column lengths, id
+    /// order, groups).
     #[error("{path}: cannot decode the state: {message}")]
-    Decode { path: String, message: String },
+    Decode {
+        /// The checkpoint file.
+        path: String,
+        /// What does not decode or fit.
+        message: String,
+    },
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -99,7 +180,9 @@ fn hex(bytes: &[u8]) -> String {
 /// A decoded checkpoint.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
+    /// What the file says about itself: versions, scenario hash, overrides, layout.
     pub header: Header,
+    /// The saved state, agent rows in id order: step it to go on with the run.
     pub world: World,
     /// The metrics state of the run that wrote it; `None` if it observed no metrics (or the
     /// file is of format version 1).

@@ -12,6 +12,7 @@ pub const HASH_LAYOUT: &[u8] = b"throng-state-v2";
 pub struct StateHash(pub [u8; 32]);
 
 impl StateHash {
+    /// The 64 lower-case hex digits golden files and `throng run` print; also its `Display`.
     pub fn to_hex(&self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }

@@ -334,9 +334,9 @@ mod tests {
             order.sort_by_key(|&r| a.id[r as usize]);
             order
         };
-        let mut a = Agents::default();
         // 97 rows, ids a permutation of 0..97 with gaps cut out: dense.
-        a.id = (0..97u32).map(|k| (k * 31 + 7) % 97 * 3 / 2).collect();
+        let mut a =
+            Agents { id: (0..97u32).map(|k| (k * 31 + 7) % 97 * 3 / 2).collect(), ..Agents::default() };
         assert_eq!(a.id_order(), Some(by_sort(&a)));
         // Ids over 4 × the rows: sparse.
         a.id = (0..97u32).map(|k| (k * 31 + 7) % 97 * 1000).collect();

@@ -7,11 +7,17 @@ use crate::math::Vec2;
 /// The simulated region.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bounds {
+    /// Open or wrapped (default, in a scenario, [`BoundsKind::Open`]).
     pub kind: BoundsKind,
+    /// Lower-left corner (world units; each coordinate within ±1e7,
+    /// [`MAX_MAGNITUDE`](crate::scenario::MAX_MAGNITUDE)).
     pub min: Vec2,
+    /// Upper-right corner (world units; `max.x > min.x` and `max.y > min.y`). A wrapped world
+    /// is the half-open `[min, max)`.
     pub max: Vec2,
 }
 
+/// Whether the bounds constrain agents: the scenario's `[bounds] kind`, `"open"` or `"wrap"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BoundsKind {
     /// Agents may leave the rectangle; it only frames spawn regions and output.
@@ -21,6 +27,7 @@ pub enum BoundsKind {
 }
 
 impl Bounds {
+    /// Width and height, `max - min` (world units).
     pub fn size(&self) -> Vec2 {
         self.max - self.min
     }

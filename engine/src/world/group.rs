@@ -9,6 +9,8 @@ use crate::rng::AgentRng;
 /// A group: agents sharing a behaviour list and sensing parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Group {
+    /// The group's `name` in the scenario: unique among groups, and the key of its agents'
+    /// random draws (renaming a group changes where its agents spawn).
     pub name: String,
     /// Steering is `Σ weight · force` over this list, in this order.
     pub behaviours: Vec<WeightedBehaviour>,
@@ -51,8 +53,16 @@ impl Group {
 /// A per-agent parameter: one value for every agent, or a uniform range drawn per agent.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Param {
+    /// Every agent gets this value (a plain number in the scenario).
     Value(f32),
-    Range { min: f32, max: f32 },
+    /// Each agent draws its value uniformly in `[min, max)` (`{ min = .., max = .. }` in the
+    /// scenario; both must satisfy the parameter's range, and `min <= max`).
+    Range {
+        /// The lowest value an agent may get.
+        min: f32,
+        /// The upper end of the range; with `min == max` every agent gets it.
+        max: f32,
+    },
 }
 
 impl Param {
@@ -66,6 +76,7 @@ impl Param {
         }
     }
 
+    /// The largest value any agent may get: the value itself, or the range's `max`.
     pub fn max(&self) -> f32 {
         match *self {
             Param::Value(v) => v,
@@ -77,9 +88,19 @@ impl Param {
 /// Per-agent parameters of a group, each a value or a range.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AgentParams {
+    /// Speed limit (world units per second, > 0 and ≤ 1e7; required): velocities are
+    /// truncated to it, and seek-like behaviours aim for it.
     pub max_speed: Param,
+    /// Limit on the length of the summed steering force (force = mass · units / s², > 0 and
+    /// ≤ 1e9; required).
     pub max_force: Param,
+    /// The steering force is divided by it: `accel = trunc(steering, max_force) / mass`
+    /// (≥ 1e-6 and ≤ 1e9; default 1).
     pub mass: Param,
+    /// Body radius: obstacles are inflated by it, and overlaps compare it (world units, > 0
+    /// and ≤ 1e7; default 0.5).
     pub radius: Param,
+    /// Speed at spawn, in a random direction, capped at the agent's `max_speed` (world units
+    /// per second, ≥ 0 and ≤ 1e7; default 0).
     pub initial_speed: Param,
 }

@@ -28,22 +28,33 @@ use crate::math::Vec2;
 /// The whole simulation state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct World {
+    /// The scenario's name (a scaled scenario's carries its factor, e.g. `"crowd x4.000"`).
     pub name: String,
+    /// The run's seed: every random draw is keyed by it (with the drawer's key and purpose).
     pub seed: u64,
     /// Seconds per tick.
     pub dt: f32,
     /// Ticks completed so far.
     pub tick: u64,
+    /// The world rectangle, open or wrapped; every offset and wrap goes through it.
     pub bounds: Bounds,
+    /// The groups, indexed by the agents' `group` column (at most 65,535).
     pub groups: Vec<Group>,
+    /// What behaviours steer towards, indexed by [`TargetId`].
     pub targets: Vec<Target>,
+    /// Static obstacles; threats and collisions name them by index.
     pub obstacles: Vec<Obstacle>,
     /// Agents are pushed out of obstacles after integration (on by default).
     pub solid_obstacles: bool,
+    /// Paths for `follow_path`, indexed by its `path`.
     pub paths: Vec<Path>,
+    /// Regions that remove the agents inside them, after each tick's movement.
     pub exits: Vec<Exit>,
+    /// Lines whose crossings each tick counts, in the order of the metrics' gate columns.
     pub gates: Vec<Gate>,
+    /// Spawn sources, with how many each has spawned so far (part of the state).
     pub sources: Vec<Source>,
+    /// The live agents, one row each.
     pub agents: Agents,
     /// The id the next spawned agent gets.
     pub next_id: u32,

@@ -11,8 +11,20 @@ use crate::math::{Vec2, norm};
 /// A static obstacle. Rectangles are axis-aligned; a doorway is two rectangles with a gap.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Obstacle {
-    Circle { centre: Vec2, radius: f32 },
-    Rect { min: Vec2, max: Vec2 },
+    /// A disc.
+    Circle {
+        /// The disc's centre (world units).
+        centre: Vec2,
+        /// The disc's radius (world units, > 0 and ≤ 1e7 in a scenario).
+        radius: f32,
+    },
+    /// An axis-aligned rectangle.
+    Rect {
+        /// Lower-left corner (world units).
+        min: Vec2,
+        /// Upper-right corner (world units; `max > min` on both axes in a scenario).
+        max: Vec2,
+    },
 }
 
 impl Obstacle {

@@ -12,7 +12,15 @@ pub enum Target {
     Point(Vec2),
     /// A scripted point moving at `speed` along `waypoints` (looping back to the first): the
     /// headless stand-in for the tutorials' "seek the mouse".
-    Moving { waypoints: Vec<Vec2>, speed: f32 },
+    Moving {
+        /// The loop's corners, in order (world units; at least one). With one waypoint, or a
+        /// loop of length 0, the point stays put.
+        waypoints: Vec<Vec2>,
+        /// Speed along the loop (world units per second, ≥ 0 and ≤ 1e7). The point starts at
+        /// the first waypoint at time 0; its position is computed from the time, so it never
+        /// drifts.
+        speed: f32,
+    },
     /// A specific agent, by id.
     Agent(u32),
     /// The nearest live agent of a group (never the seeker itself).
@@ -21,17 +29,37 @@ pub enum Target {
     /// every `period_ticks` ticks (tick 0 included): the retargeting monsters of the
     /// leader-following demo, and the standard crowd's random goals. A group may use at most
     /// one such target; the point lives in `Agents::goal`.
-    Random { region: Region, period_ticks: u32 },
+    Random {
+        /// Where the goals are drawn, uniformly (a rectangle with `max > min`, or a disc of
+        /// radius > 0).
+        region: Region,
+        /// Ticks between redraws: the scenario's `every_s / dt`, rounded, at least 1.
+        period_ticks: u32,
+    },
 }
 
 /// A region of the plane: where agents spawn, exit, or find random goals.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Region {
-    Rect { min: Vec2, max: Vec2 },
-    Circle { centre: Vec2, radius: f32 },
+    /// An axis-aligned rectangle (`kind = "rect"`).
+    Rect {
+        /// Lower-left corner (world units).
+        min: Vec2,
+        /// Upper-right corner (world units; `max > min` on both axes in a scenario).
+        max: Vec2,
+    },
+    /// A disc (`kind = "circle"`).
+    Circle {
+        /// The disc's centre (world units).
+        centre: Vec2,
+        /// The disc's radius (world units, > 0 and ≤ 1e7 in a scenario).
+        radius: f32,
+    },
 }
 
 impl Region {
+    /// Whether `p` lies in the region, edges included. `p` is taken as given: no minimum image
+    /// is taken on a wrapped world.
     pub fn contains(&self, p: Vec2) -> bool {
         match *self {
             Region::Rect { min, max } => p.cmpge(min).all() && p.cmple(max).all(),
@@ -65,8 +93,13 @@ impl Region {
 /// A named path: nodes and the radius within which a node counts as reached.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Path {
+    /// The path's key in the scenario's `[paths]` table.
     pub name: String,
+    /// The nodes, in order (world units; at least one, and at least two for the `loop` and
+    /// `patrol` modes).
     pub nodes: Vec<Vec2>,
+    /// A follower within this distance of the node it seeks moves on to the next (world
+    /// units, > 0 and ≤ 1e7).
     pub radius: f32,
 }
 
@@ -84,7 +117,9 @@ pub enum PathMode {
 /// An exit: agents (of the listed groups, or all) whose centre enters it are removed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Exit {
+    /// The exit's `name` in the scenario, unique among exits.
     pub name: String,
+    /// Where agents leave: an agent whose centre is inside it (edges included) is removed.
     pub region: Region,
     /// Groups that leave here; empty means every group.
     pub groups: Vec<u16>,
@@ -93,8 +128,12 @@ pub struct Exit {
 /// A gate line; crossings in either direction are counted (doorway throughput).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Gate {
+    /// The gate's `name` in the scenario, unique among gates: the metrics CSV column
+    /// `gate_NAME`.
     pub name: String,
+    /// One end of the gate's segment (world units).
     pub from: Vec2,
+    /// The other end (world units; different from `from`).
     pub to: Vec2,
 }
 
@@ -102,12 +141,23 @@ pub struct Gate {
 /// `end_s`, at most `max` in all.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Source {
+    /// The source's `name` in the scenario, unique among sources: it keys the spawned agents'
+    /// random draws.
     pub name: String,
+    /// The new agents' group: an index into `World::groups` (behaviours and parameters).
     pub group: u16,
+    /// Where new agents appear, uniformly.
     pub region: Region,
+    /// Spawn rate (agents per second, ≥ 0 and ≤ 1e7; the scenario's `rate`).
     pub rate_per_s: f32,
+    /// When the source starts: by time `t` it owes `floor(rate_per_s · (t − start_s))` agents
+    /// (seconds, ≥ 0 and ≤ 1e9; default 0).
     pub start_s: f32,
+    /// Time after which the source adds no more agents (seconds, ≥ `start_s` and ≤ 1e9;
+    /// default: the run's length, `ticks · dt`).
     pub end_s: f32,
+    /// Most agents the source adds in all (the scenario's `max_agents`, at most
+    /// [`MAX_AGENTS`](crate::scenario::MAX_AGENTS)).
     pub max: u32,
     /// Agents spawned so far (state).
     pub spawned: u32,

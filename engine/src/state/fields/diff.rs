@@ -9,16 +9,27 @@ use crate::world::World;
 /// A leaf value owned, for reports.
 #[derive(Clone, Debug)]
 pub enum Value {
+    /// A `bool`.
     Bool(bool),
+    /// A signed integer of any width (`i8` to `i64`), widened.
     I64(i64),
+    /// An unsigned integer of any width (`u8` to `u64`), widened.
     U64(u64),
+    /// An `f32`, compared and shown by its bits as well as its value.
     F32(f32),
+    /// An `f64`, compared and shown by its bits as well as its value.
     F64(f64),
+    /// A string or a `char`.
     Str(String),
+    /// A byte string.
     Bytes(Vec<u8>),
+    /// `()` or a unit struct.
     Unit,
+    /// An `Option` that is `None`.
     None,
+    /// Which enum variant is present, by name.
     Variant(&'static str),
+    /// The length of a sequence (after its elements).
     Len(usize),
 }
 
@@ -151,7 +162,9 @@ fn flatten(world: &World) -> Flat {
 pub struct FieldDiff {
     /// Full path, e.g. `groups[0].behaviours[1].weight` or `agents.position`.
     pub path: String,
+    /// The value in the expected world; `None` when only the actual world has this leaf.
     pub expected: Option<Value>,
+    /// The value in the actual world; `None` when only the expected world has this leaf.
     pub actual: Option<Value>,
 }
 
@@ -165,7 +178,9 @@ pub struct AgentDiff {
     pub id: Option<u64>,
     /// Column and sub-field, e.g. `position.x` or `rng.state`.
     pub field: String,
+    /// The value in the expected world; `None` when it has no such row or field.
     pub expected: Option<Value>,
+    /// The value in the actual world; `None` when it has no such row or field.
     pub actual: Option<Value>,
 }
 
@@ -181,6 +196,7 @@ pub struct Diff {
 }
 
 impl Diff {
+    /// True when the two worlds are the same, bit for bit: no column, field or agent differs.
     pub fn is_empty(&self) -> bool {
         self.columns.is_empty() && self.fields.is_empty() && self.agent.is_none()
     }

@@ -67,7 +67,11 @@ fn leaf_bytes(out: &mut Vec<u8>, leaf: &Leaf<'_>) {
 /// A 64-bit digest of one column (the first 8 bytes of a BLAKE3 hash of its leaves).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ColumnDigest {
+    /// The column: a top-level `World` field (`tick`, `groups`, ...) or an agent column
+    /// (`agents.position`, ...), as [`layout`] lists them.
     pub name: String,
+    /// The first 8 bytes of the BLAKE3 hash of the column's leaves, little-endian; golden
+    /// files write it as 16 hex digits.
     pub digest: u64,
 }
 

@@ -1,4 +1,5 @@
-//! A generic view of the state through serde: every leaf value of a [`World`] with its path.
+//! A generic view of the state through serde: every leaf value of a [`World`](crate::World)
+//! with its path.
 //!
 //! Golden files and checkpoints use it to digest each column separately, to describe the state
 //! layout (the list of columns), and to name the first agent and field where two worlds differ,
@@ -8,8 +9,8 @@
 //! Columns are the top-level fields of `World` (`tick`, `groups`, ...), except `agents`, whose
 //! own fields are columns of their own (`agents.position`, ...), one row per agent in id order:
 //! [`column_digests`] and [`diff`] read a spatially reordered world through
-//! [`World::id_ordered`], so neither depends on row order. [`walk`] itself visits rows as they
-//! are stored.
+//! [`World::id_ordered`](crate::World::id_ordered), so neither depends on row order. [`walk`]
+//! itself visits rows as they are stored.
 
 pub(super) mod diff;
 mod digest;

@@ -19,14 +19,23 @@ pub enum Seg {
 /// A leaf value, borrowed from the state while it is walked.
 #[derive(Clone, Copy, Debug)]
 pub enum Leaf<'a> {
+    /// A `bool`.
     Bool(bool),
+    /// A signed integer (`i8` to `i64`), widened.
     I64(i64),
+    /// An unsigned integer (`u8` to `u64`), widened.
     U64(u64),
+    /// An `f32`.
     F32(f32),
+    /// An `f64`.
     F64(f64),
+    /// A string, or a `char` encoded as one.
     Str(&'a str),
+    /// A byte string.
     Bytes(&'a [u8]),
+    /// `()` or a unit struct.
     Unit,
+    /// An `Option` that is `None` (a `Some` is walked as its contents).
     None,
     /// Which variant of an enum is present (emitted before the variant's contents).
     Variant(&'static str),
@@ -36,6 +45,8 @@ pub enum Leaf<'a> {
 
 /// Receives every leaf of a walked value, in serialization order.
 pub trait Sink {
+    /// One leaf: its path from the walked value's root (e.g. `agents`, `position`, `[3]`,
+    /// `x`) and its value.
     fn leaf(&mut self, path: &[Seg], leaf: Leaf<'_>);
 }
 

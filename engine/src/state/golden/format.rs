@@ -18,25 +18,37 @@ pub const FORMAT_VERSION: u32 = 1;
 /// A golden file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Golden {
+    /// Always [`FORMAT`] (`"throng-golden"`): what marks the JSON as a golden file.
     pub format: String,
+    /// The format version, [`FORMAT_VERSION`]; another is refused.
     pub format_version: u32,
+    /// The engine version that recorded it (`ENGINE_VERSION`); another is only a note when
+    /// verifying, since the hashes decide.
     pub engine_version: String,
     /// The state-hash layout tag (`hash::HASH_LAYOUT`) of the engine that recorded it.
     pub hash_layout: String,
+    /// The scenario the run was made from, its text included.
     pub scenario: ScenarioRecord,
     /// `[key, value]` pairs, value in TOML inline syntax, sorted by key.
     pub overrides: Vec<(String, String)>,
+    /// The seed of the recorded run (it replaces the scenario's `seed` when re-run).
     pub seed: u64,
+    /// Ticks recorded: the run's length and the tick of the last record.
     pub ticks: u64,
     /// Records are kept every this many ticks (and at the last tick).
     pub every: u64,
+    /// Threads and index of the recording run: a reference run re-uses them.
     pub recorded_with: Settings,
     /// Live agents at tick 0.
     pub agents: u64,
     /// The state's columns, in declaration order.
     pub columns: Vec<String>,
+    /// The records, in increasing tick order: tick 0, every `every`-th tick, and `ticks`.
     pub records: Vec<Record>,
+    /// Whole-world snapshots kept within the recording's byte budget, in tick order (possibly
+    /// none).
     pub snapshots: Vec<Snapshot>,
+    /// The state hash after the last tick, hex (64 digits).
     pub final_hash: String,
 }
 
@@ -45,6 +57,7 @@ pub struct Golden {
 pub struct ScenarioRecord {
     /// Relative to the golden file's directory (or absolute).
     pub path: String,
+    /// The scenario's `name`, for reports.
     pub name: String,
     /// BLAKE3 of the file, hex.
     pub content_hash: String,
@@ -55,13 +68,17 @@ pub struct ScenarioRecord {
 /// Where a run was made: results never depend on it, which is what verify checks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
+    /// Worker threads of the run.
     pub threads: usize,
+    /// Neighbour-search backend of the run, by name (one of
+    /// [`IndexKind::NAMES`](crate::IndexKind::NAMES)).
     pub index: String,
 }
 
 /// What the state was at one recorded tick.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
+    /// The tick recorded (ticks completed; 0 is the world as built).
     pub tick: u64,
     /// `state_hash`, hex.
     pub hash: String,
@@ -76,6 +93,7 @@ pub struct Record {
 /// A whole world at one tick.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
+    /// The world's tick when taken.
     pub tick: u64,
     /// postcard of the `World`, base64.
     pub world: String,
@@ -241,11 +259,14 @@ impl Golden {
     }
 }
 
+/// Standard base64 (RFC 4648, with padding) of `bytes`: how snapshots store a world.
 pub fn base64_encode(bytes: &[u8]) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
+/// The bytes of standard base64 text (RFC 4648, with padding); anything else is
+/// [`SnapshotError::Base64`].
 pub fn base64_decode(text: &str) -> Result<Vec<u8>, SnapshotError> {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.decode(text).map_err(|e| SnapshotError::Base64(e.to_string()))

@@ -4,8 +4,9 @@
 //! what the run was made from (engine version, the scenario's path, BLAKE3 and full text, its
 //! overrides, the seed, the tick count, the threads and index it was recorded with) and what it
 //! gave: at every K-th tick (and the last) the state hash, a 64-bit digest of every column
-//! ([`fields::column_digests`]) and of the pass outputs the pipeline exposes (neighbour lists,
-//! queue flags); optionally, within a byte budget, whole-world snapshots (postcard, base64).
+//! ([`fields::column_digests`](crate::state::fields::column_digests)) and of the pass outputs
+//! the pipeline exposes (neighbour lists, queue flags); optionally, within a byte budget,
+//! whole-world snapshots (postcard, base64).
 //! All of them read agents in id order, so none depends on the pipeline's spatial reordering
 //! of the rows (`Pipeline::set_reorder_every`), which record and verify use like any run.
 //!
@@ -41,18 +42,45 @@ use crate::simulation::SimulationError;
 /// [`Verdict`]).
 #[derive(Debug, thiserror::Error)]
 pub enum GoldenError {
+    /// The golden file cannot be read (missing, a directory, no permission).
     #[error("{path}: {message}")]
-    Io { path: String, message: String },
+    Io {
+        /// The golden file.
+        path: String,
+        /// Why it cannot be read: "no such file", or "cannot read: " and the OS error.
+        message: String,
+    },
+    /// The file is not a golden file this engine reads: not JSON, another `format` or
+    /// `format_version`, missing fields, or records that are out of order, do not start at
+    /// tick 0, do not end at `ticks`, or do not match `columns`.
     #[error("{path}: not a golden file: {message}")]
-    Format { path: String, message: String },
+    Format {
+        /// The golden file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The scenario cannot be read or validated, or an override does not apply (the recorded
+    /// ones included).
     #[error("{0}")]
     Scenario(#[from] ScenarioError),
+    /// The run cannot be made: 0 threads asked for, or the worker threads could not start.
     #[error("{0}")]
     Simulation(#[from] SimulationError),
+    /// While recording, a value became NaN or infinite: the run cannot be recorded.
     #[error("the recorded run stopped: {0}")]
     Run(#[from] NonFinite),
+    /// A snapshot stored in the golden file does not decode into a world of this engine.
     #[error("{path}: snapshot at tick {tick} cannot be decoded: {message}")]
-    Snapshot { path: String, tick: u64, message: String },
+    Snapshot {
+        /// The golden file.
+        path: String,
+        /// The snapshot's tick.
+        tick: u64,
+        /// Why it does not decode ([`SnapshotError`] in words).
+        message: String,
+    },
+    /// The recording options are invalid: `every` or `snapshot_every` is 0.
     #[error("{0}")]
     Options(String),
 }

@@ -21,7 +21,11 @@ pub struct RecordOptions {
     pub seed: Option<u64>,
     /// Keep a record every this many ticks.
     pub every: u64,
+    /// Worker threads of the recording run (at least 1; default 1). Stored in the file, so
+    /// that a reference run can re-use it; results do not depend on it.
     pub threads: usize,
+    /// Neighbour-search backend of the recording run (default [`IndexKind::Kd`]). Stored in
+    /// the file like `threads`.
     pub index: IndexKind,
     /// `Pipeline::set_reorder_every` of the recording run. Not stored: results do not depend
     /// on it.
