@@ -1,4 +1,4 @@
-//! `throng record` and `throng verify`: golden files (see `throng_engine::state::golden`).
+//! `throng record` and `throng verify`: golden files (see `throng_engine::golden`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use throng_engine::IndexKind;
+use throng_engine::golden::{self, Golden, RecordOptions, VerifyOptions};
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::scenario::overrides;
 use throng_engine::state::files::write_atomically;
-use throng_engine::state::golden::{self, Golden, RecordOptions, VerifyOptions};
 
 use crate::args::{IndexArg, parse_sets, progress_bar, threads};
 

@@ -3,9 +3,9 @@
 
 use std::fmt;
 
+use throng_engine::golden::{Expected, Problem, Verdict};
 use throng_engine::pipeline::Pass;
 use throng_engine::state::fields::{self, Diff};
-use throng_engine::state::golden::{Expected, Problem, Verdict};
 
 /// A verdict, printed for people.
 pub struct VerdictReport<'a>(pub &'a Verdict);

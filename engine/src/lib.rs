@@ -35,6 +35,7 @@
 
 pub mod batch;
 pub mod behaviours;
+pub mod golden;
 pub mod index;
 pub mod math;
 pub mod metrics;

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use throng_engine::state::golden::{self, Golden};
+use throng_engine::golden::{self, Golden};
 
 use crate::common::{REORDER_INTERVALS, scratch_dir, throng};
 use crate::fixtures::{s, small, text, write};

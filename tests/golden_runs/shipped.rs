@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use throng_engine::IndexKind;
+use throng_engine::golden::{self, Golden, RecordOptions, VerifyOptions};
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
-use throng_engine::state::golden::{self, Golden, RecordOptions, VerifyOptions};
 
 use crate::common::{REORDER_INTERVALS, root, shipped_scenarios, throng};
 use crate::fixtures::{s, text};

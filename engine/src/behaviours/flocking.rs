@@ -1,20 +1,11 @@
 //! Flocking: separation, alignment, cohesion and the flock's shared target.
 
-use serde::{Deserialize, Serialize};
+use crate::world::SeparationVariant;
 
 use super::Behaviour;
 use super::params::{Default, Kind, KindSpec, MAX_LENGTH, ParamSpec, Range, force, length, target};
 use super::seek;
 use crate::math::{Vec2, norm};
-
-/// How separation weighs its neighbours.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum SeparationVariant {
-    /// `force = norm(-Σ(n.p - p) / count) · max_force` (the default).
-    Mean,
-    /// `force = trunc(Σ norm(p - n.p) / |p - n.p|, max_force)`; coincident neighbours are skipped.
-    InverseDistance,
-}
 
 /// separation (mean): `s = Σ (n.p - p) / count; force = norm(-s) · max_force`; zero with no
 /// neighbours. `offsets` are `n.p - p`.

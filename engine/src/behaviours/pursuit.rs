@@ -1,20 +1,11 @@
 //! Pursuit and evade: seek or flee a moving quarry's predicted position.
 
-use serde::{Deserialize, Serialize};
+use crate::world::EvadePrediction;
 
 use super::Behaviour;
 use super::params::{Default, Kind, KindSpec, ParamSpec, Range, target};
 use super::{flee, seek};
 use crate::math::Vec2;
-
-/// How evade predicts the pursuer's future position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum EvadePrediction {
-    /// `T = d / (max_speed + |q.v|)` (the default).
-    TargetSpeed,
-    /// `T = d / max_speed`.
-    OwnSpeed,
-}
 
 /// pursuit: `T = |q.p - p| / max_speed` (or a fixed look-ahead),
 /// `future = q.p + q.v · T; force = seek(future)`.

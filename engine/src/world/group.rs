@@ -2,8 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::behaviours::Behaviour;
-use crate::behaviours::WeightedBehaviour;
+use super::{Behaviour, WeightedBehaviour};
 use crate::rng::AgentRng;
 
 /// A group: agents sharing a behaviour list and sensing parameters.

@@ -7,12 +7,14 @@
 //! checkpoints, traces) reads rows in id order ([`World::id_ordered`]).
 
 mod agents;
+mod behaviour;
 mod bounds;
 mod group;
 mod obstacle;
 mod scene;
 
 pub use agents::{AgentRow, Agents, ColumnValue, ColumnVisitor, PermuteScratch};
+pub use behaviour::{Behaviour, EvadePrediction, SeparationVariant, WeightedBehaviour};
 pub use bounds::{Bounds, BoundsKind};
 pub use group::{AgentParams, Group, Param};
 pub use obstacle::Obstacle;
