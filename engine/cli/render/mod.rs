@@ -4,6 +4,7 @@
 //!
 //! Everything is deterministic: the same input and options give the same bytes.
 
+mod chart;
 mod colour;
 mod font;
 mod frame;

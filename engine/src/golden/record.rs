@@ -131,8 +131,8 @@ pub fn record(
     if opts.every == 0 || opts.snapshot_every == 0 {
         return Err(GoldenError::Options("`every` and `snapshot_every` must be at least 1".into()));
     }
-    let mut scenario = overrides::load(scenario_path, overrides)?;
-    let text = crate::scenario::read_source(scenario_path, "a scenario file (.toml)")?.1;
+    let (file, text) = crate::scenario::read_source(scenario_path, "a scenario file (.toml)")?;
+    let mut scenario = overrides::parse(&text, &file, overrides)?;
     if let Some(seed) = opts.seed {
         scenario.seed = seed;
     }

@@ -312,17 +312,9 @@ pub fn check_unique(overrides: &[Override]) -> Result<(), ScenarioError> {
 /// Reads a scenario file and applies `overrides` before validation. With no overrides this is
 /// exactly [`Scenario::load`]. The scenario's `content_hash` is always that of the file.
 pub fn load(path: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
-    let base = Scenario::load(path)?;
-    if overrides.is_empty() {
-        return Ok(base);
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
-        file: path.display().to_string(),
-        location: None,
-        key: String::new(),
-        message: format!("cannot read: {e}"),
-    })?;
-    apply(&base, &text, overrides)
+    // Read once: the file is validated alone, then with the overrides applied to its text.
+    let (file, text) = crate::scenario::read_source(path, "a scenario file (.toml)")?;
+    parse(&text, &file, overrides)
 }
 
 /// Validates scenario `text` (named `origin`) with `overrides` applied.

@@ -31,12 +31,15 @@
 //! them in (the pipeline may have put them in spatial order), so the bytes do not depend on
 //! it either; a resumed pipeline reorders again on its own schedule, which changes no result.
 
-use std::path::{Path, PathBuf};
-
 use crate::metrics::MetricsState;
 use crate::state::fields;
-use crate::state::files::write_atomically;
 use crate::world::World;
+
+mod error;
+mod files;
+
+pub use error::CheckpointError;
+pub use files::{file_name, latest_in, load, save};
 
 /// The 8 bytes every checkpoint starts with; a file without them is
 /// [`CheckpointError::NotACheckpoint`].
@@ -69,108 +72,6 @@ pub struct Header {
     pub payload_len: u64,
     /// BLAKE3 of the payload.
     pub payload_checksum: [u8; 32],
-}
-
-/// Why a checkpoint cannot be used.
-///
-/// Every variant names the checkpoint file in `path` (the path as given to [`load`], or the
-/// name given to [`decode`] or [`check_run`]).
-#[derive(Debug, thiserror::Error)]
-pub enum CheckpointError {
-    /// The file cannot be read (missing, a directory, no permission).
-    #[error("{path}: {message}")]
-    Io {
-        /// The checkpoint file.
-        path: String,
-        /// Why it cannot be read: "no such file", or "cannot read: " and the OS error.
-        message: String,
-    },
-    /// The file does not start with [`MAGIC`]: it is something else.
-    #[error("{path}: not a throng checkpoint (no `THRONGCK` magic at the start)")]
-    NotACheckpoint {
-        /// The file.
-        path: String,
-    },
-    /// The file ends early: inside the magic, inside the header, or before the payload's
-    /// declared length (an interrupted copy, say; [`save`] itself writes atomically).
-    #[error("{path}: truncated checkpoint: {detail}")]
-    Truncated {
-        /// The checkpoint file.
-        path: String,
-        /// Where it ends, and how long it is or should be.
-        detail: String,
-    },
-    /// A format version this engine does not read (0, or above [`FORMAT_VERSION`]).
-    #[error("{path}: checkpoint format version {found}; this engine reads versions 1 to {FORMAT_VERSION}")]
-    Format {
-        /// The checkpoint file.
-        path: String,
-        /// The version in the file.
-        found: u32,
-    },
-    /// A checksum or length does not match: the bytes were changed after writing.
-    #[error("{path}: corrupted checkpoint: the {what} checksum does not match")]
-    Corrupted {
-        /// The checkpoint file.
-        path: String,
-        /// What failed: `"header"` (its checksum, or text that is not UTF-8), `"payload"` (its
-        /// checksum) or `"payload length"` (bytes beyond the declared payload).
-        what: &'static str,
-    },
-    /// Written by another engine version than [`ENGINE_VERSION`]: results could differ, so it
-    /// is not resumed.
-    #[error(
-        "{path}: written by throng-engine {found}; this is {ENGINE_VERSION}, and a checkpoint is only resumed by the engine that wrote it"
-    )]
-    EngineVersion {
-        /// The checkpoint file.
-        path: String,
-        /// The engine version in the file.
-        found: String,
-    },
-    /// The columns the header lists differ from this engine's: the file was written by an
-    /// engine with other state columns, although its payload decoded.
-    #[error("{path}: the state layout differs from this engine's: {detail}")]
-    Layout {
-        /// The checkpoint file.
-        path: String,
-        /// The columns only in the checkpoint, and those only in this engine.
-        detail: String,
-    },
-    /// Written for another scenario file: its content hash differs ([`check_run`]).
-    #[error(
-        "{path}: written for another scenario: the checkpoint's scenario has BLAKE3 {found}, {scenario} has {expected}"
-    )]
-    Scenario {
-        /// The checkpoint file.
-        path: String,
-        /// The scenario file this run uses.
-        scenario: String,
-        /// BLAKE3 of the scenario the checkpoint was written for, hex.
-        found: String,
-        /// BLAKE3 of this run's scenario file, hex.
-        expected: String,
-    },
-    /// Written with other overrides than this run's ([`check_run`]).
-    #[error("{path}: written with other overrides: the checkpoint has [{found}], this run has [{expected}]")]
-    Overrides {
-        /// The checkpoint file.
-        path: String,
-        /// The checkpoint's overrides, canonical, joined with ", ".
-        found: String,
-        /// This run's overrides, canonical, joined with ", ".
-        expected: String,
-    },
-    /// The checksums pass but the payload is not a consistent state of this engine: it does not
-    /// decode, leaves bytes over, or disagrees with the header or itself (column lengths, id
-    /// order, groups).
-    #[error("{path}: cannot decode the state: {message}")]
-    Decode {
-        /// The checkpoint file.
-        path: String,
-        /// What does not decode or fit.
-        message: String,
-    },
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -454,55 +355,6 @@ pub fn check_run(
         });
     }
     Ok(())
-}
-
-/// Reads and decodes a checkpoint file.
-pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
-    let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| CheckpointError::Io {
-        path: name.clone(),
-        message: match e.kind() {
-            std::io::ErrorKind::NotFound => "no such file".into(),
-            _ => format!("cannot read: {e}"),
-        },
-    })?;
-    decode(&bytes, &name)
-}
-
-/// The file name of the checkpoint at `tick` in a checkpoint directory.
-pub fn file_name(tick: u64) -> String {
-    format!("tick-{tick:010}.{EXTENSION}")
-}
-
-/// The checkpoint with the highest tick in `dir`, by file name.
-pub fn latest_in(dir: &Path) -> std::io::Result<Option<PathBuf>> {
-    let mut best: Option<(u64, PathBuf)> = None;
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
-        let Some(tick) = name
-            .strip_prefix("tick-")
-            .and_then(|r| r.strip_suffix(&format!(".{EXTENSION}")))
-            .and_then(|t| t.parse::<u64>().ok())
-        else {
-            continue;
-        };
-        if best.as_ref().is_none_or(|(t, _)| tick > *t) {
-            best = Some((tick, path));
-        }
-    }
-    Ok(best.map(|(_, p)| p))
-}
-
-/// Saves a checkpoint of `world` (and the run's metrics state) atomically.
-pub fn save(
-    path: &Path,
-    world: &World,
-    metrics: Option<&MetricsState>,
-    scenario_hash: &[u8; 32],
-    overrides: &[String],
-) -> std::io::Result<()> {
-    write_atomically(path, &encode(world, metrics, scenario_hash, overrides))
 }
 
 #[cfg(test)]
