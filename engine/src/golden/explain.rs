@@ -102,11 +102,7 @@ fn reference_run(
                 d.passes.clear();
                 d.passes_matching.clear();
                 if tick > 0 {
-                    let (p_e, p_a) = (pass_digests(expected.pipeline()), pass_digests(actual.pipeline()));
-                    d.passes =
-                        p_e.iter().zip(&p_a).filter(|(x, y)| x != y).map(|(x, _)| x.0.clone()).collect();
-                    d.passes_matching =
-                        p_e.iter().zip(&p_a).filter(|(x, y)| x == y).map(|(x, _)| x.0.clone()).collect();
+                    (d.passes, d.passes_matching) = compare_passes(&expected, &actual);
                 }
             }
         }
@@ -123,11 +119,7 @@ fn reference_run(
                     diff.agent = agent_diff.agent;
                     d.agent_tick = Some(agent_tick);
                     // The passes of the tick that first moved an agent differently.
-                    let (p_e, p_a) = (pass_digests(expected.pipeline()), pass_digests(actual.pipeline()));
-                    d.passes =
-                        p_e.iter().zip(&p_a).filter(|(x, y)| x != y).map(|(x, _)| x.0.clone()).collect();
-                    d.passes_matching =
-                        p_e.iter().zip(&p_a).filter(|(x, y)| x == y).map(|(x, _)| x.0.clone()).collect();
+                    (d.passes, d.passes_matching) = compare_passes(&expected, &actual);
                 }
                 d.tick = Some(*t);
                 d.diff = Some(diff);
@@ -150,4 +142,13 @@ fn reference_run(
         return Ok(Some(d));
     }
     Ok(None)
+}
+
+/// The pass outputs of the last tick that differ between the two runs, and those that match,
+/// by pass name.
+fn compare_passes(expected: &Simulation, actual: &Simulation) -> (Vec<String>, Vec<String>) {
+    let (e, a) = (pass_digests(expected.pipeline()), pass_digests(actual.pipeline()));
+    let names =
+        |same: bool| e.iter().zip(&a).filter(|(x, y)| (x == y) == same).map(|(x, _)| x.0.clone()).collect();
+    (names(false), names(true))
 }

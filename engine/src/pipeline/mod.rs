@@ -204,6 +204,7 @@ impl Pipeline {
     pub fn run_pass(&mut self, world: &mut World, pass: Pass) -> Result<(), NonFinite> {
         let Pipeline { pool, scratch: s, .. } = self;
         pool.install(|| {
+            s.alone();
             match pass {
                 Pass::SenseNeighbours => s.decide_sensing(world),
                 Pass::Steer => s.headings(world),

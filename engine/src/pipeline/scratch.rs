@@ -35,6 +35,9 @@ pub(super) struct Scratch {
     /// Per group: does some `NearestOf` target name it?
     targeted: Vec<bool>,
     pub(super) events: TickEvents,
+    /// The last pass run this tick: `step` must call them in `Pass`'s order, which debug
+    /// builds check (as Box2D checks its stages), so the script and the registry cannot drift.
+    last_pass: Option<Pass>,
 }
 
 /// The tick's context, borrowed from the world.
@@ -60,6 +63,7 @@ impl Scratch {
             targets: Vec::new(),
             targeted: Vec::new(),
             events: TickEvents::default(),
+            last_pass: None,
         }
     }
 
@@ -68,7 +72,23 @@ impl Scratch {
     pub(super) fn begin(&mut self, world: &World) -> Result<(), NonFinite> {
         check_finite(world.tick, Pass::BuildIndex, "position", &world.agents.id, &world.agents.position)?;
         self.events.reset(world.gates.len());
+        self.last_pass = None;
         Ok(())
+    }
+
+    /// Records that `pass` runs now; in debug builds, checks it comes after the last one.
+    fn enter_pass(&mut self, pass: Pass) {
+        debug_assert!(
+            self.last_pass.is_none_or(|last| last < pass),
+            "pass `{pass}` runs after `{}`: `Pipeline::step` must follow the order of `Pass`",
+            self.last_pass.map_or("", Pass::name)
+        );
+        self.last_pass = Some(pass);
+    }
+
+    /// Forgets the passes run so far (a pass run alone, outside `step`).
+    pub(super) fn alone(&mut self) {
+        self.last_pass = None;
     }
 
     /// Decides whether this tick senses afresh or the last candidates still hold.
@@ -81,6 +101,8 @@ impl Scratch {
     /// headings `steer` reads after the threats, with the wall time of each. None reads what
     /// another writes.
     pub(super) fn build_index_and_find_threats(&mut self, world: &World) -> (Duration, Duration, Duration) {
+        self.enter_pass(Pass::BuildIndex);
+        self.enter_pass(Pass::FindThreats);
         let ((), obstacles) = timed(|| {
             passes::refresh_obstacle_index(&world.obstacles, &world.bounds, &mut self.obstacle_index)
         });
@@ -121,6 +143,7 @@ impl Scratch {
     /// Runs one pass on `world`: the one place each pass gets its columns. `build_index` and
     /// `find_threats` run side by side in `step` instead (`build_index_and_find_threats`).
     pub(super) fn run(&mut self, pass: Pass, world: &mut World) -> Result<(), NonFinite> {
+        self.enter_pass(pass);
         match pass {
             Pass::Reorder => passes::reorder(&world.bounds, &mut world.agents, &mut self.reorder),
             Pass::BuildIndex => {
@@ -294,4 +317,50 @@ fn find_threats(obstacle_index: Option<&ObstacleIndex>, threat: &mut Vec<u32>, w
         &a.radius,
         threat,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn world() -> World {
+        let text = r#"
+version = 1
+name = "order"
+seed = 1
+dt = 0.1
+ticks = 1
+[bounds]
+min = [0, 0]
+max = [10, 10]
+[[groups]]
+name = "a"
+count = 3
+spawn = { kind = "rect", min = [0, 0], max = [5, 5] }
+max_speed = 1.0
+max_force = 1.0
+"#;
+        crate::Scenario::parse(text, "order.toml").expect("a valid scenario").build_world()
+    }
+
+    /// A pass run after a later one is caught.
+    #[test]
+    #[cfg_attr(debug_assertions, should_panic(expected = "must follow the order of `Pass`"))]
+    fn a_pass_out_of_order_is_caught_in_debug_builds() {
+        let mut w = world();
+        let mut s = Scratch::new(IndexKind::Brute);
+        s.begin(&w).expect("finite");
+        s.run(Pass::Gates, &mut w).expect("finite");
+        s.run(Pass::Collide, &mut w).expect("finite");
+    }
+
+    #[test]
+    fn passes_in_order_run_without_complaint() {
+        let mut w = world();
+        let mut s = Scratch::new(IndexKind::Brute);
+        s.begin(&w).expect("finite");
+        for &pass in Pass::ALL {
+            s.run(pass, &mut w).expect("finite");
+        }
+    }
 }
