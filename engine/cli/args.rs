@@ -45,6 +45,14 @@ pub fn threads(arg: Option<usize>, flag: &str) -> Result<usize> {
     }
 }
 
+/// `--ticks`: at least 1, as a scenario's own `ticks` must be.
+pub fn ticks(arg: Option<u64>) -> Result<Option<u64>> {
+    if arg == Some(0) {
+        bail!("--ticks must be at least 1, as a scenario's `ticks` is");
+    }
+    Ok(arg)
+}
+
 /// Parses repeated `--set KEY=VALUE` arguments, and `--agents N` as the override `agents = N`
 /// (after them, so it scales the overridden scenario; with `--set agents=...` too, an error).
 pub fn parse_sets(sets: &[String], agents: Option<u64>) -> Result<Vec<Override>> {

@@ -92,7 +92,7 @@ pub fn record(args: RecordArgs) -> Result<ExitCode> {
     let sets = parse_sets(&args.set, args.agents)?;
     let scenario = overrides::load(&args.scenario, &sets)?;
     let index = args.index.map(IndexKind::from).unwrap_or(scenario.index);
-    let ticks = args.ticks.unwrap_or(scenario.ticks);
+    let ticks = crate::args::ticks(args.ticks)?.unwrap_or(scenario.ticks);
     let opts = RecordOptions {
         ticks: args.ticks,
         seed: args.seed,

@@ -90,7 +90,10 @@ struct RunReport<'a> {
     threads: usize,
     index: &'static str,
     agents: usize,
+    /// The tick the run ends at (ticks count from tick 0, resumed or not).
     ticks: u64,
+    /// Ticks this invocation ran: `ticks` minus the checkpoint's tick when it resumed.
+    ticks_run: u64,
     dt: f32,
     wall_s: f64,
     ticks_per_s: f64,
@@ -132,7 +135,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     let (mut sim, resumed) =
         crate::resume::start(&mut scenario, args.seed, args.resume.as_deref(), settings)?;
-    let ticks = args.ticks.unwrap_or(scenario.ticks);
+    let ticks = args::ticks(args.ticks)?.unwrap_or(scenario.ticks);
     let first_tick = sim.tick();
     if first_tick > ticks {
         bail!("the checkpoint is at tick {first_tick}, beyond --ticks {ticks} (ticks count from tick 0)");
@@ -207,6 +210,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         index: pipeline.index_kind().name(),
         agents: world.agents.len(),
         ticks,
+        ticks_run: ticks - first_tick,
         dt: scenario.dt,
         wall_s,
         ticks_per_s: (ticks - first_tick) as f64 / wall_s.max(1e-12),
@@ -234,10 +238,14 @@ fn print_report(r: &RunReport, pipeline: &Pipeline) {
         "agents     {}   threads {}   index {}   seed {}",
         r.agents, r.threads, r.index, r.seed
     );
+    let resumed = match r.resumed_from {
+        Some(t) => format!(" (resumed from tick {t}, to tick {})", r.ticks),
+        None => String::new(),
+    };
     let _ = writeln!(
         out,
-        "ticks      {} in {:.3} s: {:.1} ticks/s, {:.3} ms/tick",
-        r.ticks, r.wall_s, r.ticks_per_s, r.ms_per_tick
+        "ticks      {}{resumed} in {:.3} s: {:.1} ticks/s, {:.3} ms/tick",
+        r.ticks_run, r.wall_s, r.ticks_per_s, r.ms_per_tick
     );
     let _ = writeln!(out, "\n{:<18} {:>10} {:>7}", "pass", "ms/tick", "share");
     // build_index and find_threats run side by side: shares are of the summed pass times.

@@ -135,3 +135,17 @@ fn missing_key_is_named() {
         &["`groups[0].behaviours[0]`", "missing key `kind`"],
     );
 }
+
+/// A batch file given to `check` (or a scenario given to `batch`) is named for what it is,
+/// not reported as an unknown key.
+#[test]
+fn the_wrong_kind_of_file_is_named() {
+    let out = throng(&["check", "scenarios/batches/flock_sweep.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("this is a batch file") && !stderr.contains("did you mean"), "{stderr}");
+    let out = throng(&["batch", "scenarios/flock.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("this is a scenario file") && !stderr.contains("did you mean"), "{stderr}");
+}

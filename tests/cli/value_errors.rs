@@ -128,3 +128,50 @@ max_force = 1.0"#;
         &["`groups`", "30000000 agents in all", "at most 20000000"],
     );
 }
+
+/// A point takes exactly two numbers: a third (or a word) is refused at the value, never
+/// dropped, in the file and in `--set`.
+#[test]
+fn points_with_more_than_two_numbers_are_rejected() {
+    check_rejects(
+        "cli_point_three",
+        base_with("min = [0, 0]", "min = [-10, -5, 3]"),
+        (8, 7),
+        &["`bounds.min`", "expected a point [x, y] of two numbers, found [-10, -5, 3]"],
+    );
+    check_rejects(
+        "cli_point_four",
+        base_with("position = [50, 50]", r#"position = [42, 15, 99, "x"]"#),
+        (13, 12),
+        &["`targets.home.position`", r#"found [42, 15, 99, "x"]"#],
+    );
+    check_rejects(
+        "cli_spawn_point_three",
+        base_with(
+            "spawn = { kind = \"rect\", min = [0, 0], max = [20, 20] }",
+            "count = 1\nspawn = { kind = \"points\", points = [[40, 40, 5]] }",
+        )
+        .replacen("count = 6\n", "", 1),
+        (18, 37),
+        &["points", "found [40, 40, 5]"],
+    );
+    let out =
+        throng(&["run", "scenarios/seek_arrive.toml", "--ticks", "1", "--set", "bounds.max=[110, 15, 7]"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("--set") && stderr.contains("found [110, 15, 7]"), "{stderr}");
+}
+
+/// `--ticks 0` is refused as a scenario's `ticks = 0` is.
+#[test]
+fn zero_ticks_are_refused_on_the_command_line_too() {
+    for cmd in ["run", "record"] {
+        let mut args = vec![cmd, "scenarios/seek_arrive.toml", "--ticks", "0"];
+        if cmd == "record" {
+            args.extend(["-o", "target/test-scratch/zero-ticks.golden.json"]);
+        }
+        let out = throng(&args);
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        assert!(text(&out.stderr).contains("--ticks must be at least 1"), "{cmd}: {}", text(&out.stderr));
+    }
+}

@@ -435,3 +435,38 @@ fn resumed_runs_go_on_with_the_straight_runs_metrics() {
         text(&out.stderr)
     );
 }
+
+/// A resumed run reports the ticks it ran, and from which tick it resumed, in JSON and in the
+/// human report: not the planned end as if it had run from tick 0.
+#[test]
+fn a_resumed_run_reports_the_ticks_it_ran_and_where_it_resumed() {
+    let dir = scratch_dir("ckpt_resume_report");
+    let sc = "scenarios/seek_arrive.toml";
+    let cdir = dir.join("ck");
+    let out = throng(&[
+        "run",
+        sc,
+        "--ticks",
+        "10",
+        "--checkpoint-every",
+        "5",
+        "--checkpoint-dir",
+        s(&cdir),
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let resume = ckpt(&cdir, 5);
+    let out = throng(&["run", sc, "--ticks", "20", "--resume", &resume, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let r: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("JSON");
+    assert_eq!(
+        (r["ticks"].as_u64(), r["ticks_run"].as_u64(), r["resumed_from"].as_u64()),
+        (Some(20), Some(15), Some(5))
+    );
+    let out = throng(&["run", sc, "--ticks", "20", "--resume", &resume]);
+    let report = text(&out.stdout);
+    assert!(report.contains("ticks      15 (resumed from tick 5, to tick 20) in "), "{report}");
+    let out = throng(&["run", sc, "--ticks", "20", "--json"]);
+    let r: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("JSON");
+    assert_eq!((r["ticks_run"].as_u64(), r.get("resumed_from")), (Some(20), None));
+}

@@ -7,28 +7,52 @@ use anyhow::{Context, Result};
 use throng_engine::World;
 use throng_engine::metrics::TickMetrics;
 
-/// A column: its name and how its value is written.
-type Column = (&'static str, fn(&TickMetrics) -> String);
+/// A column: its name and how its value is written (times by the file's [`Seconds`]).
+type Column = (&'static str, fn(&TickMetrics, &Seconds) -> String);
 
 /// The metric columns, in file order; one column per gate (`gate_NAME`) follows them.
 const COLUMNS: [Column; 11] = [
-    ("tick", |m| m.tick.to_string()),
-    ("time_s", |m| m.time_s.to_string()),
-    ("agents_active", |m| m.agents_active.to_string()),
-    ("agents_exited", |m| m.agents_exited.to_string()),
-    ("agents_spawned", |m| m.agents_spawned.to_string()),
-    ("mean_speed", |m| m.mean_speed.to_string()),
-    ("overlap_pairs", |m| m.overlap_pairs.to_string()),
-    ("obstacle_penetrations", |m| m.obstacle_penetrations.to_string()),
-    ("stuck_agents", |m| m.stuck_agents.to_string()),
-    ("queue_length", |m| m.queue_length.to_string()),
-    ("polarisation", |m| m.polarisation.to_string()),
+    ("tick", |m, _| m.tick.to_string()),
+    ("time_s", |m, t| t.at(m.tick)),
+    ("agents_active", |m, _| m.agents_active.to_string()),
+    ("agents_exited", |m, _| m.agents_exited.to_string()),
+    ("agents_spawned", |m, _| m.agents_spawned.to_string()),
+    ("mean_speed", |m, _| m.mean_speed.to_string()),
+    ("overlap_pairs", |m, _| m.overlap_pairs.to_string()),
+    ("obstacle_penetrations", |m, _| m.obstacle_penetrations.to_string()),
+    ("stuck_agents", |m, _| m.stuck_agents.to_string()),
+    ("queue_length", |m, _| m.queue_length.to_string()),
+    ("polarisation", |m, _| m.polarisation.to_string()),
 ];
 
 /// A metrics file being written.
 pub struct MetricsCsv {
     path: PathBuf,
     writer: csv::Writer<BufWriter<std::fs::File>>,
+    seconds: Seconds,
+}
+
+/// Simulated time as the scenario's step writes it: `0.1` rather than 0.10000000149011612,
+/// `20.1` rather than 20.10000029951334. The f32 step's shortest decimal form is taken as the
+/// step the user wrote, and times are printed to as many decimals as it has.
+struct Seconds {
+    dt: f64,
+    decimals: usize,
+}
+
+impl Seconds {
+    fn of(dt: f32) -> Seconds {
+        let text = dt.to_string();
+        Seconds {
+            dt: text.parse().unwrap_or(dt as f64),
+            decimals: text.split_once('.').map_or(0, |(_, d)| d.len()),
+        }
+    }
+
+    /// The time at the end of tick `tick`.
+    fn at(&self, tick: u64) -> String {
+        format!("{:.*}", self.decimals, tick as f64 * self.dt)
+    }
 }
 
 impl MetricsCsv {
@@ -40,11 +64,11 @@ impl MetricsCsv {
         let header = COLUMNS.iter().map(|(name, _)| name.to_string());
         let gates = world.gates.iter().map(|g| format!("gate_{}", g.name));
         writer.write_record(header.chain(gates).collect::<Vec<_>>())?;
-        Ok(MetricsCsv { path: path.to_owned(), writer })
+        Ok(MetricsCsv { path: path.to_owned(), writer, seconds: Seconds::of(world.dt) })
     }
 
     pub fn write(&mut self, m: &TickMetrics) -> Result<()> {
-        let values = COLUMNS.iter().map(|(_, value)| value(m));
+        let values = COLUMNS.iter().map(|(_, value)| value(m, &self.seconds));
         let gates = m.gate_crossings.iter().map(|c| c.to_string());
         self.writer
             .write_record(values.chain(gates).collect::<Vec<_>>())
@@ -53,5 +77,19 @@ impl MetricsCsv {
 
     pub fn finish(mut self) -> Result<()> {
         self.writer.flush().with_context(|| format!("cannot write metrics file {}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Seconds;
+
+    #[test]
+    fn times_read_as_the_step_was_written() {
+        let s = Seconds::of(0.1);
+        assert_eq!((s.at(1), s.at(201), s.at(0)), ("0.1".into(), "20.1".into(), "0.0".into()));
+        let s = Seconds::of(0.05);
+        assert_eq!((s.at(3), s.at(2000)), ("0.15".into(), "100.00".into()));
+        assert_eq!(Seconds::of(1.0).at(7), "7");
     }
 }

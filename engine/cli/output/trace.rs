@@ -17,11 +17,16 @@ fn row(world: &World, row: usize) -> [String; TRACE_COLUMNS.len()] {
         world.tick.to_string(),
         a.id[row].to_string(),
         world.groups[a.group[row] as usize].name.clone(),
-        p.x.to_string(),
-        p.y.to_string(),
-        v.x.to_string(),
-        v.y.to_string(),
+        number(p.x),
+        number(p.y),
+        number(v.x),
+        number(v.y),
     ]
+}
+
+/// A coordinate in its shortest round-trip form, never `-0` (adding +0 turns -0 into 0).
+fn number(x: f32) -> String {
+    (x + 0.0).to_string()
 }
 
 /// A trace being written.
@@ -58,5 +63,15 @@ impl TraceCsv {
 
     pub fn finish(mut self) -> Result<()> {
         self.writer.flush().with_context(|| format!("cannot write trace file {}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn negative_zero_is_written_as_zero() {
+        assert_eq!(super::number(-0.0), "0");
+        assert_eq!(super::number(-0.5), "-0.5");
+        assert_eq!(super::number(0.1), "0.1");
     }
 }

@@ -321,6 +321,17 @@ impl Parser<'_> {
         let (mut version, mut name, mut ticks, mut global, mut sweeps) =
             (None, String::new(), None, Vec::new(), Vec::new());
         const ALLOWED: [&str; 6] = ["version", "name", "description", "ticks", "set", "sweep"];
+        // A scenario given where a batch file is expected: say what it is.
+        let has = |key: &str| doc.get_ref().iter().any(|(k, _)| k.get_ref() == key);
+        if let Some((k, _)) = entries(doc.get_ref()).into_iter().find(|(k, _)| k.get_ref() == "groups")
+            && !has("sweep")
+        {
+            return Err(self.err(
+                k.span(),
+                "groups",
+                "this is a scenario file (it has [[groups]]), not a batch file; a batch file lists scenarios in [[sweep]] tables",
+            ));
+        }
         for (k, v) in entries(doc.get_ref()) {
             let key = k.get_ref().to_string();
             match key.as_str() {

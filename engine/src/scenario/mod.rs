@@ -157,6 +157,19 @@ impl Scenario {
             });
         }
         let doc = DeTable::parse(text).map_err(|e| toml_error(origin, text, None, &e))?;
+        // A batch file given where a scenario is expected: say what it is.
+        let table = doc.get_ref();
+        if let Some((key, _)) = table.iter().find(|(k, _)| k.get_ref() == "sweep")
+            && !table.iter().any(|(k, _)| k.get_ref() == "groups")
+        {
+            return Err(ScenarioError {
+                file: origin.into(),
+                location: Some(line_col(text, key.span().start)),
+                key: "sweep".into(),
+                message: "this is a batch file (it has [[sweep]] tables), not a scenario; run it as a batch"
+                    .into(),
+            });
+        }
         let raw = ScenarioToml::deserialize(toml::de::Deserializer::from(doc.clone()))
             .map_err(|e| toml_error(origin, text, Some(&doc), &e))?;
         let mut v = Validator { origin, text, doc: &doc, error: None, warnings: Vec::new() };

@@ -51,16 +51,16 @@ pub(crate) fn yes() -> bool {
 #[serde(deny_unknown_fields)]
 pub(crate) struct ObstacleToml {
     pub(crate) kind: String,
-    pub(crate) min: Option<[f32; 2]>,
-    pub(crate) max: Option<[f32; 2]>,
-    pub(crate) centre: Option<[f32; 2]>,
+    pub(crate) min: Option<Pt>,
+    pub(crate) max: Option<Pt>,
+    pub(crate) centre: Option<Pt>,
     pub(crate) radius: Option<f32>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PathToml {
-    pub(crate) nodes: Vec<[f32; 2]>,
+    pub(crate) nodes: Vec<Pt>,
     pub(crate) radius: f32,
 }
 
@@ -69,9 +69,9 @@ pub(crate) struct PathToml {
 pub(crate) struct ExitToml {
     pub(crate) name: String,
     pub(crate) kind: String,
-    pub(crate) min: Option<[f32; 2]>,
-    pub(crate) max: Option<[f32; 2]>,
-    pub(crate) centre: Option<[f32; 2]>,
+    pub(crate) min: Option<Pt>,
+    pub(crate) max: Option<Pt>,
+    pub(crate) centre: Option<Pt>,
     pub(crate) radius: Option<f32>,
     #[serde(default)]
     pub(crate) groups: Vec<String>,
@@ -81,8 +81,8 @@ pub(crate) struct ExitToml {
 #[serde(deny_unknown_fields)]
 pub(crate) struct GateToml {
     pub(crate) name: String,
-    pub(crate) from: [f32; 2],
-    pub(crate) to: [f32; 2],
+    pub(crate) from: Pt,
+    pub(crate) to: Pt,
 }
 
 #[derive(Deserialize)]
@@ -91,9 +91,9 @@ pub(crate) struct SourceToml {
     pub(crate) name: String,
     pub(crate) group: String,
     pub(crate) kind: String,
-    pub(crate) min: Option<[f32; 2]>,
-    pub(crate) max: Option<[f32; 2]>,
-    pub(crate) centre: Option<[f32; 2]>,
+    pub(crate) min: Option<Pt>,
+    pub(crate) max: Option<Pt>,
+    pub(crate) centre: Option<Pt>,
     pub(crate) radius: Option<f32>,
     pub(crate) rate: f32,
     #[serde(default)]
@@ -115,22 +115,22 @@ pub(crate) struct MetricsToml {
 pub(crate) struct BoundsToml {
     #[serde(default)]
     pub(crate) kind: Option<String>,
-    pub(crate) min: [f32; 2],
-    pub(crate) max: [f32; 2],
+    pub(crate) min: Pt,
+    pub(crate) max: Pt,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TargetToml {
     pub(crate) kind: String,
-    pub(crate) position: Option<[f32; 2]>,
-    pub(crate) waypoints: Option<Vec<[f32; 2]>>,
+    pub(crate) position: Option<Pt>,
+    pub(crate) waypoints: Option<Vec<Pt>>,
     pub(crate) speed: Option<f32>,
     pub(crate) agent: Option<u32>,
     pub(crate) group: Option<String>,
-    pub(crate) min: Option<[f32; 2]>,
-    pub(crate) max: Option<[f32; 2]>,
-    pub(crate) centre: Option<[f32; 2]>,
+    pub(crate) min: Option<Pt>,
+    pub(crate) max: Option<Pt>,
+    pub(crate) centre: Option<Pt>,
     pub(crate) radius: Option<f32>,
     pub(crate) every_s: Option<f32>,
 }
@@ -161,11 +161,11 @@ pub(crate) struct GroupToml {
 #[serde(deny_unknown_fields)]
 pub(crate) struct SpawnToml {
     pub(crate) kind: String,
-    pub(crate) min: Option<[f32; 2]>,
-    pub(crate) max: Option<[f32; 2]>,
-    pub(crate) centre: Option<[f32; 2]>,
+    pub(crate) min: Option<Pt>,
+    pub(crate) max: Option<Pt>,
+    pub(crate) centre: Option<Pt>,
     pub(crate) radius: Option<f32>,
-    pub(crate) points: Option<Vec<[f32; 2]>>,
+    pub(crate) points: Option<Vec<Pt>>,
 }
 
 /// A behaviour entry: its kind, its weight, and its kind's parameters (checked against the
@@ -225,5 +225,38 @@ impl<'de> Deserialize<'de> for ParamToml {
             }
         }
         d.deserialize_any(V)
+    }
+}
+
+/// A point `[x, y]` in the file: exactly two numbers (a third is an error, not dropped).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Pt(pub(crate) [f32; 2]);
+
+impl From<Pt> for [f32; 2] {
+    fn from(p: Pt) -> [f32; 2] {
+        p.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Pt {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let items = Vec::<toml::Value>::deserialize(d)?;
+        let number = |v: &toml::Value| match v {
+            toml::Value::Integer(i) => Some(*i as f32),
+            toml::Value::Float(f) => Some(*f as f32),
+            _ => None,
+        };
+        match items.as_slice() {
+            [x, y] if number(x).is_some() && number(y).is_some() => {
+                Ok(Pt([number(x).unwrap_or_default(), number(y).unwrap_or_default()]))
+            }
+            _ => {
+                let shown: Vec<String> = items.iter().map(|v| v.to_string()).collect();
+                Err(de::Error::custom(format!(
+                    "expected a point [x, y] of two numbers, found [{}]",
+                    shown.join(", ")
+                )))
+            }
+        }
     }
 }

@@ -92,9 +92,9 @@ impl<'a> Validator<'a> {
         &mut self,
         base: &[Seg],
         kind: &str,
-        min: Option<[f32; 2]>,
-        max: Option<[f32; 2]>,
-        centre: Option<[f32; 2]>,
+        min: Option<Pt>,
+        max: Option<Pt>,
+        centre: Option<Pt>,
         radius: Option<f32>,
         what: &str,
     ) -> Option<Region> {
@@ -133,7 +133,8 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn point(&mut self, path: &[Seg], p: [f32; 2]) -> Option<Vec2> {
+    fn point(&mut self, path: &[Seg], p: impl Into<[f32; 2]>) -> Option<Vec2> {
+        let p = p.into();
         let rule = Rule::Finite(MAX_MAGNITUDE);
         if rule.holds(p[0]) && rule.holds(p[1]) {
             Some(Vec2::new(p[0], p[1]))
