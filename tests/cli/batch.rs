@@ -425,7 +425,7 @@ fn bad_overrides_name_the_key_and_place() {
     rejects(
         "batch_wrong_type",
         "version = 1\n[[sweep]]\nscenario = \"small.toml\"\n\n[sweep.set]\n\"groups.walkers.max_force\" = \"strong\"\n",
-        &["batch.toml:6:30", "`groups.walkers.max_force`", "invalid type: string \"strong\""],
+        &["batch.toml:6:30", "`groups.walkers.max_force`", "expected a number, or a uniform range { min = .., max = .. }, found the text \"strong\""],
     );
     rejects(
         "batch_out_of_range",
@@ -451,7 +451,7 @@ fn bad_overrides_name_the_key_and_place() {
     );
     assert_error(
         &throng(&["run", s(&sc), "--set", "dt=fast"]),
-        &["--set: `dt`: invalid type: string \"fast\""],
+        &["--set: `dt`: expected a number, found the text \"fast\""],
     );
     assert_error(&throng(&["run", s(&sc), "--set", "dt=0.1.2"]), &["--set: `dt`: invalid value `0.1.2`"]);
     assert_error(&throng(&["run", s(&sc), "--set", "dt"]), &["expected KEY=VALUE"]);

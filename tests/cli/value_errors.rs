@@ -175,3 +175,34 @@ fn zero_ticks_are_refused_on_the_command_line_too() {
         assert!(text(&out.stderr).contains("--ticks must be at least 1"), "{cmd}: {}", text(&out.stderr));
     }
 }
+
+/// Type errors name types as an author does ("a whole number", "a number", "a table") and
+/// say what was found, never Rust's names (u64, f32, struct GroupToml, i128).
+#[test]
+fn type_errors_speak_the_authors_words() {
+    check_rejects(
+        "cli_words_count",
+        base_with("count = 6", r#"count = "eighty""#),
+        (17, 9),
+        &["`groups[0].count`", "expected a whole number of 0 or more, found the text \"eighty\""],
+    );
+    check_rejects(
+        "cli_words_seed",
+        base_with("seed = 3", "seed = 18446744073709551616"),
+        (3, 8),
+        &["`seed`", "expected a whole number from 0 to 18446744073709551615"],
+    );
+    for (set, want) in [
+        ("dt=fast", "expected a number, found the text \"fast\""),
+        ("groups.walkers=1", "expected a table, found the whole number 1"),
+    ] {
+        let dir = crate::common::scratch_dir("cli_words_set");
+        let path = super::write(&dir, "scenario.toml", super::BASE);
+        let out = throng(&["run", path.to_str().expect("utf-8"), "--ticks", "1", "--set", set]);
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(want), "--set {set}: {stderr}");
+        for jargon in ["u64", "f32", "struct", "i128", "invalid type"] {
+            assert!(!stderr.contains(jargon), "--set {set}: {stderr}");
+        }
+    }
+}

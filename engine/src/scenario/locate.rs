@@ -225,6 +225,18 @@ pub(crate) fn toml_error(
     if let Some(field) = missing {
         message = format!("missing key `{field}`");
     }
+    message = plain_words(&message);
+    // A syntax error has no key from the document: take it from its line (`key = ...`).
+    let key = match (key.is_empty(), location) {
+        (true, Some((line, _))) if doc.is_none() => text
+            .lines()
+            .nth(line - 1)
+            .and_then(|l| l.split_once('='))
+            .map(|(k, _)| k.trim().trim_matches('"').to_string())
+            .filter(|k| !k.is_empty() && !k.starts_with('[') && !k.contains(' '))
+            .unwrap_or_default(),
+        _ => key,
+    };
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (field, expected) = rest.split_once('`').unwrap_or((rest, ""));
         let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
@@ -257,4 +269,69 @@ mod tests {
         assert_eq!(nearest_word("mas", ["mass", "radius"]), Some("mass"));
         assert_eq!(nearest_word("zzzzzz", ["mass", "radius"]), None);
     }
+}
+
+/// serde's and the TOML reader's words for types, in the words a scenario's author uses:
+/// "expected u64" → "expected a whole number", "integer `1`" → "the whole number 1",
+/// "expected struct GroupToml" → "expected a table", with what was found last.
+pub(crate) fn plain_words(message: &str) -> String {
+    fn expected(t: &str) -> String {
+        let t = t.trim();
+        match t {
+            "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a whole number of 0 or more".into(),
+            "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number".into(),
+            "f32" | "f64" => "a number".into(),
+            "a boolean" | "bool" => "true or false".into(),
+            "a sequence" => "an array".into(),
+            "a map" => "a table".into(),
+            t if t.starts_with("struct ") => "a table".into(),
+            t if t.starts_with("a string") || t.starts_with("a point") || t.starts_with("a target") => {
+                t.into()
+            }
+            t => t.into(),
+        }
+    }
+    fn found(f: &str) -> String {
+        let f = f.trim();
+        let inner = |prefix: &str| f.strip_prefix(prefix).map(|v| v.trim_matches('`').to_string());
+        if let Some(v) = inner("integer ") {
+            let v = v.split('`').next().unwrap_or(&v).to_string();
+            return format!("the whole number {v}");
+        }
+        if let Some(v) = inner("floating point ") {
+            return format!("the number {v}");
+        }
+        if let Some(v) = f.strip_prefix("string ") {
+            return format!("the text {v}");
+        }
+        if let Some(v) = inner("boolean ") {
+            return v;
+        }
+        match f {
+            "sequence" => "an array".into(),
+            "map" => "a table".into(),
+            f => f.into(),
+        }
+    }
+    for prefix in ["invalid type: ", "invalid value: "] {
+        if let Some(rest) = message.strip_prefix(prefix)
+            && let Some((what, wanted)) = rest.rsplit_once(", expected ")
+        {
+            if what.ends_with(" as i128") && wanted.trim().starts_with('u') {
+                let max = match wanted.trim() {
+                    "u8" => u8::MAX as u128,
+                    "u16" => u16::MAX as u128,
+                    "u32" => u32::MAX as u128,
+                    _ => u64::MAX as u128,
+                };
+                return format!("expected a whole number from 0 to {max}, found {}", found(what));
+            }
+            return format!("expected {}, found {}", expected(wanted), found(what));
+        }
+    }
+    if let Some(rest) = message.strip_prefix("invalid float") {
+        let _ = rest;
+        return "not a number: write a number as 0.1, 2 or 1e-3".into();
+    }
+    message.to_string()
 }
