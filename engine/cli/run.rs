@@ -89,7 +89,15 @@ struct RunReport<'a> {
     seed: u64,
     threads: usize,
     index: &'static str,
+    /// The overrides the scenario was run with (`--set`, `--agents`), as `key = value`.
+    overrides: &'a [String],
+    /// Live agents at the end (the same as `agents_active`).
     agents: usize,
+    /// Agents at tick 0, added by spawn sources since, removed by exits since, alive now.
+    agents_initial: u64,
+    agents_spawned: u64,
+    agents_exited: u64,
+    agents_active: usize,
     /// The tick the run ends at (ticks count from tick 0, resumed or not).
     ticks: u64,
     /// Ticks this invocation ran: `ticks` minus the checkpoint's tick when it resumed.
@@ -208,7 +216,12 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         seed: scenario.seed,
         threads: pipeline.threads(),
         index: pipeline.index_kind().name(),
+        overrides: &scenario.overrides,
         agents: world.agents.len(),
+        agents_initial: scenario.agent_count(),
+        agents_spawned: world.next_id as u64 - scenario.agent_count(),
+        agents_exited: world.exited,
+        agents_active: world.agents.len(),
         ticks,
         ticks_run: ticks - first_tick,
         dt: scenario.dt,
@@ -233,10 +246,13 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
 fn print_report(r: &RunReport, pipeline: &Pipeline) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "scenario   {} ({})", r.scenario, r.file);
+    if !r.overrides.is_empty() {
+        let _ = writeln!(out, "overrides  {}", r.overrides.join(", "));
+    }
     let _ = writeln!(
         out,
-        "agents     {}   threads {}   index {}   seed {}",
-        r.agents, r.threads, r.index, r.seed
+        "agents     {} at tick 0, {} spawned, {} exited, {} active   threads {}   index {}   seed {}",
+        r.agents_initial, r.agents_spawned, r.agents_exited, r.agents_active, r.threads, r.index, r.seed
     );
     let resumed = match r.resumed_from {
         Some(t) => format!(" (resumed from tick {t}, to tick {})", r.ticks),

@@ -425,7 +425,11 @@ fn bad_overrides_name_the_key_and_place() {
     rejects(
         "batch_wrong_type",
         "version = 1\n[[sweep]]\nscenario = \"small.toml\"\n\n[sweep.set]\n\"groups.walkers.max_force\" = \"strong\"\n",
-        &["batch.toml:6:30", "`groups.walkers.max_force`", "expected a number, or a uniform range { min = .., max = .. }, found the text \"strong\""],
+        &[
+            "batch.toml:6:30",
+            "`groups.walkers.max_force`",
+            "expected a number, or a uniform range { min = .., max = .. }, found the text \"strong\"",
+        ],
     );
     rejects(
         "batch_out_of_range",

@@ -186,3 +186,20 @@ fn docs_example_scenario_is_valid() {
         text(&out.stdout)
     );
 }
+
+/// The run report names the overrides it ran with and accounts for every agent: at tick 0,
+/// spawned, exited, active (not only the final live count).
+#[test]
+fn the_run_report_names_its_overrides_and_accounts_for_every_agent() {
+    let r = run_json(&["run", "scenarios/evacuation.toml", "--ticks", "150", "--agents", "2000", "--json"]);
+    let n = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{k}: {r}"));
+    assert_eq!(n("agents_initial"), 2000, "{r}");
+    assert!(n("agents_spawned") > 0 && n("agents_exited") > 0, "spawns and exits in 15 s: {r}");
+    assert_eq!(n("agents_initial") + n("agents_spawned") - n("agents_exited"), n("agents_active"), "{r}");
+    assert_eq!(n("agents"), n("agents_active"));
+    assert_eq!(r["overrides"], serde_json::json!(["agents = 2000"]), "{r}");
+    let out = throng(&["run", "scenarios/doorway.toml", "--ticks", "5", "--set", "dt=0.05"]);
+    let report = text(&out.stdout);
+    assert!(report.contains("overrides  dt = 0.05"), "{report}");
+    assert!(report.contains("agents     150 at tick 0, 0 spawned, 0 exited, 150 active"), "{report}");
+}
