@@ -59,7 +59,7 @@ pub enum SimulationError {
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
     /// The checkpoint's metrics state does not fit its world.
-    #[error("{path}: the checkpoint's metrics: {source}")]
+    #[error("{path}: the checkpoint's metrics state does not fit its world")]
     MetricsState {
         /// The checkpoint file.
         path: String,

@@ -308,7 +308,6 @@ fn verify_notes_another_engine_version_and_rejects_bad_files() {
         ),
         ("other.json", json.replacen("throng-golden", "something-else", 1), "not a golden file"),
         ("broken.json", json[..json.len() / 2].to_string(), "invalid JSON"),
-        ("gone.json", json.replace("small.toml", "missing.toml"), "no such file"),
     ];
     for (name, contents, has) in cases {
         let p = write(&dir, name, contents);
@@ -316,4 +315,18 @@ fn verify_notes_another_engine_version_and_rejects_bad_files() {
         assert_eq!(code, Some(2), "{name}: {report}");
         assert!(report.starts_with("error: ") && report.contains(has), "{name}: {report}");
     }
+
+    // A golden file whose scenario path is gone (copied on its own) verifies against the
+    // scenario text it holds, and says so; a missing --scenario is an error, its cause said once.
+    let gone = write(&dir, "gone.json", json.replace("small.toml", "missing.toml"));
+    let (code, report) = verify(&gone, &[]);
+    assert_eq!(code, Some(0), "{report}");
+    assert!(
+        report.contains("missing.toml") && report.contains("taken relative to the golden file"),
+        "{report}"
+    );
+    assert!(report.contains("verified against the scenario text the golden file holds"), "{report}");
+    let (code, report) = verify(&gone, &["--scenario", s(&dir.join("nowhere.toml"))]);
+    assert_eq!(code, Some(2), "{report}");
+    assert_eq!(report.matches("no such file").count(), 1, "the cause once: {report}");
 }

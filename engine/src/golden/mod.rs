@@ -62,13 +62,13 @@ pub enum GoldenError {
     },
     /// The scenario cannot be read or validated, or an override does not apply (the recorded
     /// ones included).
-    #[error("{0}")]
+    #[error(transparent)]
     Scenario(#[from] ScenarioError),
     /// The run cannot be made: 0 threads asked for, or the worker threads could not start.
-    #[error("{0}")]
+    #[error(transparent)]
     Simulation(#[from] SimulationError),
     /// While recording, a value became NaN or infinite: the run cannot be recorded.
-    #[error("the recorded run stopped: {0}")]
+    #[error("the recorded run stopped")]
     Run(#[from] NonFinite),
     /// A snapshot stored in the golden file does not decode into a world of this engine.
     #[error("{path}: snapshot at tick {tick} cannot be decoded: {message}")]
