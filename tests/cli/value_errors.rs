@@ -206,3 +206,23 @@ fn type_errors_speak_the_authors_words() {
         }
     }
 }
+
+/// A group that only a spawn source fills may start empty (`count = 0`); any other group
+/// needs agents, and says why 0 is refused.
+#[test]
+fn a_group_filled_only_by_a_source_may_start_empty() {
+    let late = "\n[[groups]]\nname = \"late\"\ncount = 0\nspawn = { kind = \"rect\", min = [0, 0], max = [5, 5] }\nmax_speed = 1.0\nmax_force = 1.0\n";
+    let source = "\n[[sources]]\nname = \"door\"\ngroup = \"late\"\nkind = \"rect\"\nmin = [0, 0]\nmax = [5, 5]\nrate = 10\nmax_agents = 50\n";
+    let dir = crate::common::scratch_dir("cli_source_only_group");
+    let ok = super::write(&dir, "ok.toml", format!("{}{late}{source}", super::BASE));
+    let out = throng(&["run", ok.to_str().expect("utf-8"), "--ticks", "10", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let r: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("JSON");
+    assert_eq!((r["agents_initial"].as_u64(), r["agents_spawned"].as_u64()), (Some(6), Some(10)), "{r}");
+    check_rejects(
+        "cli_empty_group",
+        format!("{}{late}", super::BASE),
+        (28, 9),
+        &["`groups[1].count`", "found 0 (0 is allowed only for a group a [[sources]] entry fills)"],
+    );
+}

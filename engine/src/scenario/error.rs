@@ -38,6 +38,9 @@ pub enum ScaleError {
         /// The count asked for.
         agents: u64,
     },
+    /// No group has agents at tick 0 (only spawn sources fill them): no density to keep.
+    #[error("the scenario has no agents at tick 0 (only spawn sources add them), so nothing to scale")]
+    NoAgents,
     /// A group spawns at listed points, which have no density to keep.
     #[error("group \"{group}\" spawns at listed points, which cannot be scaled")]
     ListedPoints {

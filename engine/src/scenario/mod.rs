@@ -198,14 +198,21 @@ impl Scenario {
         if agents == 0 || agents > MAX_AGENTS {
             return Err(ScaleError::Agents { agents });
         }
+        if self.agent_count() == 0 {
+            return Err(ScaleError::NoAgents);
+        }
         let k = agents as f64 / self.agent_count() as f64;
         let s = k.sqrt() as f32;
         let mut out = self.clone();
         let mut remaining = agents;
-        let last = out.groups.len() - 1;
+        // Groups only spawn sources fill (count 0) stay empty; their sources scale below.
+        let last = out.groups.iter().rposition(|g| g.count > 0).unwrap_or(0);
         for (g, spec) in out.groups.iter_mut().enumerate() {
             if let Spawn::Points(_) = spec.spawn {
                 return Err(ScaleError::ListedPoints { group: spec.group.name.clone() });
+            }
+            if spec.count == 0 {
+                continue;
             }
             // Counts in proportion; the last group takes the remainder so the total is exact.
             let count = if g == last {

@@ -6,7 +6,9 @@ use crate::scenario::schema::*;
 use crate::world::{AgentParams, Bounds, BoundsKind, Group, Param, Target};
 
 impl Validator<'_> {
-    pub(super) fn count(&mut self, g: usize, group: &GroupToml) -> Option<u32> {
+    /// Agents of group `g` at tick 0: 1 or more, or 0 for a group a spawn source fills
+    /// (`sourced`).
+    pub(super) fn count(&mut self, g: usize, group: &GroupToml, sourced: bool) -> Option<u32> {
         use Seg::{Index, Key};
         let points = match &group.spawn.points {
             Some(p) if group.spawn.kind == "points" => Some(p.len() as u64),
@@ -28,11 +30,15 @@ impl Validator<'_> {
             }
             (Some(c), _) => c,
         };
-        if count == 0 || count > MAX_AGENTS {
-            return self.fail(
-                &[Key("groups"), Index(g), Key("count")],
-                format!("expected an agent count from 1 to {MAX_AGENTS}, found {count}"),
-            );
+        if count == 0 && !sourced || count > MAX_AGENTS {
+            let message = if count == 0 {
+                format!(
+                    "expected an agent count from 1 to {MAX_AGENTS}, found 0 (0 is allowed only for a group a [[sources]] entry fills)"
+                )
+            } else {
+                format!("expected an agent count from 1 to {MAX_AGENTS}, found {count}")
+            };
+            return self.fail(&[Key("groups"), Index(g), Key("count")], message);
         }
         Some(count as u32)
     }

@@ -226,7 +226,8 @@ impl<'a> Validator<'a> {
         let mut target_names: Vec<&str> = Vec::new();
         let mut counts = Vec::new();
         for (g, group) in raw.groups.iter().enumerate() {
-            counts.push(self.count(g, group)?);
+            let sourced = raw.sources.iter().any(|src| src.group == group.name);
+            counts.push(self.count(g, group, sourced)?);
         }
         let total: u64 = counts.iter().map(|&c| c as u64).sum();
         if total > MAX_AGENTS {
