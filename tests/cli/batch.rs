@@ -524,3 +524,14 @@ fn shipped_batch_files_are_valid() {
     }
     assert!(n >= 1, "no batch file in {}", dir.display());
 }
+
+/// A cross-key check of one item (bounds' max below a min the batch set) is placed at the
+/// override that broke it, not at the batch file's first override.
+#[test]
+fn a_cross_key_error_points_at_the_override_that_caused_it() {
+    rejects(
+        "batch_cross_key",
+        "version = 1\nticks = 5\n[[sweep]]\nscenario = \"small.toml\"\npoints = [{ \"bounds.min\" = [500, 500] }]\n",
+        &["batch.toml:5:28", "`bounds.min`", "`bounds.max`"],
+    );
+}

@@ -401,7 +401,19 @@ fn attribute(e: ScenarioError, origin: &str, overrides: &[Override], paths: &[St
         .enumerate()
         .filter(|(_, p)| !e.key.is_empty() && !p.is_empty() && related(&e.key, p))
         .max_by_key(|(i, p)| (p.len(), usize::MAX - i))
-        .map(|(i, _)| i);
+        .map(|(i, _)| i)
+        // A cross-field check of one item (`obstacles[1].max` below `min`) is the doing of an
+        // override of a sibling key: the one sharing the longest item path with the error.
+        .or_else(|| {
+            let parent = |k: &str| k.rfind(['.', '[']).map(|at| k[..at].to_string());
+            let error_item = parent(&e.key)?;
+            paths
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| parent(p).is_some_and(|item| item == error_item))
+                .max_by_key(|(i, _)| usize::MAX - i)
+                .map(|(i, _)| i)
+        });
     match best {
         Some(i) => {
             let o = &overrides[i];
