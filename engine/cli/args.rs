@@ -8,6 +8,7 @@ use anyhow::{Result, bail};
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use throng_engine::IndexKind;
+use throng_engine::Scenario;
 use throng_engine::scenario::overrides::{self, Origin, Override};
 
 /// `--index`.
@@ -42,6 +43,28 @@ pub fn threads(arg: Option<usize>, flag: &str) -> Result<usize> {
         Some(0) => bail!("{flag} must be at least 1"),
         Some(t) => Ok(t),
         None => Ok(cores()),
+    }
+}
+
+/// `--set KEY=VALUE` and `--agents N` for commands that read a scenario (`check`, `render`,
+/// `plot`): the same overrides `run` takes, so a swept variant can be checked and drawn.
+#[derive(clap::Args, Debug, Default)]
+pub struct ScenarioOverrides {
+    /// Override a scenario value before validation, e.g. `--set groups.boids.max_speed=2.5`
+    /// (repeatable; see docs/batches.md for keys).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Scale the scenario to N agents at its own density, after any `--set` (the same as
+    /// `--set agents=N`).
+    #[arg(long, value_name = "N")]
+    pub agents: Option<u64>,
+}
+
+impl ScenarioOverrides {
+    /// Reads the scenario at `path` with these overrides applied before validation.
+    pub fn load(&self, path: &std::path::Path) -> Result<Scenario> {
+        let sets = parse_sets(&self.set, self.agents)?;
+        Ok(overrides::load(path, &sets)?)
     }
 }
 

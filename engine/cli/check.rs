@@ -4,12 +4,24 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use throng_engine::Scenario;
+use clap::Args;
 
-pub fn check(paths: &[PathBuf]) -> Result<ExitCode> {
+use crate::args::ScenarioOverrides;
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// Scenario files (TOML).
+    #[arg(required = true)]
+    scenarios: Vec<PathBuf>,
+    /// Overrides applied to every file before it is checked.
+    #[command(flatten)]
+    overrides: ScenarioOverrides,
+}
+
+pub fn check(args: CheckArgs) -> Result<ExitCode> {
     let mut failed = 0;
-    for path in paths {
-        match Scenario::load(path) {
+    for path in &args.scenarios {
+        match args.overrides.load(path) {
             Ok(s) => {
                 let groups: Vec<String> =
                     s.groups.iter().map(|g| format!("{} x{}", g.group.name, g.count)).collect();
@@ -38,7 +50,7 @@ pub fn check(paths: &[PathBuf]) -> Result<ExitCode> {
             }
             Err(e) => {
                 failed += 1;
-                eprintln!("error: {e}");
+                eprintln!("error: {e:#}");
             }
         }
     }

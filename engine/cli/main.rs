@@ -14,7 +14,6 @@ mod resume;
 mod run;
 mod verify_report;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -33,11 +32,7 @@ enum Command {
     /// Scale a scenario to several agent counts and time it beside the index floor.
     Bench(bench::BenchArgs),
     /// Validate scenario files and print a one-line summary of each.
-    Check {
-        /// Scenario files (TOML).
-        #[arg(required = true)]
-        scenarios: Vec<PathBuf>,
-    },
+    Check(check::CheckArgs),
     /// Record a golden file: the state hash (and column digests) every K ticks of a run.
     Record(record::RecordArgs),
     /// Re-run golden files and compare; exit 1 and name the first difference on a mismatch.
@@ -58,7 +53,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bench(args) => bench::bench(args),
         Command::Run(args) => run::run(args),
-        Command::Check { scenarios } => check::check(&scenarios),
+        Command::Check(args) => check::check(args),
         Command::Record(args) => record::record(args),
         Command::Verify(args) => record::verify(args),
         Command::Render(args) => render::render(args),

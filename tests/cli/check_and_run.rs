@@ -203,3 +203,38 @@ fn the_run_report_names_its_overrides_and_accounts_for_every_agent() {
     assert!(report.contains("overrides  dt = 0.05"), "{report}");
     assert!(report.contains("agents     150 at tick 0, 0 spawned, 0 exited, 150 active"), "{report}");
 }
+
+/// `check`, `render` and `plot` take the overrides `run` takes, so a swept variant can be
+/// validated and drawn; a bad override is an error there too.
+#[test]
+fn check_render_and_plot_take_set_and_agents() {
+    let out = throng(&["check", "scenarios/doorway.toml", "--set", "dt=0.05", "--agents", "300"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("300 agents") && stdout.contains("ticks of 0.05 s"), "{stdout}");
+    let out = throng(&["check", "scenarios/doorway.toml", "--set", "dt=fast"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--set: `dt`"), "{}", text(&out.stderr));
+
+    let dir = scratch_dir("cli_overrides_render_plot");
+    let png = dir.join("door.png");
+    let args =
+        ["render", "scenarios/doorway.toml", "--out", png.to_str().unwrap(), "--tick", "5", "--agents", "40"];
+    let out = throng(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(png.is_file());
+    let svg = dir.join("door.svg");
+    let args = [
+        "plot",
+        "scenarios/doorway.toml",
+        "--out",
+        svg.to_str().unwrap(),
+        "--ticks",
+        "5",
+        "--set",
+        "dt=0.05",
+    ];
+    let out = throng(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(svg.is_file());
+}

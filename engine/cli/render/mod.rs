@@ -68,6 +68,9 @@ pub struct RenderArgs {
     /// Leave out the legend (PNG and GIF).
     #[arg(long)]
     no_legend: bool,
+    /// Overrides applied to the scenario (the input, or --scenario with a trace).
+    #[command(flatten)]
+    overrides: crate::args::ScenarioOverrides,
     /// Print nothing but errors.
     #[arg(long)]
     quiet: bool,
@@ -211,8 +214,8 @@ fn display_radius(p: &Param) -> f32 {
     }
 }
 
-fn load_scenario(path: &Path, quiet: bool) -> Result<Scenario> {
-    let scenario = Scenario::load(path)?;
+fn load_scenario(path: &Path, overrides: &crate::args::ScenarioOverrides, quiet: bool) -> Result<Scenario> {
+    let scenario = overrides.load(path)?;
     if !quiet {
         for w in &scenario.warnings {
             eprintln!("warning: {w}");
@@ -229,7 +232,7 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
             if args.scenario.is_some() {
                 bail!("--scenario goes with a trace input; {} is already a scenario", args.input.display());
             }
-            let mut scenario = load_scenario(&args.input, args.quiet)?;
+            let mut scenario = load_scenario(&args.input, &args.overrides, args.quiet)?;
             if let Some(seed) = args.seed {
                 scenario.seed = seed;
             }
@@ -263,8 +266,12 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
                     bail!("{name} applies to a scenario input; {} is a trace", args.input.display());
                 }
             }
+            let overridden = !args.overrides.set.is_empty() || args.overrides.agents.is_some();
             let scenario = match &args.scenario {
-                Some(path) => Some(load_scenario(path, args.quiet)?),
+                Some(path) => Some(load_scenario(path, &args.overrides, args.quiet)?),
+                None if overridden => {
+                    bail!("--set and --agents apply to a scenario; with a trace, give its --scenario")
+                }
                 None => None,
             };
             let groups: Option<Vec<(String, f32)>> = scenario.as_ref().map(|s| {

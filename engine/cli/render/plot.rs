@@ -36,6 +36,9 @@ pub struct PlotArgs {
     /// Print nothing but errors.
     #[arg(long)]
     quiet: bool,
+    /// Scenario input: overrides applied before it runs.
+    #[command(flatten)]
+    overrides: crate::args::ScenarioOverrides,
 }
 
 /// Columns of a metrics CSV that are plotted, with their panel titles and units.
@@ -156,7 +159,7 @@ fn read_metrics(path: &Path) -> Result<Table> {
 }
 
 fn run_metrics(args: &PlotArgs) -> Result<Table> {
-    let mut scenario = throng_engine::Scenario::load(&args.input)?;
+    let mut scenario = args.overrides.load(&args.input)?;
     if !args.quiet {
         for w in &scenario.warnings {
             eprintln!("warning: {w}");
