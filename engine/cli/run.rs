@@ -178,6 +178,12 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         (Some(path), Some(_)) => Some(MetricsCsv::create(path, sim.world())?),
         _ => None,
     };
+    // A run from tick 0 writes the starting state as the metrics file's first row.
+    if let (Some(csv), 0) = (metrics_csv.as_mut(), first_tick)
+        && let Some(m) = sim.initial_metrics()
+    {
+        csv.write(&m)?;
+    }
 
     let progress = args::progress_bar(ticks - first_tick, args.quiet);
     observe(sim.world(), &mut hashes)?;

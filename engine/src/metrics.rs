@@ -30,8 +30,8 @@ pub struct TickMetrics {
     pub agents_active: u64,
     /// Removed by exits, since tick 0.
     pub agents_exited: u64,
-    /// Added by spawn sources this tick.
-    pub agents_spawned: u32,
+    /// Added by spawn sources, since tick 0 (like `agents_exited`).
+    pub agents_spawned: u64,
     /// Mean |v| over live agents (units per second).
     pub mean_speed: f64,
     /// Pairs of live agents closer than the sum of their radii.
@@ -235,8 +235,7 @@ impl MetricsCollector {
         events: &TickEvents,
         obstacles: Option<&ObstacleIndex>,
     ) -> &TickMetrics {
-        let a = &world.agents;
-        let n = a.len();
+        let n = world.agents.len();
         self.state.observed_ticks += 1;
         self.state.spawned += events.spawned as u64;
         self.state.blocked_agent_ticks += events.queue_length as u64;
@@ -244,6 +243,63 @@ impl MetricsCollector {
             *t += *c as u64;
         }
 
+        let (mean_speed, polarisation, overlap_pairs, obstacle_penetrations) = self.instant(world, obstacles);
+        if world.tick.is_multiple_of(self.window_ticks) {
+            self.state.stuck = self.count_stuck(world);
+            self.anchor_all(world);
+        }
+
+        self.state.last = TickMetrics {
+            tick: world.tick,
+            time_s: world.time_s(),
+            agents_active: n as u64,
+            agents_exited: world.exited,
+            agents_spawned: self.state.spawned,
+            mean_speed,
+            overlap_pairs,
+            obstacle_penetrations,
+            stuck_agents: self.state.stuck,
+            queue_length: events.queue_length,
+            polarisation,
+            gate_crossings: events.gate_crossings.clone(),
+        };
+        let s = &mut self.state.summary;
+        s.overlap_pairs = s.overlap_pairs.max(overlap_pairs);
+        s.obstacle_penetrations = s.obstacle_penetrations.max(obstacle_penetrations);
+        s.stuck_agents = s.stuck_agents.max(self.state.stuck);
+        s.queue_length_max = s.queue_length_max.max(events.queue_length);
+        &self.state.last
+    }
+
+    /// The metrics of `world` as it starts (tick 0, before any step): nothing has happened
+    /// yet, so the counts of events are 0 and no agent is stuck. Observes nothing: the
+    /// collector's state and summary are as they were.
+    pub fn initial(&mut self, world: &World) -> TickMetrics {
+        let obstacles =
+            (!world.obstacles.is_empty()).then(|| ObstacleIndex::build(&world.obstacles, &world.bounds));
+        let (mean_speed, polarisation, overlap_pairs, obstacle_penetrations) =
+            self.instant(world, obstacles.as_ref());
+        TickMetrics {
+            tick: world.tick,
+            time_s: world.time_s(),
+            agents_active: world.agents.len() as u64,
+            agents_exited: world.exited,
+            agents_spawned: 0,
+            mean_speed,
+            overlap_pairs,
+            obstacle_penetrations,
+            stuck_agents: 0,
+            queue_length: 0,
+            polarisation,
+            gate_crossings: vec![0; world.gates.len()],
+        }
+    }
+
+    /// What a state shows on its own: mean speed, polarisation, overlapping pairs and
+    /// obstacle penetrations.
+    fn instant(&mut self, world: &World, obstacles: Option<&ObstacleIndex>) -> (f64, f64, u64, u64) {
+        let a = &world.agents;
+        let n = a.len();
         // Serial, in id order: the float means depend neither on the thread count nor on a
         // spatial reordering of the rows.
         let mut speed_sum = 0.0f64;
@@ -270,7 +326,6 @@ impl MetricsCollector {
         } else {
             0.0
         };
-
         let overlap_pairs = self.overlap_pairs(world);
         let obstacle_penetrations = match obstacles {
             Some(oi) => a
@@ -281,31 +336,7 @@ impl MetricsCollector {
                 .count() as u64,
             None => 0,
         };
-        if world.tick.is_multiple_of(self.window_ticks) {
-            self.state.stuck = self.count_stuck(world);
-            self.anchor_all(world);
-        }
-
-        self.state.last = TickMetrics {
-            tick: world.tick,
-            time_s: world.time_s(),
-            agents_active: n as u64,
-            agents_exited: world.exited,
-            agents_spawned: events.spawned,
-            mean_speed,
-            overlap_pairs,
-            obstacle_penetrations,
-            stuck_agents: self.state.stuck,
-            queue_length: events.queue_length,
-            polarisation,
-            gate_crossings: events.gate_crossings.clone(),
-        };
-        let s = &mut self.state.summary;
-        s.overlap_pairs = s.overlap_pairs.max(overlap_pairs);
-        s.obstacle_penetrations = s.obstacle_penetrations.max(obstacle_penetrations);
-        s.stuck_agents = s.stuck_agents.max(self.state.stuck);
-        s.queue_length_max = s.queue_length_max.max(events.queue_length);
-        &self.state.last
+        (mean_speed, polarisation, overlap_pairs, obstacle_penetrations)
     }
 
     /// The metrics of the last observed tick.

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::index::IndexKind;
-use crate::metrics::{MetricsCollector, MetricsStateError, Summary};
+use crate::metrics::{MetricsCollector, MetricsStateError, Summary, TickMetrics};
 use crate::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, Pass, Pipeline, PipelineError};
 use crate::scenario::Scenario;
 use crate::state::checkpoint::{self, Checkpoint, CheckpointError};
@@ -216,6 +216,14 @@ impl Simulation {
     /// The metrics observed so far, if they are on.
     pub fn metrics(&self) -> Option<&MetricsCollector> {
         self.metrics.as_ref()
+    }
+
+    /// The metrics of the state as it starts, before any step (tick 0 of a metrics file; see
+    /// `MetricsCollector::initial`), if metrics are on. Observes nothing.
+    pub fn initial_metrics(&mut self) -> Option<TickMetrics> {
+        let world = &self.world;
+        let pipeline = &self.pipeline;
+        self.metrics.as_mut().map(|m| pipeline.install(|| m.initial(world)))
     }
 
     /// The metrics summary of the run so far (maxima, totals, final values), if metrics are on.

@@ -238,3 +238,30 @@ fn check_render_and_plot_take_set_and_agents() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(svg.is_file());
 }
+
+/// The metrics CSV starts with the state at tick 0, and its agent counts are totals since
+/// tick 0 (spawned like exited), ending at the run report's.
+#[test]
+fn the_metrics_file_starts_at_tick_0_and_counts_agents_since_then() {
+    let dir = scratch_dir("cli_metrics_tick0");
+    let csv = dir.join("m.csv");
+    let r = run_json(&[
+        "run",
+        "scenarios/evacuation.toml",
+        "--ticks",
+        "30",
+        "--agents",
+        "2000",
+        "--metrics",
+        csv.to_str().unwrap(),
+        "--json",
+    ]);
+    let text = std::fs::read_to_string(&csv).expect("metrics file");
+    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 31, "ticks 0 to 30");
+    assert_eq!((rows[0][0], rows[0][1], rows[0][4]), ("0", "0.0", "0"), "the tick-0 row: {:?}", rows[0]);
+    assert_eq!(rows[1][1], "0.1");
+    let spawned: Vec<u64> = rows.iter().map(|r| r[4].parse().expect("a count")).collect();
+    assert!(spawned.windows(2).all(|w| w[0] <= w[1]), "a running total: {spawned:?}");
+    assert_eq!(spawned.last().copied(), r["agents_spawned"].as_u64(), "{r}");
+}

@@ -400,8 +400,10 @@ fn resumed_runs_go_on_with_the_straight_runs_metrics() {
         assert_eq!(resumed["metrics"], straight["metrics"], "{name}: the summaries differ");
         let (all, tail) = (rows(&straight_csv), rows(&resumed_csv));
         assert_eq!(tail[0], all[0], "{name}: the header");
-        assert_eq!(all.len(), 261, "{name}");
-        assert_eq!(tail[1..], all[151..], "{name}: rows of ticks 151 to 260");
+        // The header, the starting state (tick 0), then ticks 1 to 260.
+        assert_eq!(all.len(), 262, "{name}");
+        assert!(all[1].starts_with("0,0.0,"), "{name}: the tick-0 row: {}", all[1]);
+        assert_eq!(tail[1..], all[152..], "{name}: rows of ticks 151 to 260");
         let m = &straight["metrics"];
         match name {
             "door" => assert!(

@@ -172,14 +172,16 @@ fn run_metrics(args: &PlotArgs) -> Result<Table> {
     let threads = crate::args::threads(args.threads, "--threads")?;
     let mut sim = Simulation::new(&scenario, RunSettings { threads, ..RunSettings::default() })?;
     let progress = crate::args::progress_bar(ticks, args.quiet);
-    let mut rows = Vec::with_capacity(ticks as usize);
+    let mut rows = Vec::with_capacity(ticks as usize + 1);
+    // The starting state first, as `throng run --metrics` writes it.
+    rows.extend(sim.initial_metrics());
     for _ in 0..ticks {
         sim.step().with_context(|| format!("{} stopped", scenario.origin))?;
         rows.push(sim.metrics().expect("metrics are on").last().clone());
         progress.inc(1);
     }
     progress.finish_and_clear();
-    if rows.is_empty() {
+    if rows.len() < 2 {
         bail!("--ticks 0: nothing to plot");
     }
     let column =
