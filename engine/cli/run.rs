@@ -157,7 +157,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         );
     }
     let mut trace = match &args.trace {
-        Some(path) => Some(TraceCsv::create(path)?),
+        Some(path) => Some(TraceCsv::create(path, sim.world())?),
         None => None,
     };
     let mut hashes = args.hash_every.map(|_| Vec::new());

@@ -112,23 +112,24 @@ max_force = 1.0"#;
     let csv = std::fs::read_to_string(&trace).expect("trace written");
     let mut lines = csv.lines();
     let header = lines.next().expect("header");
-    assert!(header.starts_with("tick,id,"), "{header}");
-    assert_eq!(header, "tick,id,group,x,y,vx,vy");
+    assert_eq!(header, "tick,time_s,id,group,x,y,vx,vy");
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     // Ticks 0, 2 and 4 are traced; 9 agents each.
     assert_eq!(rows.len(), 9 * 3, "{csv}");
     for (r, row) in rows.iter().enumerate() {
         let (tick, id) = ((r / 9) * 2, r % 9);
         let group = if id < 6 { "walkers" } else { "idlers" };
-        assert_eq!(row.len(), 7, "{row:?}");
-        assert_eq!((row[0], row[1], row[2]), (tick.to_string().as_str(), id.to_string().as_str(), group));
-        for value in &row[3..] {
-            assert!(value.parse::<f32>().is_ok_and(f32::is_finite), "{row:?}");
+        assert_eq!(row.len(), 8, "{row:?}");
+        assert_eq!((row[0], row[2], row[3]), (tick.to_string().as_str(), id.to_string().as_str(), group));
+        // dt = 0.1: the time as the scenario writes it.
+        assert_eq!(row[1], format!("{:.1}", tick as f64 / 10.0), "{row:?}");
+        for value in &row[4..] {
+            assert!(value.parse::<f32>().is_ok_and(f32::is_finite) && *value != "-0", "{row:?}");
         }
     }
     // Points spawns put agent k at points[k] at tick 0.
-    assert_eq!((rows[6][3], rows[6][4]), ("1", "1"));
-    assert_eq!((rows[8][3], rows[8][4]), ("3", "3"));
+    assert_eq!((rows[6][4], rows[6][5]), ("1", "1"));
+    assert_eq!((rows[8][4], rows[8][5]), ("3", "3"));
 }
 
 #[test]

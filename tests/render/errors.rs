@@ -38,7 +38,7 @@ fn bad_traces_are_errors_with_a_line_number() {
 
     fails(&["render", s(&dir.join("missing.csv")), "--out", o], &["missing.csv", "no such trace file"]);
     let t = write_trace(&dir, "empty.csv", "");
-    fails(&["render", s(&t), "--out", o], &["empty.csv", "empty", "tick,id,group,x,y,vx,vy"]);
+    fails(&["render", s(&t), "--out", o], &["empty.csv", "empty", "tick,time_s,id,group,x,y,vx,vy"]);
     let t = write_trace(&dir, "header.csv", HEADER);
     fails(&["render", s(&t), "--out", o], &["header.csv", "no rows"]);
     let t = write_trace(&dir, "columns.csv", "tick,id,x,y\n0,1,2,3\n");

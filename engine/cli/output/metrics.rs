@@ -7,6 +7,8 @@ use anyhow::{Context, Result};
 use throng_engine::World;
 use throng_engine::metrics::TickMetrics;
 
+use super::Seconds;
+
 /// A column: its name and how its value is written (times by the file's [`Seconds`]).
 type Column = (&'static str, fn(&TickMetrics, &Seconds) -> String);
 
@@ -32,29 +34,6 @@ pub struct MetricsCsv {
     seconds: Seconds,
 }
 
-/// Simulated time as the scenario's step writes it: `0.1` rather than 0.10000000149011612,
-/// `20.1` rather than 20.10000029951334. The f32 step's shortest decimal form is taken as the
-/// step the user wrote, and times are printed to as many decimals as it has.
-struct Seconds {
-    dt: f64,
-    decimals: usize,
-}
-
-impl Seconds {
-    fn of(dt: f32) -> Seconds {
-        let text = dt.to_string();
-        Seconds {
-            dt: text.parse().unwrap_or(dt as f64),
-            decimals: text.split_once('.').map_or(0, |(_, d)| d.len()),
-        }
-    }
-
-    /// The time at the end of tick `tick`.
-    fn at(&self, tick: u64) -> String {
-        format!("{:.*}", self.decimals, tick as f64 * self.dt)
-    }
-}
-
 impl MetricsCsv {
     /// Creates the file with its header; `world` gives the gates.
     pub fn create(path: &Path, world: &World) -> Result<MetricsCsv> {
@@ -77,19 +56,5 @@ impl MetricsCsv {
 
     pub fn finish(mut self) -> Result<()> {
         self.writer.flush().with_context(|| format!("cannot write metrics file {}", self.path.display()))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Seconds;
-
-    #[test]
-    fn times_read_as_the_step_was_written() {
-        let s = Seconds::of(0.1);
-        assert_eq!((s.at(1), s.at(201), s.at(0)), ("0.1".into(), "20.1".into(), "0.0".into()));
-        let s = Seconds::of(0.05);
-        assert_eq!((s.at(3), s.at(2000)), ("0.15".into(), "100.00".into()));
-        assert_eq!(Seconds::of(1.0).at(7), "7");
     }
 }

@@ -6,15 +6,21 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use throng_engine::World;
 
+use super::Seconds;
+
 /// The trace's columns, in file order; `throng render` reads files by these names.
-pub const TRACE_COLUMNS: [&str; 7] = ["tick", "id", "group", "x", "y", "vx", "vy"];
+pub const TRACE_COLUMNS: [&str; 8] = ["tick", "time_s", "id", "group", "x", "y", "vx", "vy"];
+
+/// The columns of traces written before `time_s` was added; `throng render` still reads them.
+pub const TRACE_COLUMNS_WITHOUT_TIME: [&str; 7] = ["tick", "id", "group", "x", "y", "vx", "vy"];
 
 /// The values of one agent's row (`row` of `world`), in [`TRACE_COLUMNS`] order.
-fn row(world: &World, row: usize) -> [String; TRACE_COLUMNS.len()] {
+fn row(world: &World, time: &str, row: usize) -> [String; TRACE_COLUMNS.len()] {
     let a = &world.agents;
     let (p, v) = (a.position[row], a.velocity[row]);
     [
         world.tick.to_string(),
+        time.to_string(),
         a.id[row].to_string(),
         world.groups[a.group[row] as usize].name.clone(),
         number(p.x),
@@ -33,15 +39,17 @@ fn number(x: f32) -> String {
 pub struct TraceCsv {
     path: PathBuf,
     writer: csv::Writer<BufWriter<std::fs::File>>,
+    seconds: Seconds,
 }
 
 impl TraceCsv {
-    pub fn create(path: &Path) -> Result<TraceCsv> {
+    /// Creates the file with its header; `world` gives the time step.
+    pub fn create(path: &Path, world: &World) -> Result<TraceCsv> {
         let file = std::fs::File::create(path)
             .with_context(|| format!("cannot create trace file {}", path.display()))?;
         let mut writer = csv::Writer::from_writer(BufWriter::new(file));
         writer.write_record(TRACE_COLUMNS)?;
-        Ok(TraceCsv { path: path.to_owned(), writer })
+        Ok(TraceCsv { path: path.to_owned(), writer, seconds: Seconds::of(world.dt) })
     }
 
     /// Writes every agent of `world`, in id order even when the pipeline keeps the rows in
@@ -53,9 +61,10 @@ impl TraceCsv {
             None => Box::new(0..a.len()),
             Some(o) => Box::new(o.iter().map(|&r| r as usize)),
         };
+        let time = self.seconds.at(world.tick);
         for i in rows {
             self.writer
-                .write_record(row(world, i))
+                .write_record(row(world, &time, i))
                 .with_context(|| format!("cannot write trace file {}", self.path.display()))?;
         }
         Ok(())

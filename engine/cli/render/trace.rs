@@ -7,7 +7,7 @@ use anyhow::{Result, anyhow, bail};
 use throng_engine::math::Vec2;
 
 use super::frame::{DEFAULT_RADIUS, Frame};
-use crate::output::TRACE_COLUMNS;
+use crate::output::{TRACE_COLUMNS, TRACE_COLUMNS_WITHOUT_TIME};
 
 /// A trace read into memory: frames in tick order, rows in id order.
 pub struct Trace {
@@ -34,12 +34,21 @@ pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Res
     let mut reader =
         csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(std::io::Cursor::new(&bytes));
     let header = reader.headers().map_err(|e| csv_error(&file, e))?.clone();
-    if header.iter().map(str::trim).ne(TRACE_COLUMNS.iter().copied()) {
+    // Traces written before `time_s` was added have the same columns without it.
+    let names: Vec<&str> = header.iter().map(str::trim).collect();
+    let columns: &[&str] = if names == TRACE_COLUMNS {
+        &TRACE_COLUMNS
+    } else if names == TRACE_COLUMNS_WITHOUT_TIME {
+        &TRACE_COLUMNS_WITHOUT_TIME
+    } else {
         bail!(
             "{file}:1: not a trace: expected the header `{expected}` (from `throng run --trace`), found `{}`",
             header.iter().collect::<Vec<_>>().join(",")
         );
-    }
+    };
+    let col = |name: &str| columns.iter().position(|c| *c == name).expect("every layout has the column");
+    let (c_tick, c_id, c_group) = (col("tick"), col("id"), col("group"));
+    let (c_x, c_y, c_vx, c_vy) = (col("x"), col("y"), col("vx"), col("vy"));
 
     let mut groups: Vec<String> =
         scenario_groups.map(|g| g.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
@@ -53,16 +62,16 @@ pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Res
             Err(e) => return Err(csv_error(&file, e)),
         }
         let line = record.position().map_or(0, |p| p.line());
-        let at = |col: usize| format!("{file}:{line}: column `{}`", TRACE_COLUMNS[col]);
-        let tick: u64 = record[0].trim().parse().map_err(|_| {
-            anyhow!("{}: expected a tick (a whole number >= 0), found `{}`", at(0), &record[0])
+        let at = |col: usize| format!("{file}:{line}: column `{}`", columns[col]);
+        let tick: u64 = record[c_tick].trim().parse().map_err(|_| {
+            anyhow!("{}: expected a tick (a whole number >= 0), found `{}`", at(c_tick), &record[c_tick])
         })?;
-        let id: u32 = record[1].trim().parse().map_err(|_| {
-            anyhow!("{}: expected an agent id (a whole number >= 0), found `{}`", at(1), &record[1])
+        let id: u32 = record[c_id].trim().parse().map_err(|_| {
+            anyhow!("{}: expected an agent id (a whole number >= 0), found `{}`", at(c_id), &record[c_id])
         })?;
-        let name = record[2].trim();
+        let name = record[c_group].trim();
         if name.is_empty() {
-            bail!("{}: expected a group name, found nothing", at(2));
+            bail!("{}: expected a group name, found nothing", at(c_group));
         }
         let num = |col: usize| -> Result<f32> {
             let text = record[col].trim();
@@ -71,15 +80,15 @@ pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Res
                 _ => bail!("{}: expected a finite number, found `{}`", at(col), &record[col]),
             }
         };
-        let (x, y, vx, vy) = (num(3)?, num(4)?, num(5)?, num(6)?);
+        let (x, y, vx, vy) = (num(c_x)?, num(c_y)?, num(c_vx)?, num(c_vy)?);
         let group = match groups.iter().position(|g| g == name) {
             Some(g) => g as u16,
             None if scenario_groups.is_some() => bail!(
                 "{}: group `{name}` is not a group of the scenario (its groups: {})",
-                at(2),
+                at(c_group),
                 groups.join(", ")
             ),
-            None if groups.len() >= u16::MAX as usize => bail!("{}: more than 65535 groups", at(2)),
+            None if groups.len() >= u16::MAX as usize => bail!("{}: more than 65535 groups", at(c_group)),
             None => {
                 groups.push(name.to_string());
                 (groups.len() - 1) as u16
@@ -89,14 +98,14 @@ pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Res
             Some(f) if f.tick == tick => {}
             Some(f) if f.tick > tick => bail!(
                 "{}: tick {tick} after tick {}; a trace lists its ticks in increasing order",
-                at(0),
+                at(c_tick),
                 f.tick
             ),
             _ => frames.push(Frame { tick, ..Frame::default() }),
         }
         let f = frames.last_mut().expect("a frame was just pushed");
         if f.id.last() == Some(&id) {
-            bail!("{}: agent {id} appears twice at tick {tick}", at(1));
+            bail!("{}: agent {id} appears twice at tick {tick}", at(c_id));
         }
         f.id.push(id);
         f.group.push(group);
