@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
+use throng_engine::metrics::TickMetrics;
 use throng_engine::{RunSettings, Simulation};
 
 use super::chart::{Series, Table, layout, paint_png, write_svg};
@@ -36,19 +37,119 @@ pub struct PlotArgs {
     /// Print nothing but errors.
     #[arg(long)]
     quiet: bool,
+    /// Panels to draw, in order: metrics columns (agents_active, agents_exited, agents_spawned,
+    /// mean_speed, overlap_pairs, obstacle_penetrations, stuck_agents, queue_length,
+    /// polarisation) and `gates` (a throughput panel per gate line). Default:
+    /// agents_active,agents_exited,mean_speed,queue_length,polarisation,gates.
+    #[arg(long, value_delimiter = ',', value_name = "NAME,..")]
+    panels: Vec<String>,
     /// Scenario input: overrides applied before it runs.
     #[command(flatten)]
     overrides: crate::args::ScenarioOverrides,
 }
 
-/// Columns of a metrics CSV that are plotted, with their panel titles and units.
-const PLOTTED: [(&str, &str, &str); 5] = [
-    ("agents_active", "agents active", "agents"),
-    ("agents_exited", "agents exited, cumulative", "agents"),
-    ("mean_speed", "mean speed", "units/s"),
-    ("queue_length", "queue length", "agents"),
-    ("polarisation", "polarisation", "0 to 1"),
+/// A metric that can be a panel: its metrics-file column, its title and unit, and its value in
+/// one tick's metrics.
+struct Plottable {
+    column: &'static str,
+    title: &'static str,
+    unit: &'static str,
+    value: fn(&TickMetrics) -> f64,
+}
+
+/// Every metric `--panels` can name (and `gates`: a throughput panel per gate line).
+const PLOTTABLE: [Plottable; 9] = [
+    Plottable {
+        column: "agents_active",
+        title: "agents active",
+        unit: "agents",
+        value: |m| m.agents_active as f64,
+    },
+    Plottable {
+        column: "agents_exited",
+        title: "agents exited, cumulative",
+        unit: "agents",
+        value: |m| m.agents_exited as f64,
+    },
+    Plottable {
+        column: "agents_spawned",
+        title: "agents spawned, cumulative",
+        unit: "agents",
+        value: |m| m.agents_spawned as f64,
+    },
+    Plottable { column: "mean_speed", title: "mean speed", unit: "units/s", value: |m| m.mean_speed },
+    Plottable {
+        column: "overlap_pairs",
+        title: "overlapping pairs",
+        unit: "pairs",
+        value: |m| m.overlap_pairs as f64,
+    },
+    Plottable {
+        column: "obstacle_penetrations",
+        title: "obstacle penetrations",
+        unit: "agents",
+        value: |m| m.obstacle_penetrations as f64,
+    },
+    Plottable {
+        column: "stuck_agents",
+        title: "stuck agents",
+        unit: "agents",
+        value: |m| m.stuck_agents as f64,
+    },
+    Plottable {
+        column: "queue_length",
+        title: "queue length",
+        unit: "agents",
+        value: |m| m.queue_length as f64,
+    },
+    Plottable { column: "polarisation", title: "polarisation", unit: "0 to 1", value: |m| m.polarisation },
 ];
+
+/// The panels drawn without `--panels`.
+const DEFAULT_PANELS: [&str; 6] =
+    ["agents_active", "agents_exited", "mean_speed", "queue_length", "polarisation", GATES];
+
+/// The `--panels` name for one throughput panel per gate line.
+const GATES: &str = "gates";
+
+/// The panels asked for, checked: metric columns of [`PLOTTABLE`] and [`GATES`], in order.
+fn chosen_panels(asked: &[String]) -> Result<Vec<&'static str>> {
+    if asked.is_empty() {
+        return Ok(DEFAULT_PANELS.to_vec());
+    }
+    let known: Vec<&'static str> = PLOTTABLE.iter().map(|p| p.column).chain([GATES]).collect();
+    asked
+        .iter()
+        .map(|a| {
+            let a = a.trim();
+            known.iter().copied().find(|k| *k == a).ok_or_else(|| {
+                let hint = throng_engine::scenario::nearest_word(a, known.iter().copied())
+                    .map(|n| format!("; did you mean `{n}`?"))
+                    .unwrap_or_default();
+                anyhow!("--panels: unknown panel `{a}`{hint} (panels: {})", known.join(", "))
+            })
+        })
+        .collect()
+}
+
+/// The series of `panels` in order, from each metric's values by column name and each gate's
+/// crossings per tick.
+fn series(
+    panels: &[&str],
+    values: &dyn Fn(&Plottable) -> Vec<f64>,
+    gates: &[(String, Vec<f64>)],
+    dt: Option<f64>,
+) -> Vec<Series> {
+    let mut out = Vec::new();
+    for &name in panels {
+        if name == GATES {
+            out.extend(gates.iter().map(|(gate, per_tick)| gate_series(gate, per_tick, dt)));
+        } else if let Some(p) = PLOTTABLE.iter().find(|p| p.column == name) {
+            out.push(Series { title: p.title.to_string(), unit: p.unit, values: values(p) });
+        }
+    }
+    out
+}
 
 /// Gate throughput is averaged over this many seconds (a trailing window).
 const GATE_WINDOW_S: f64 = 5.0;
@@ -68,7 +169,7 @@ fn gate_series(name: &str, per_tick: &[f64], dt: Option<f64>) -> Series {
     Series { title: format!("gate {name} throughput ({GATE_WINDOW_S:.0} s mean)"), unit: "agents/s", values }
 }
 
-fn read_metrics(path: &Path) -> Result<Table> {
+fn read_metrics(path: &Path, panels: &[&str]) -> Result<Table> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => anyhow!("{file}: no such metrics file"),
@@ -86,7 +187,7 @@ fn read_metrics(path: &Path) -> Result<Table> {
         .collect();
     let col = |name: &str| header.iter().position(|h| h == name);
     let mut needed = vec!["tick", "time_s"];
-    needed.extend(PLOTTED.iter().map(|p| p.0));
+    needed.extend(panels.iter().copied().filter(|p| *p != GATES));
     let missing: Vec<&str> = needed.iter().copied().filter(|n| col(n).is_none()).collect();
     if !missing.is_empty() {
         bail!(
@@ -98,7 +199,8 @@ fn read_metrics(path: &Path) -> Result<Table> {
     let gates: Vec<(usize, &str)> =
         header.iter().enumerate().filter_map(|(i, h)| h.strip_prefix("gate_").map(|n| (i, n))).collect();
     let (tick_col, time_col) = (col("tick").unwrap_or(0), col("time_s").unwrap_or(1));
-    let plotted: Vec<usize> = PLOTTED.iter().map(|p| col(p.0).unwrap_or(0)).collect();
+    let metrics: Vec<&str> = panels.iter().copied().filter(|p| *p != GATES).collect();
+    let plotted: Vec<usize> = metrics.iter().map(|m| col(m).unwrap_or(0)).collect();
 
     let mut ticks = Vec::new();
     let mut dt = None;
@@ -146,19 +248,20 @@ fn read_metrics(path: &Path) -> Result<Table> {
     if ticks.is_empty() {
         bail!("{file}: the metrics file has a header but no rows: the run had no ticks");
     }
-    let mut panels: Vec<Series> = PLOTTED
+    let by_column = |p: &Plottable| {
+        metrics.iter().position(|m| *m == p.column).map_or_else(Vec::new, |k| columns[k].clone())
+    };
+    let gates: Vec<(String, Vec<f64>)> = gates
         .iter()
-        .zip(columns.iter())
-        .map(|(p, values)| Series { title: p.1.to_string(), unit: p.2, values: values.clone() })
+        .zip(&columns[plotted.len()..])
+        .map(|((_, name), values)| (name.to_string(), values.clone()))
         .collect();
-    for ((_, name), values) in gates.iter().zip(&columns[plotted.len()..]) {
-        panels.push(gate_series(name, values, dt));
-    }
+    let panels = series(panels, &by_column, &gates, dt);
     let name = path.file_stem().map_or("metrics".into(), |s| s.to_string_lossy().into_owned());
     Ok(Table { name, ticks, dt, panels })
 }
 
-fn run_metrics(args: &PlotArgs) -> Result<Table> {
+fn run_metrics(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
     let mut scenario = args.overrides.load(&args.input)?;
     if !args.quiet {
         for w in &scenario.warnings {
@@ -184,28 +287,19 @@ fn run_metrics(args: &PlotArgs) -> Result<Table> {
     if rows.len() < 2 {
         bail!("--ticks 0: nothing to plot");
     }
-    let column =
-        |f: &dyn Fn(&throng_engine::metrics::TickMetrics) -> f64| rows.iter().map(f).collect::<Vec<_>>();
     let dt = Some(scenario.dt as f64);
-    let mut panels = vec![
-        Series {
-            title: PLOTTED[0].1.into(),
-            unit: PLOTTED[0].2,
-            values: column(&|m| m.agents_active as f64),
-        },
-        Series {
-            title: PLOTTED[1].1.into(),
-            unit: PLOTTED[1].2,
-            values: column(&|m| m.agents_exited as f64),
-        },
-        Series { title: PLOTTED[2].1.into(), unit: PLOTTED[2].2, values: column(&|m| m.mean_speed) },
-        Series { title: PLOTTED[3].1.into(), unit: PLOTTED[3].2, values: column(&|m| m.queue_length as f64) },
-        Series { title: PLOTTED[4].1.into(), unit: PLOTTED[4].2, values: column(&|m| m.polarisation) },
-    ];
-    for (g, gate) in sim.world().gates.iter().enumerate() {
-        let per_tick = column(&|m| m.gate_crossings.get(g).copied().unwrap_or(0) as f64);
-        panels.push(gate_series(&gate.name, &per_tick, dt));
-    }
+    let gates: Vec<(String, Vec<f64>)> = sim
+        .world()
+        .gates
+        .iter()
+        .enumerate()
+        .map(|(g, gate)| {
+            let per_tick =
+                rows.iter().map(|m| m.gate_crossings.get(g).copied().unwrap_or(0) as f64).collect();
+            (gate.name.clone(), per_tick)
+        })
+        .collect();
+    let panels = series(panels, &|p: &Plottable| rows.iter().map(p.value).collect(), &gates, dt);
     Ok(Table { name: scenario.name.clone(), ticks: rows.iter().map(|m| m.tick).collect(), dt, panels })
 }
 
@@ -213,8 +307,9 @@ pub fn plot(args: PlotArgs) -> Result<ExitCode> {
     let ext = super::output(&args.out, &[("svg", "vector"), ("png", "raster")])?;
     let start = Instant::now();
     let is_scenario = args.input.extension().is_some_and(|e| e.eq_ignore_ascii_case("toml"));
+    let panels = chosen_panels(&args.panels)?;
     let table = if is_scenario {
-        run_metrics(&args)?
+        run_metrics(&args, &panels)?
     } else {
         for (given, name) in [
             (args.ticks.is_some(), "--ticks"),
@@ -225,7 +320,7 @@ pub fn plot(args: PlotArgs) -> Result<ExitCode> {
                 bail!("{name} applies to a scenario input; {} is a metrics file", args.input.display());
             }
         }
-        read_metrics(&args.input)?
+        read_metrics(&args.input, &panels)?
     };
     let (width, height) = args.size.unwrap_or((800, 44 + 150 * table.panels.len() as u32 + 36));
     let png = ext == "png";
