@@ -1,4 +1,6 @@
-//! `ScenarioError`: a problem with a scenario file, where it is and what was expected.
+//! Scenario errors: `ScenarioError` (a problem with a scenario file, where it is and what was
+//! expected), and the typed errors of scaling (`ScaleError`) and of override keys and values
+//! (`KeyError`, `ValueError`).
 
 use std::fmt;
 
@@ -47,4 +49,50 @@ pub enum ScaleError {
         /// The group's name.
         group: String,
     },
+}
+
+/// A dotted key that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    /// Nothing but spaces.
+    #[error("empty key")]
+    Empty,
+    /// A quoted segment without its closing quote.
+    #[error("unterminated quote in key `{key}`")]
+    UnterminatedQuote {
+        /// The key as written.
+        key: String,
+    },
+    /// A character a bare segment cannot hold.
+    #[error("unexpected `{c}` in key `{key}`; quote a segment holding other characters: \"...\"")]
+    Character {
+        /// The character.
+        c: char,
+        /// The key as written.
+        key: String,
+    },
+    /// Two dots in a row, or a dot at an end.
+    #[error("empty segment in key `{key}`")]
+    EmptySegment {
+        /// The key as written.
+        key: String,
+    },
+    /// Something other than a dot after a quoted segment.
+    #[error("unexpected `{c}` after a quoted segment in key `{key}`")]
+    AfterQuote {
+        /// The character.
+        c: char,
+        /// The key as written.
+        key: String,
+    },
+}
+
+/// A value that is not TOML (nor a bare word).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid value `{text}`: {reason} (write a TOML value: 1.5, \"text\", [1, 2])")]
+pub struct ValueError {
+    /// The value as written.
+    pub text: String,
+    /// What the TOML reader said.
+    pub reason: String,
 }
