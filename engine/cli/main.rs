@@ -10,7 +10,6 @@ mod output;
 mod record;
 mod render;
 mod report;
-mod resume;
 mod run;
 mod verify_report;
 

@@ -90,6 +90,8 @@ pub struct Simulation {
     /// What checkpoints are tied to: the scenario file's BLAKE3 and its canonical overrides.
     content_hash: [u8; 32],
     overrides: Vec<String>,
+    /// What the run was asked to do, stored in its checkpoints ([`Simulation::set_plan`]).
+    plan: String,
     /// Wall time inside `Pipeline::step`, and inside the metrics, since this simulation was made.
     step_time: Duration,
     metrics_time: Duration,
@@ -109,7 +111,20 @@ impl Simulation {
         checkpoint_path: &Path,
         settings: RunSettings,
     ) -> Result<Simulation, SimulationError> {
-        let Checkpoint { header, world, metrics } = checkpoint::load(checkpoint_path)?;
+        let checkpoint = checkpoint::load(checkpoint_path)?;
+        Simulation::resume_from(scenario, checkpoint, checkpoint_path, settings)
+    }
+
+    /// [`Simulation::resume`] from a checkpoint already read from `checkpoint_path` (for a
+    /// program that reads the header first, e.g. for its plan). The checkpoint's plan becomes
+    /// this simulation's.
+    pub fn resume_from(
+        scenario: &Scenario,
+        checkpoint: Checkpoint,
+        checkpoint_path: &Path,
+        settings: RunSettings,
+    ) -> Result<Simulation, SimulationError> {
+        let Checkpoint { header, world, metrics } = checkpoint;
         let path = checkpoint_path.display().to_string();
         checkpoint::check_run(&header, &path, &scenario.origin, &scenario.content_hash, &scenario.overrides)?;
         let saved = match (settings.metrics, metrics) {
@@ -122,6 +137,7 @@ impl Simulation {
         let restarted = settings.metrics && saved.is_none();
         let mut sim = Simulation::with_world(scenario, world, saved, settings)?;
         sim.metrics_restarted = restarted;
+        sim.plan = header.plan;
         Ok(sim)
     }
 
@@ -151,6 +167,7 @@ impl Simulation {
             metrics_restarted: false,
             content_hash: scenario.content_hash,
             overrides: scenario.overrides.clone(),
+            plan: String::new(),
             step_time: Duration::ZERO,
             metrics_time: Duration::ZERO,
         })
@@ -260,7 +277,23 @@ impl Simulation {
     /// The checkpoint of this tick, as bytes ([`checkpoint`] describes the format).
     pub fn checkpoint(&self) -> Vec<u8> {
         let metrics = self.metrics.as_ref().map(|m| m.state());
-        checkpoint::encode(&self.world, metrics, &self.content_hash, &self.overrides)
+        let run = checkpoint::RunIdentity {
+            scenario_hash: &self.content_hash,
+            overrides: &self.overrides,
+            plan: &self.plan,
+        };
+        checkpoint::encode(&self.world, metrics, &run)
+    }
+
+    /// Sets the plan stored in this simulation's checkpoints: what its run was asked to do, in
+    /// the program's own words (`throng run` writes JSON). The engine checks nothing in it.
+    pub fn set_plan(&mut self, plan: impl Into<String>) {
+        self.plan = plan.into();
+    }
+
+    /// The plan stored in this simulation's checkpoints; empty when none.
+    pub fn plan(&self) -> &str {
+        &self.plan
     }
 
     /// Writes the checkpoint of this tick to `path`, atomically: an interrupted write leaves

@@ -22,6 +22,11 @@ fn run_hashes(args: &[&str]) -> (Vec<(u64, String)>, serde_json::Value) {
     (serde_json::from_value(v["hashes"].clone()).expect("hashes"), v)
 }
 
+/// What ties a checkpoint to a run, with no plan.
+fn no_plan<'a>(scenario_hash: &'a [u8; 32], overrides: &'a [String]) -> checkpoint::RunIdentity<'a> {
+    checkpoint::RunIdentity { scenario_hash, overrides, plan: "" }
+}
+
 fn ckpt(dir: &Path, tick: u64) -> String {
     s(&dir.join(checkpoint::file_name(tick))).to_owned()
 }
@@ -122,14 +127,14 @@ fn checkpoints_of_reordered_worlds_resume_to_the_same_hashes() {
         let mut straight = run(&mut world, 7, SAVE_AT);
         reordered_scenes += usize::from(!world.agents.is_id_ordered());
         let live = world.clone();
-        let bytes = checkpoint::encode(&world, None, &scenario.content_hash, &[]);
+        let bytes = checkpoint::encode(&world, None, &no_plan(&scenario.content_hash, &[]));
         assert_eq!(world, live, "{}: saving changed the live world", scenario.name);
         straight.extend(run(&mut world, 7, END));
 
         let mut plain = scenario.build_world();
         run(&mut plain, 0, SAVE_AT);
         assert!(
-            checkpoint::encode(&plain, None, &scenario.content_hash, &[]) == bytes,
+            checkpoint::encode(&plain, None, &no_plan(&scenario.content_hash, &[])) == bytes,
             "{}: the checkpoint depends on the row order",
             scenario.name
         );
@@ -174,34 +179,23 @@ fn save_load_save_is_byte_identical() {
         assert_eq!(world.tick, tick);
         assert_eq!(header.overrides, ["groups.walkers.max_force = 1.25"]);
         assert!(metrics.is_some(), "a run observing metrics saves their state");
-        let again = checkpoint::encode(&world, metrics.as_ref(), &header.scenario_hash, &header.overrides);
+        let run = checkpoint::RunIdentity {
+            scenario_hash: &header.scenario_hash,
+            overrides: &header.overrides,
+            plan: &header.plan,
+        };
+        let again = checkpoint::encode(&world, metrics.as_ref(), &run);
         assert!(again == bytes, "tick {tick}: save → load → save changed the bytes");
-        // Continuing a resumed run writes the same checkpoints as the straight run did.
-        let cdir2 = dir.join(format!("again-{tick}"));
-        let out = throng(&[
-            "run",
-            s(&scenario),
-            "--ticks",
-            "6",
-            "--quiet",
-            "--set",
-            "groups.walkers.max_force=1.25",
-            "--resume",
-            s(&path),
-            "--checkpoint-every",
-            "3",
-            "--checkpoint-dir",
-            s(&cdir2),
-            "--threads",
-            "1",
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-        if tick == 3 {
-            let a = std::fs::read(cdir.join(checkpoint::file_name(6))).expect("straight");
-            let b = std::fs::read(cdir2.join(checkpoint::file_name(6))).expect("resumed");
-            assert!(a == b, "the resumed run's tick-6 checkpoint differs from the straight run's");
-        }
     }
+    // Continuing from tick 3 writes the same tick-6 checkpoint (plan included) as the straight
+    // run did: the checkpoint alone says what to do.
+    let straight = std::fs::read(cdir.join(checkpoint::file_name(6))).expect("straight");
+    std::fs::remove_file(cdir.join(checkpoint::file_name(6))).expect("remove");
+    let out =
+        throng(&["run", "--resume", s(&cdir.join(checkpoint::file_name(3))), "--threads", "1", "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let resumed = std::fs::read(cdir.join(checkpoint::file_name(6))).expect("resumed");
+    assert!(resumed == straight, "the resumed run's tick-6 checkpoint differs from the straight run's");
 }
 
 #[test]
@@ -299,14 +293,17 @@ fn checkpoint_options_are_checked() {
     let p = ckpt(&cdir, 4);
     assert_error(
         &throng(&["run", sc, "--resume", &p, "--seed", "3"]),
-        &["--seed cannot be combined with --resume"],
+        &["--seed 3 disagrees with", "which holds the run's seed (5)"],
     );
-    assert_error(&throng(&["run", sc, "--resume", &p, "--ticks", "2"]), &["beyond --ticks 2"]);
+    assert_error(
+        &throng(&["run", sc, "--resume", &p, "--ticks", "2"]),
+        &["--ticks 2 disagrees with the run being resumed", "a run with --ticks 4", "Leave --ticks out"],
+    );
 }
 
 /// `throng run --agents N` scales the scenario as `throng bench` does (the library's
 /// `Scenario::scaled`, hash for hash); its checkpoints record the count, so a resume with the
-/// same `--agents` continues bit for bit and one without it, or with another count, is refused.
+/// same `--agents`, or none, continues bit for bit and one with another count is refused.
 #[test]
 fn scaled_runs_checkpoint_and_resume_with_their_agent_count() {
     let dir = scratch_dir("checkpoint_scaled");
@@ -333,7 +330,7 @@ fn scaled_runs_checkpoint_and_resume_with_their_agent_count() {
         "--agents",
         "3000",
         "--ticks",
-        "4",
+        "8",
         "--quiet",
         "--checkpoint-every",
         "4",
@@ -357,12 +354,13 @@ fn scaled_runs_checkpoint_and_resume_with_their_agent_count() {
         &ckpt(&cdir, 4),
     ]);
     assert_eq!(resumed, straight[4..], "resumed from tick 4");
-
-    for extra in [&[][..], &["--agents", "3001"][..]] {
-        let mut args = vec!["run", crowd, "--ticks", "8", "--resume", s(&cdir)];
-        args.extend_from_slice(extra);
-        assert_error(&throng(&args), &["written with other overrides: the checkpoint has [agents = 3000]"]);
-    }
+    // Without --agents, the checkpoint's plan supplies it.
+    let (resumed, _) = run_hashes(&["run", "--hash-every", "1", "--json", "--resume", &ckpt(&cdir, 4)]);
+    assert_eq!(resumed, straight[4..], "resumed from tick 4 with the plan's --agents");
+    assert_error(
+        &throng(&["run", crowd, "--agents", "3001", "--resume", s(&cdir)]),
+        &["written with other overrides: the checkpoint has [agents = 3000]"],
+    );
     assert_error(
         &throng(&["run", crowd, "--agents", "0"]),
         &["--agents: `agents`: expected a whole number of agents from 1 to 20000000"],
@@ -384,26 +382,25 @@ fn resumed_runs_go_on_with_the_straight_runs_metrics() {
         std::fs::read_to_string(path).expect("metrics CSV").lines().map(str::to_owned).collect()
     };
     for (name, scene, extra) in [("door", &door, &[][..]), ("crowd", &crowd, &["--agents", "1500"][..])] {
-        let (straight_csv, resumed_csv) =
-            (path(&format!("{name}.csv")), path(&format!("{name}-resumed.csv")));
+        let csv = path(&format!("{name}.csv"));
         let cdir = path(&format!("{name}-ckpt"));
         let mut args = vec!["run", scene, "--ticks", "260", "--hash-every", "260", "--json"];
         args.extend_from_slice(extra);
         let mut first = args.clone();
-        first.extend(["--metrics", &straight_csv, "--checkpoint-every", "150", "--checkpoint-dir", &cdir]);
+        first.extend(["--metrics", &csv, "--checkpoint-every", "150", "--checkpoint-dir", &cdir]);
         let (_, straight) = run_hashes(&first);
-        let mut again = args.clone();
-        again.extend(["--threads", "1", "--metrics", &resumed_csv, "--resume", &cdir]);
-        let (_, resumed) = run_hashes(&again);
+        let all = rows(&csv);
+        // Stopped mid-write at tick 206, after the rows of ticks 0 to 205.
+        std::fs::write(&csv, all[..207].join("\n") + "\n206,20.6,1").expect("cut");
+        let (_, resumed) =
+            run_hashes(&["run", "--threads", "1", "--hash-every", "260", "--json", "--resume", &cdir]);
         assert_eq!(resumed["resumed_from"], 150, "{name}");
         assert_eq!(resumed["hash"], straight["hash"], "{name}");
         assert_eq!(resumed["metrics"], straight["metrics"], "{name}: the summaries differ");
-        let (all, tail) = (rows(&straight_csv), rows(&resumed_csv));
-        assert_eq!(tail[0], all[0], "{name}: the header");
         // The header, the starting state (tick 0), then ticks 1 to 260.
         assert_eq!(all.len(), 262, "{name}");
         assert!(all[1].starts_with("0,0.0,"), "{name}: the tick-0 row: {}", all[1]);
-        assert_eq!(tail[1..], all[152..], "{name}: rows of ticks 151 to 260");
+        assert_eq!(rows(&csv), all, "{name}: the continued metrics file");
         let m = &straight["metrics"];
         match name {
             "door" => assert!(
@@ -414,13 +411,13 @@ fn resumed_runs_go_on_with_the_straight_runs_metrics() {
         }
     }
 
-    // A checkpoint of a run without metrics has none to go on from: said, not hidden.
+    // A run without metrics resumes without them: its plan says so.
     let bare = path("bare");
     let out = throng(&[
         "run",
         &door,
         "--ticks",
-        "150",
+        "160",
         "--quiet",
         "--no-metrics",
         "--checkpoint-every",
@@ -429,13 +426,10 @@ fn resumed_runs_go_on_with_the_straight_runs_metrics() {
         &bare,
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let out = throng(&["run", &door, "--ticks", "160", "--json", "--resume", &bare]);
+    let out = throng(&["run", "--json", "--resume", &bare]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("holds no metrics (its run had --no-metrics)"),
-        "{}",
-        text(&out.stderr)
-    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!((r["resumed_from"].as_u64(), r.get("metrics")), (Some(150), None), "{r}");
 }
 
 /// A resumed run reports the ticks it ran, and from which tick it resumed, in JSON and in the
@@ -449,7 +443,7 @@ fn a_resumed_run_reports_the_ticks_it_ran_and_where_it_resumed() {
         "run",
         sc,
         "--ticks",
-        "10",
+        "20",
         "--checkpoint-every",
         "5",
         "--checkpoint-dir",
@@ -458,14 +452,14 @@ fn a_resumed_run_reports_the_ticks_it_ran_and_where_it_resumed() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let resume = ckpt(&cdir, 5);
-    let out = throng(&["run", sc, "--ticks", "20", "--resume", &resume, "--json"]);
+    let out = throng(&["run", "--resume", &resume, "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let r: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("JSON");
     assert_eq!(
         (r["ticks"].as_u64(), r["ticks_run"].as_u64(), r["resumed_from"].as_u64()),
         (Some(20), Some(15), Some(5))
     );
-    let out = throng(&["run", sc, "--ticks", "20", "--resume", &resume]);
+    let out = throng(&["run", "--resume", &resume]);
     let report = text(&out.stdout);
     assert!(report.contains("ticks      15 (resumed from tick 5, to tick 20) in "), "{report}");
     let out = throng(&["run", sc, "--ticks", "20", "--json"]);

@@ -6,5 +6,6 @@
 mod checkpoint;
 mod group_independence;
 mod non_finite;
+mod resumed_outputs;
 mod same_hashes;
 mod sensing_skin;

@@ -1,6 +1,5 @@
 //! The per-tick metrics CSV: one row per tick, a column per metric and per gate.
 
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -8,6 +7,8 @@ use throng_engine::World;
 use throng_engine::metrics::TickMetrics;
 
 use super::Seconds;
+use super::file::{self, ContinueAt, CsvWriter};
+use super::meta::{self, RunInfo};
 
 /// A column: its name and how its value is written (times by the file's [`Seconds`]).
 type Column = (&'static str, fn(&TickMetrics, &Seconds) -> String);
@@ -30,19 +31,21 @@ const COLUMNS: [Column; 11] = [
 /// A metrics file being written.
 pub struct MetricsCsv {
     path: PathBuf,
-    writer: csv::Writer<BufWriter<std::fs::File>>,
+    writer: CsvWriter,
     seconds: Seconds,
 }
 
 impl MetricsCsv {
-    /// Creates the file with its header; `world` gives the gates.
-    pub fn create(path: &Path, world: &World) -> Result<MetricsCsv> {
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("cannot create metrics file {}", path.display()))?;
-        let mut writer = csv::Writer::from_writer(BufWriter::new(file));
+    /// Opens the metrics file of a run, with its metadata sidecar: a new file, or, for a run
+    /// resumed at tick `resumed_at`, the file it was writing, continued from there. `world`
+    /// gives the gates and the time step.
+    pub fn open(path: &Path, world: &World, run: &RunInfo, resumed_at: Option<u64>) -> Result<MetricsCsv> {
         let header = COLUMNS.iter().map(|(name, _)| name.to_string());
         let gates = world.gates.iter().map(|g| format!("gate_{}", g.name));
-        writer.write_record(header.chain(gates).collect::<Vec<_>>())?;
+        let columns: Vec<String> = header.chain(gates).collect();
+        let at = resumed_at.map(|tick| ContinueAt { tick, last_row_tick: tick });
+        let writer = file::open(path, "metrics file", &columns, at)?;
+        meta::write(path, "throng metrics", run, 1, &columns)?;
         Ok(MetricsCsv { path: path.to_owned(), writer, seconds: Seconds::of(world.dt) })
     }
 
@@ -52,6 +55,11 @@ impl MetricsCsv {
         self.writer
             .write_record(values.chain(gates).collect::<Vec<_>>())
             .with_context(|| format!("cannot write metrics file {}", self.path.display()))
+    }
+
+    /// Writes out what is buffered, e.g. before a checkpoint.
+    pub fn flush(&mut self) -> Result<()> {
+        self.writer.flush().with_context(|| format!("cannot write metrics file {}", self.path.display()))
     }
 
     pub fn finish(mut self) -> Result<()> {

@@ -1,9 +1,13 @@
 //! Output files of a run, each written from one column list: the trace CSV (positions and
-//! velocities per agent per tick) and the per-tick metrics CSV.
+//! velocities per agent per tick) and the per-tick metrics CSV, each with a metadata sidecar
+//! and continued, not overwritten, by a resumed run.
 
+mod file;
+mod meta;
 mod metrics;
 mod trace;
 
+pub use meta::RunInfo;
 pub use metrics::MetricsCsv;
 pub use trace::{TRACE_COLUMNS, TRACE_COLUMNS_WITHOUT_TIME, TraceCsv};
 

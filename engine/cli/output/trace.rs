@@ -1,12 +1,13 @@
 //! The trace CSV: one row per agent per traced tick, agents in id order.
 
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use throng_engine::World;
 
 use super::Seconds;
+use super::file::{self, ContinueAt, CsvWriter};
+use super::meta::{self, RunInfo};
 
 /// The trace's columns, in file order; `throng render` reads files by these names.
 pub const TRACE_COLUMNS: [&str; 8] = ["tick", "time_s", "id", "group", "x", "y", "vx", "vy"];
@@ -38,17 +39,25 @@ fn number(x: f32) -> String {
 /// A trace being written.
 pub struct TraceCsv {
     path: PathBuf,
-    writer: csv::Writer<BufWriter<std::fs::File>>,
+    writer: CsvWriter,
     seconds: Seconds,
 }
 
 impl TraceCsv {
-    /// Creates the file with its header; `world` gives the time step.
-    pub fn create(path: &Path, world: &World) -> Result<TraceCsv> {
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("cannot create trace file {}", path.display()))?;
-        let mut writer = csv::Writer::from_writer(BufWriter::new(file));
-        writer.write_record(TRACE_COLUMNS)?;
+    /// Opens the trace of a run tracing every `every` ticks, with its metadata sidecar: a new
+    /// file, or, for a run resumed at tick `resumed_at`, the file it was writing, continued
+    /// from there. `world` gives the time step.
+    pub fn open(
+        path: &Path,
+        world: &World,
+        run: &RunInfo,
+        every: u64,
+        resumed_at: Option<u64>,
+    ) -> Result<TraceCsv> {
+        let columns = TRACE_COLUMNS.map(String::from);
+        let at = resumed_at.map(|tick| ContinueAt { tick, last_row_tick: tick - tick % every });
+        let writer = file::open(path, "trace file", &columns, at)?;
+        meta::write(path, "throng trace", run, every, &columns)?;
         Ok(TraceCsv { path: path.to_owned(), writer, seconds: Seconds::of(world.dt) })
     }
 
@@ -68,6 +77,11 @@ impl TraceCsv {
                 .with_context(|| format!("cannot write trace file {}", self.path.display()))?;
         }
         Ok(())
+    }
+
+    /// Writes out what is buffered, e.g. before a checkpoint.
+    pub fn flush(&mut self) -> Result<()> {
+        self.writer.flush().with_context(|| format!("cannot write trace file {}", self.path.display()))
     }
 
     pub fn finish(mut self) -> Result<()> {

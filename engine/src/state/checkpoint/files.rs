@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Checkpoint, CheckpointError, EXTENSION, decode, encode};
+use super::{Checkpoint, CheckpointError, EXTENSION, RunIdentity, decode, encode};
 use crate::metrics::MetricsState;
 use crate::state::files::write_atomically;
 use crate::world::World;
@@ -51,8 +51,7 @@ pub fn save(
     path: &Path,
     world: &World,
     metrics: Option<&MetricsState>,
-    scenario_hash: &[u8; 32],
-    overrides: &[String],
+    run: &RunIdentity<'_>,
 ) -> std::io::Result<()> {
-    write_atomically(path, &encode(world, metrics, scenario_hash, overrides))
+    write_atomically(path, &encode(world, metrics, run))
 }

@@ -11,10 +11,11 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `THRONGCK` |
-//! | 4 | format version (u32, currently 2; version 1 files are still read) |
+//! | 4 | format version (u32, currently 3; versions 1 and 2 are still read) |
 //! | 2 + n | engine version (u16 length, UTF-8) |
 //! | 32 | BLAKE3 of the scenario file |
 //! | 4 + … | overrides: u32 count, then each as u32 length + UTF-8 `key = value` (sorted) |
+//! | 4 + n | (version 3) the run's plan: u32 length + UTF-8, empty when none |
 //! | 4 + … | state layout: u32 count, then each column name as u16 length + UTF-8 |
 //! | 8 + 8 | tick, seed (u64) |
 //! | 8 | payload length (u64) |
@@ -44,8 +45,9 @@ pub use files::{file_name, latest_in, load, save};
 /// The 8 bytes every checkpoint starts with; a file without them is
 /// [`CheckpointError::NotACheckpoint`].
 pub const MAGIC: &[u8; 8] = b"THRONGCK";
-/// The checkpoint format this engine writes (it also reads version 1, which has no metrics).
-pub const FORMAT_VERSION: u32 = 2;
+/// The checkpoint format this engine writes (it also reads version 1, which has no metrics,
+/// and version 2, which has no plan).
+pub const FORMAT_VERSION: u32 = 3;
 /// The engine version written into checkpoints and golden files.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The file extension of checkpoints written by `throng run --checkpoint-every`.
@@ -62,6 +64,9 @@ pub struct Header {
     pub scenario_hash: [u8; 32],
     /// The run's overrides, canonical (`key = value`, sorted).
     pub overrides: Vec<String>,
+    /// What the run was asked to do, as its program wrote it (empty when none, and in files
+    /// of format versions 1 and 2); see the module documentation.
+    pub plan: String,
     /// The state's columns (see [`fields::layout`]).
     pub layout: Vec<String>,
     /// The world's tick when saved (ticks completed); it must equal the decoded world's.
@@ -90,14 +95,22 @@ pub struct Checkpoint {
     pub metrics: Option<MetricsState>,
 }
 
-/// The bytes of a checkpoint of `world`, with the run's metrics state if it observes metrics.
-pub fn encode(
-    world: &World,
-    metrics: Option<&MetricsState>,
-    scenario_hash: &[u8; 32],
-    overrides: &[String],
-) -> Vec<u8> {
-    encode_as(ENGINE_VERSION, FORMAT_VERSION, world, metrics, scenario_hash, overrides)
+/// The bytes of a checkpoint of `world`, with the run's metrics state if it observes metrics,
+/// tied to `run`.
+pub fn encode(world: &World, metrics: Option<&MetricsState>, run: &RunIdentity<'_>) -> Vec<u8> {
+    encode_as(ENGINE_VERSION, FORMAT_VERSION, world, metrics, run)
+}
+
+/// What ties a checkpoint to its run: the scenario file's BLAKE3, the canonical overrides, and
+/// the run's plan (stored, never checked by the engine).
+#[derive(Clone, Copy, Debug)]
+pub struct RunIdentity<'a> {
+    /// BLAKE3 of the scenario file.
+    pub scenario_hash: &'a [u8; 32],
+    /// The canonical overrides ([`Scenario::overrides`](crate::Scenario::overrides)).
+    pub overrides: &'a [String],
+    /// The run's plan; empty for none.
+    pub plan: &'a str,
 }
 
 fn encode_as(
@@ -105,9 +118,9 @@ fn encode_as(
     format_version: u32,
     world: &World,
     metrics: Option<&MetricsState>,
-    scenario_hash: &[u8; 32],
-    overrides: &[String],
+    run: &RunIdentity<'_>,
 ) -> Vec<u8> {
+    let RunIdentity { scenario_hash, overrides, plan } = *run;
     // A copy in id order when the rows are not: the live world is left as it is.
     let mut payload = postcard::to_stdvec(&*world.id_ordered()).expect("a World always serializes");
     if format_version >= 2 {
@@ -124,6 +137,10 @@ fn encode_as(
     for o in overrides {
         out.extend_from_slice(&(o.len() as u32).to_le_bytes());
         out.extend_from_slice(o.as_bytes());
+    }
+    if format_version >= 3 {
+        out.extend_from_slice(&(plan.len() as u32).to_le_bytes());
+        out.extend_from_slice(plan.as_bytes());
     }
     out.extend_from_slice(&(layout.len() as u32).to_le_bytes());
     for c in &layout {
@@ -208,6 +225,13 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Checkpoint, CheckpointError> {
         let n = r.u32("override")? as usize;
         overrides.push(r.text(n, "override")?);
     }
+    let plan = match format_version {
+        1 | 2 => String::new(),
+        _ => {
+            let n = r.u32("plan")? as usize;
+            r.text(n, "plan")?
+        }
+    };
     let count = r.u32("column count")? as usize;
     let mut layout = Vec::new();
     for _ in 0..count {
@@ -241,6 +265,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Checkpoint, CheckpointError> {
         engine_version,
         scenario_hash,
         overrides,
+        plan,
         layout,
         tick,
         seed,
@@ -362,6 +387,10 @@ mod tests {
     use super::*;
     use crate::Scenario;
 
+    fn id<'a>(scenario_hash: &'a [u8; 32], overrides: &'a [String]) -> RunIdentity<'a> {
+        RunIdentity { scenario_hash, overrides, plan: "" }
+    }
+
     fn world() -> World {
         let text = r#"
 version = 1
@@ -393,12 +422,12 @@ kind = "wander"
     #[test]
     fn save_load_save_is_byte_identical() {
         let w = world();
-        let bytes = encode(&w, None, &[7; 32], &["dt = 0.1".into()]);
+        let bytes = encode(&w, None, &id(&[7; 32], &["dt = 0.1".into()]));
         let Checkpoint { header: h, world: back, metrics } = decode(&bytes, "x").expect("decodes");
         assert_eq!(back, *w.id_ordered());
         assert_eq!(metrics, None);
         assert_eq!((h.tick, h.seed, h.overrides.clone()), (3, 9, vec!["dt = 0.1".to_string()]));
-        assert_eq!(encode(&back, None, &h.scenario_hash, &h.overrides), bytes);
+        assert_eq!(encode(&back, None, &id(&h.scenario_hash, &h.overrides)), bytes);
     }
 
     /// The pipeline's spatial order is not saved: the rows go in id order, the bytes are those
@@ -408,9 +437,9 @@ kind = "wander"
         let mut w = world();
         w.agents.permute_rows(&[3, 0, 6, 1, 5, 2, 4]);
         let live = w.clone();
-        let bytes = encode(&w, None, &[7; 32], &[]);
+        let bytes = encode(&w, None, &id(&[7; 32], &[]));
         assert_eq!(w, live, "saving changed the live world");
-        assert_eq!(bytes, encode(&w.id_ordered(), None, &[7; 32], &[]));
+        assert_eq!(bytes, encode(&w.id_ordered(), None, &id(&[7; 32], &[])));
         let back = decode(&bytes, "x").expect("decodes").world;
         assert!(back.agents.is_id_ordered());
         assert_eq!(crate::state_hash(&back), crate::state_hash(&w));
@@ -420,19 +449,19 @@ kind = "wander"
     /// metrics state through, and one whose world and metrics sections disagree with the
     /// version in its header is refused.
     #[test]
-    fn format_1_is_read_and_format_2_carries_the_metrics_state() {
+    fn format_1_is_read_and_later_formats_carry_the_metrics_state() {
         let w = world();
-        let v1 = encode_as(ENGINE_VERSION, 1, &w, None, &[7; 32], &[]);
+        let v1 = encode_as(ENGINE_VERSION, 1, &w, None, &id(&[7; 32], &[]));
         let c = decode(&v1, "x").expect("a version 1 file decodes");
         assert_eq!((c.header.format_version, c.metrics), (1, None));
         assert_eq!(c.world, *w.id_ordered());
         let metrics = crate::metrics::MetricsCollector::new(Default::default(), &w).state().clone();
-        let v2 = encode(&w, Some(&metrics), &[7; 32], &[]);
+        let v2 = encode(&w, Some(&metrics), &id(&[7; 32], &[]));
         let c = decode(&v2, "x").expect("decodes");
-        assert_eq!((c.header.format_version, &c.metrics), (2, &Some(metrics.clone())));
-        assert_eq!(encode(&c.world, c.metrics.as_ref(), &[7; 32], &[]), v2);
+        assert_eq!((c.header.format_version, &c.metrics), (FORMAT_VERSION, &Some(metrics.clone())));
+        assert_eq!(encode(&c.world, c.metrics.as_ref(), &id(&[7; 32], &[])), v2);
         // A version 2 payload under a version 1 header (checksums recomputed): refused.
-        let forged = encode_as(ENGINE_VERSION, 1, &w, None, &[7; 32], &[]);
+        let forged = encode_as(ENGINE_VERSION, 1, &w, None, &id(&[7; 32], &[]));
         let mut payload = postcard::to_stdvec(&*w.id_ordered()).unwrap();
         payload.extend(postcard::to_stdvec(&Some(&metrics)).unwrap());
         let header_len = forged.len() - postcard::to_stdvec(&*w.id_ordered()).unwrap().len() - 32 - 32 - 8;
@@ -451,7 +480,7 @@ kind = "wander"
 
     #[test]
     fn another_engine_version_is_refused() {
-        let bytes = encode_as("9.9.9", FORMAT_VERSION, &world(), None, &[7; 32], &[]);
+        let bytes = encode_as("9.9.9", FORMAT_VERSION, &world(), None, &id(&[7; 32], &[]));
         let e = decode(&bytes, "x").unwrap_err();
         assert!(matches!(&e, CheckpointError::EngineVersion { found, .. } if found == "9.9.9"), "{e}");
         assert!(e.to_string().contains("written by throng-engine 9.9.9"), "{e}");
@@ -459,9 +488,9 @@ kind = "wander"
 
     #[test]
     fn another_format_version_is_refused_before_anything_else() {
-        let mut bytes = encode(&world(), None, &[7; 32], &[]);
-        bytes[8..12].copy_from_slice(&3u32.to_le_bytes());
-        assert!(matches!(decode(&bytes, "x"), Err(CheckpointError::Format { found: 3, .. })));
+        let mut bytes = encode(&world(), None, &id(&[7; 32], &[]));
+        bytes[8..12].copy_from_slice(&4u32.to_le_bytes());
+        assert!(matches!(decode(&bytes, "x"), Err(CheckpointError::Format { found: 4, .. })));
         bytes[8..12].copy_from_slice(&0u32.to_le_bytes());
         assert!(matches!(decode(&bytes, "x"), Err(CheckpointError::Format { found: 0, .. })));
     }
@@ -470,7 +499,7 @@ kind = "wander"
     fn every_truncation_and_every_flipped_byte_is_an_error() {
         let w = world();
         let metrics = crate::metrics::MetricsCollector::new(Default::default(), &w).state().clone();
-        let bytes = encode(&w, Some(&metrics), &[7; 32], &["a = 1".into()]);
+        let bytes = encode(&w, Some(&metrics), &id(&[7; 32], &["a = 1".into()]));
         for len in 0..bytes.len() {
             let e = decode(&bytes[..len], "x").unwrap_err();
             assert!(
@@ -493,10 +522,26 @@ kind = "wander"
         assert!(decode(&longer, "x").is_err());
     }
 
+    /// A plan goes through untouched; version 2 files (no plan) still read, with an empty one.
+    #[test]
+    fn the_plan_is_carried_and_version_2_reads_without_one() {
+        let w = world();
+        let plan = r#"{"ticks": 400, "trace": "out/t.csv"}"#;
+        let run = RunIdentity { scenario_hash: &[7; 32], overrides: &[], plan };
+        let bytes = encode(&w, None, &run);
+        let c = decode(&bytes, "x").expect("decodes");
+        assert_eq!(c.header.plan, plan);
+        assert_eq!(encode(&c.world, None, &run), bytes);
+        let v2 = encode_as(ENGINE_VERSION, 2, &w, None, &run);
+        let c = decode(&v2, "x").expect("a version 2 file decodes");
+        assert_eq!((c.header.format_version, c.header.plan.as_str()), (2, ""));
+        assert_eq!(c.world, *w.id_ordered());
+    }
+
     #[test]
     fn the_run_must_match() {
         let w = world();
-        let bytes = encode(&w, None, &[7; 32], &["a = 1".into()]);
+        let bytes = encode(&w, None, &id(&[7; 32], &["a = 1".into()]));
         let h = decode(&bytes, "x").expect("decodes").header;
         assert!(check_run(&h, "x", "s.toml", &[7; 32], &["a = 1".into()]).is_ok());
         assert!(matches!(

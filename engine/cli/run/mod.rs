@@ -9,77 +9,81 @@ use clap::Args;
 use serde::Serialize;
 use throng_engine::metrics::Summary;
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
-use throng_engine::scenario::overrides;
 use throng_engine::{IndexKind, Pipeline, RunSettings, World, state_hash};
 
 use crate::args::{self, IndexArg};
-use crate::output::{MetricsCsv, TraceCsv};
+use crate::output::{MetricsCsv, RunInfo, TraceCsv};
+
+mod plan;
+mod resume;
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// Scenario file (TOML).
-    scenario: PathBuf,
+    /// Scenario file (TOML). With --resume it may be left out: the checkpoint names it.
+    pub scenario: Option<PathBuf>,
     /// Ticks to run (default: the scenario's `ticks`).
     #[arg(long)]
-    ticks: Option<u64>,
+    pub ticks: Option<u64>,
     /// Seed (default: the scenario's `seed`).
     #[arg(long)]
-    seed: Option<u64>,
+    pub seed: Option<u64>,
     /// Scale the scenario to N agents at its own density, as `throng bench --agents` does
     /// (group counts × k, bounds, regions and obstacles × √k), after any `--set`. The same as
     /// `--set agents=N`.
     #[arg(long, value_name = "N")]
-    agents: Option<u64>,
+    pub agents: Option<u64>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
-    threads: Option<usize>,
+    pub threads: Option<usize>,
     /// Neighbour index (default: the scenario's `index`, else kd). Results do not depend on it.
     #[arg(long, value_enum)]
-    index: Option<IndexArg>,
+    pub index: Option<IndexArg>,
     /// Record the state hash every K ticks (tick 0 included).
     #[arg(long, value_name = "K")]
-    hash_every: Option<u64>,
+    pub hash_every: Option<u64>,
     /// Write positions and velocities to this CSV file.
     #[arg(long, value_name = "FILE.csv")]
-    trace: Option<PathBuf>,
-    /// Trace every K ticks (tick 0 included).
-    #[arg(long, value_name = "K", default_value_t = 1, requires = "trace")]
-    trace_every: u64,
+    pub trace: Option<PathBuf>,
+    /// Trace every K ticks (tick 0 included) [default: 1].
+    #[arg(long, value_name = "K")]
+    pub trace_every: Option<u64>,
     /// Write the per-tick metrics to this CSV file.
     #[arg(long, value_name = "FILE.csv")]
-    metrics: Option<PathBuf>,
+    pub metrics: Option<PathBuf>,
     /// Put rows in spatial (Morton) order every K ticks: faster for large crowds, identical
     /// results (hashes, traces, metrics and checkpoints read rows in id order). 0: never.
     #[arg(long, value_name = "K", default_value_t = DEFAULT_REORDER_EVERY)]
-    reorder_every: u64,
+    pub reorder_every: u64,
     /// Reuse each agent's candidates within its sensing radius plus D until some agent has
     /// moved 0.45 × D; results are identical. 0: sense afresh every tick. Default: the
     /// scenario's `sensing_skin`.
     #[arg(long, value_name = "D", value_parser = args::parse_skin)]
-    sensing_skin: Option<f32>,
+    pub sensing_skin: Option<f32>,
     /// Skip the metrics (overlaps, penetrations, stuck agents, ...) entirely.
     #[arg(long, conflicts_with = "metrics")]
-    no_metrics: bool,
+    pub no_metrics: bool,
     /// Print one JSON object on stdout instead of the human report.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
     /// Print nothing but errors (and the JSON object, with --json).
     #[arg(long)]
-    quiet: bool,
+    pub quiet: bool,
     /// Override a scenario value before validation, e.g. `--set groups.boids.max_speed=2.5`
     /// (repeatable; see docs/batches.md for keys).
     #[arg(long = "set", value_name = "KEY=VALUE")]
-    set: Vec<String>,
+    pub set: Vec<String>,
     /// Save the whole state every K ticks into --checkpoint-dir (tick-NNNNNNNNNN.ckpt).
     #[arg(long, value_name = "K")]
-    checkpoint_every: Option<u64>,
+    pub checkpoint_every: Option<u64>,
     /// Directory for --checkpoint-every (created if missing).
     #[arg(long, value_name = "DIR")]
-    checkpoint_dir: Option<PathBuf>,
-    /// Continue from a checkpoint (or a checkpoint directory's latest) written for this same
-    /// scenario file and `--set`s; `--ticks` still counts from tick 0.
+    pub checkpoint_dir: Option<PathBuf>,
+    /// Continue the run that wrote this checkpoint (or a checkpoint directory's latest) to its
+    /// planned end: its scenario, `--set`s, `--ticks`, output files and checkpoint settings come
+    /// from the checkpoint; any given again must agree. Its trace and metrics files are
+    /// continued from the checkpoint's tick.
     #[arg(long, value_name = "FILE")]
-    resume: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -120,13 +124,6 @@ struct RunReport<'a> {
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
-    let sets = args::parse_sets(&args.set, args.agents)?;
-    let mut scenario = overrides::load(&args.scenario, &sets)?;
-    let checkpointer =
-        crate::resume::Checkpointer::new(args.checkpoint_every, args.checkpoint_dir.as_deref())?;
-    for w in &scenario.warnings {
-        eprintln!("warning: {w}");
-    }
     let settings = RunSettings {
         threads: args::threads(args.threads, "--threads")?,
         index: args.index.map(IndexKind::from),
@@ -138,16 +135,17 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     if args.hash_every == Some(0) {
         bail!("--hash-every must be at least 1");
     }
-    if args.trace_every == 0 {
+    if args.trace_every == Some(0) {
         bail!("--trace-every must be at least 1");
     }
-    let (mut sim, resumed) =
-        crate::resume::start(&mut scenario, args.seed, args.resume.as_deref(), settings)?;
-    let ticks = args::ticks(args.ticks)?.unwrap_or(scenario.ticks);
-    let first_tick = sim.tick();
-    if first_tick > ticks {
-        bail!("the checkpoint is at tick {first_tick}, beyond --ticks {ticks} (ticks count from tick 0)");
+    args::ticks(args.ticks)?;
+    let resume::Start { mut sim, scenario, plan, resumed } = resume::start(&args, settings)?;
+    let checkpointer = resume::Checkpointer::new(plan.checkpoint_every, plan.checkpoint_dir.as_deref())?;
+    for w in &scenario.warnings {
+        eprintln!("warning: {w}");
     }
+    let ticks = plan.ticks;
+    let first_tick = sim.tick();
     if let Some(file) = &resumed
         && sim.metrics_restarted()
     {
@@ -156,26 +154,30 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
             file.display()
         );
     }
-    let mut trace = match &args.trace {
-        Some(path) => Some(TraceCsv::create(path, sim.world())?),
+    let resumed_at = resumed.as_ref().map(|_| first_tick);
+    let info = RunInfo::of(&scenario, &plan.scenario);
+    let mut trace = match &plan.trace {
+        Some(path) => Some(TraceCsv::open(path, sim.world(), &info, plan.trace_every, resumed_at)?),
         None => None,
     };
     let mut hashes = args.hash_every.map(|_| Vec::new());
-    let mut observe = |world: &World, hashes: &mut Option<Vec<(u64, String)>>| -> Result<()> {
+    let observe = |world: &World, hashes: &mut Option<Vec<(u64, String)>>, trace: &mut Option<TraceCsv>| {
         if let (Some(every), Some(list)) = (args.hash_every, hashes.as_mut())
             && world.tick.is_multiple_of(every)
         {
             list.push((world.tick, state_hash(world).to_hex()));
         }
+        // A resumed run's trace already holds the checkpoint's tick.
         if let Some(t) = trace.as_mut()
-            && world.tick.is_multiple_of(args.trace_every)
+            && world.tick.is_multiple_of(plan.trace_every)
+            && Some(world.tick) != resumed_at
         {
             t.write(world)?;
         }
-        Ok(())
+        anyhow::Ok(())
     };
-    let mut metrics_csv = match (&args.metrics, sim.metrics()) {
-        (Some(path), Some(_)) => Some(MetricsCsv::create(path, sim.world())?),
+    let mut metrics_csv = match (&plan.metrics, sim.metrics()) {
+        (Some(path), Some(_)) => Some(MetricsCsv::open(path, sim.world(), &info, resumed_at)?),
         _ => None,
     };
     // A run from tick 0 writes the starting state as the metrics file's first row.
@@ -186,16 +188,26 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
 
     let progress = args::progress_bar(ticks - first_tick, args.quiet);
-    observe(sim.world(), &mut hashes)?;
+    observe(sim.world(), &mut hashes, &mut trace)?;
+    let stopped = format!("{} stopped", plan.scenario.display());
     // The whole loop on a worker thread of the pipeline: no hand-over to the pool per tick.
     sim.enter(|sim| -> Result<()> {
         for _ in first_tick..ticks {
-            sim.step().with_context(|| format!("{} stopped", args.scenario.display()))?;
+            sim.step().context(stopped.clone())?;
             if let (Some(csv), Some(m)) = (metrics_csv.as_mut(), sim.metrics()) {
                 csv.write(m.last())?;
             }
-            observe(sim.world(), &mut hashes)?;
-            if let Some(c) = &checkpointer {
+            observe(sim.world(), &mut hashes, &mut trace)?;
+            if let Some(c) = &checkpointer
+                && c.due(sim.tick())
+            {
+                // The files first: a checkpoint never runs ahead of them.
+                if let Some(t) = trace.as_mut() {
+                    t.flush()?;
+                }
+                if let Some(m) = metrics_csv.as_mut() {
+                    m.flush()?;
+                }
                 c.after_tick(sim)?;
             }
             progress.inc(1);
@@ -218,7 +230,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let done = (ticks - first_tick).max(1) as f64;
     let report = RunReport {
         scenario: &scenario.name,
-        file: args.scenario.display().to_string(),
+        file: args.scenario.as_ref().unwrap_or(&plan.scenario).display().to_string(),
         seed: scenario.seed,
         threads: pipeline.threads(),
         index: pipeline.index_kind().name(),

@@ -1,0 +1,67 @@
+//! The metadata written beside each output CSV, as `FILE.meta.json`: the scenario, seed, step
+//! and overrides that produced the file, by which engine, and its columns. A CSV has no place
+//! for these; the sidecar keeps the file itself plain for every CSV reader.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use throng_engine::Scenario;
+use throng_engine::state::checkpoint::ENGINE_VERSION;
+use throng_engine::state::files::write_atomically;
+
+/// What produced an output file.
+#[derive(Serialize)]
+pub struct RunInfo<'a> {
+    /// `throng-engine` version.
+    pub engine: &'static str,
+    pub scenario: &'a str,
+    pub scenario_file: &'a Path,
+    /// BLAKE3 of the scenario file, in hex.
+    pub scenario_blake3: String,
+    pub seed: u64,
+    pub dt: f32,
+    /// The run's overrides (`--set`, `--agents`), canonical `key = value`.
+    pub overrides: &'a [String],
+}
+
+impl<'a> RunInfo<'a> {
+    pub fn of(scenario: &'a Scenario, file: &'a Path) -> RunInfo<'a> {
+        RunInfo {
+            engine: ENGINE_VERSION,
+            scenario: &scenario.name,
+            scenario_file: file,
+            scenario_blake3: scenario.content_hash.iter().map(|b| format!("{b:02x}")).collect(),
+            seed: scenario.seed,
+            dt: scenario.dt,
+            overrides: &scenario.overrides,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Meta<'a> {
+    /// "throng trace" or "throng metrics".
+    format: &'a str,
+    #[serde(flatten)]
+    run: &'a RunInfo<'a>,
+    /// Ticks between rows (a trace's `--trace-every`); metrics have a row every tick.
+    every: u64,
+    columns: &'a [String],
+}
+
+/// The sidecar's path: `FILE` + `.meta.json`.
+fn meta_path(csv: &Path) -> PathBuf {
+    let mut name = csv.as_os_str().to_owned();
+    name.push(".meta.json");
+    PathBuf::from(name)
+}
+
+/// Writes (atomically) the sidecar of the CSV `csv`.
+pub fn write(csv: &Path, format: &str, run: &RunInfo, every: u64, columns: &[String]) -> Result<()> {
+    let path = meta_path(csv);
+    let meta = Meta { format, run, every, columns };
+    let mut text = serde_json::to_string_pretty(&meta)?;
+    text.push('\n');
+    write_atomically(&path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+}
