@@ -22,6 +22,8 @@ fn the_html_player_is_one_self_contained_file() {
     }
     assert_eq!(page.matches("id=\"throng-data\"").count(), 1);
     assert!(page.contains("<title>throng: scene</title>"));
+    // The scene's point target goes to the player, to be drawn like the PNG's.
+    assert!(page.contains(r#""targets":[{"name":"goal","point":[36.0,26.0]}]"#), "no targets in the data");
 }
 
 /// The Chromium executable: $THRONG_CHROMIUM, or the first of the usual names on the PATH;

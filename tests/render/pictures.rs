@@ -117,7 +117,7 @@ fn a_trace_with_its_scenario_draws_the_same_frame_as_the_scenario() {
     let stdout = ok(&throng(&["render", s(&trace), "--out", s(&bare), "--trails", "6"]));
     assert!(stdout.contains("tick 30"), "the last traced tick by default: {stdout}");
     let pixmap = tiny_skia::Pixmap::load_png(&bare).expect("a PNG");
-    assert_eq!(pixmap.width(), 800);
+    assert!(pixmap.width() > 800, "800 pixels of world and the legend's strip: {}", pixmap.width());
 
     // A GIF and a player from the trace.
     let gif = dir.join("trace.gif");
@@ -190,4 +190,83 @@ fn a_gif_has_one_frame_every_k_ticks_on_a_fixed_palette() {
     // Stored as differences from different frames, tick 30 still shows the same picture.
     assert!(five[0] == thirty[0] && five[6] == thirty[1], "frames stored as differences add up to the frame");
     assert!(five[0] != five[6], "the agents moved");
+}
+
+/// The darkest channel-sum near pixel (x, y) (within one pixel): targets are black marks.
+fn darkness_near(p: &tiny_skia::Pixmap, x: u32, y: u32) -> u32 {
+    let mut best = u32::MAX;
+    for yy in y - 1..=y + 1 {
+        for xx in x - 1..=x + 1 {
+            let c = p.pixel(xx, yy).expect("inside the picture");
+            best = best.min(c.red() as u32 + c.green() as u32 + c.blue() as u32);
+        }
+    }
+    best
+}
+
+/// Targets are drawn where they are: a fixed point, a moving point where the loop has taken it
+/// by the frame's time (not where it started), and a ring around an agent target. With
+/// `--view 0,0,100,100 --size 212x212` a world point (x, y) is pixel (6 + 2x, 206 − 2y).
+#[test]
+fn targets_are_drawn_where_they_are() {
+    let dir = scratch_dir("render_targets");
+    let out = dir.join("targets.png");
+    let scenario = root().join("tests/render/targets.toml");
+    ok(&throng(&[
+        "render",
+        s(&scenario),
+        "--out",
+        s(&out),
+        "--view",
+        "0,0,100,100",
+        "--size",
+        "212x212",
+        "--no-legend",
+        "--tick",
+        "100",
+    ]));
+    let p = tiny_skia::Pixmap::load_png(&out).expect("a PNG");
+    let px = |x: f32, y: f32| ((6.0 + 2.0 * x) as u32, (206.0 - 2.0 * y) as u32);
+    // At tick 100 (10 s at 2 units/s) the loop's point is 20 units along: (40, 50).
+    for (what, (x, y)) in
+        [("post", px(70.0, 80.0)), ("loop at 10 s", px(40.0, 50.0)), ("sentry's ring", (113, 166))]
+    {
+        assert!(darkness_near(&p, x, y) < 150, "{what}: no dark mark near pixel ({x}, {y})");
+    }
+    // Where the loop's point started, only its dashed loop (grey) is drawn.
+    let (x, y) = px(20.0, 50.0);
+    assert!(darkness_near(&p, x + 3, y + 3) > 600, "the moving target is still drawn at its start");
+}
+
+/// The legend takes a strip beside the world, so it covers nothing: the world part of a
+/// picture with the legend is, pixel for pixel, the picture without it at the world's size.
+#[test]
+fn the_legend_covers_nothing() {
+    let dir = scratch_dir("render_legend");
+    let (with, without) = (dir.join("with.png"), dir.join("without.png"));
+    ok(&throng(&["render", "scenarios/patrol.toml", "--out", s(&with), "--tick", "40"]));
+    let a = tiny_skia::Pixmap::load_png(&with).expect("a PNG");
+    assert!(a.width() > 800, "no room was made for the legend: {} pixels wide", a.width());
+    let size = format!("800x{}", a.height());
+    ok(&throng(&[
+        "render",
+        "scenarios/patrol.toml",
+        "--out",
+        s(&without),
+        "--tick",
+        "40",
+        "--no-legend",
+        "--size",
+        &size,
+    ]));
+    let b = tiny_skia::Pixmap::load_png(&without).expect("a PNG");
+    for y in 0..a.height() {
+        for x in 0..800 {
+            assert!(a.pixel(x, y) == b.pixel(x, y), "the legend reaches into the world at pixel ({x}, {y})");
+        }
+    }
+    // A picture too narrow for a strip puts the legend in the emptiest corner instead.
+    let narrow = dir.join("narrow.png");
+    ok(&throng(&["render", "scenarios/patrol.toml", "--out", s(&narrow), "--size", "240x180"]));
+    assert_eq!(tiny_skia::Pixmap::load_png(&narrow).expect("a PNG").width(), 240);
 }

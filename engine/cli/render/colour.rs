@@ -38,6 +38,8 @@ pub const SOURCE_LINE: Rgb = Rgb(90, 160, 80);
 pub const PATH: Rgb = Rgb(110, 130, 175);
 pub const GATE: Rgb = Rgb(160, 60, 190);
 pub const TEXT: Rgb = Rgb(30, 30, 30);
+/// Targets: black crosshairs and rings, unlike any group colour.
+pub const TARGET: Rgb = Rgb(0, 0, 0);
 pub const LEGEND_BG: Rgb = Rgb(255, 255, 255);
 
 /// Group colours (Tableau 10); group `g` gets `GROUP_COLOURS[g % 10]`.
@@ -61,7 +63,7 @@ pub fn group_colour(g: u16) -> Rgb {
 
 /// The fixed palette of every picture with `groups` groups: the scene colours and the group
 /// colours, each also blended over the background at 25, 50 and 75 % (anti-aliased edges and
-/// trails), and a grey ramp. At most 10 × 4 + 11 × 4 + 16 = 100 colours, in a fixed order.
+/// trails), and a grey ramp. At most 10 × 4 + 12 × 4 + 16 = 104 colours, in a fixed order.
 pub fn palette(groups: usize) -> Vec<Rgb> {
     let mut base = vec![
         BACKGROUND,
@@ -75,6 +77,7 @@ pub fn palette(groups: usize) -> Vec<Rgb> {
         SOURCE_LINE,
         PATH,
         GATE,
+        TARGET,
     ];
     base.extend(GROUP_COLOURS.iter().take(groups.clamp(1, GROUP_COLOURS.len())));
     let mut out = Vec::new();

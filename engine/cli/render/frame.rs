@@ -2,7 +2,7 @@
 //! the view that maps world units to pixels, and the raster drawing of a frame with tiny-skia.
 //!
 //! Drawing order, back to front: background, bounds, spawn sources, exits, paths, obstacles,
-//! gates, trails, agents, legend. Every colour is one of a few fixed constants or a group colour,
+//! gates, targets' loops and regions, trails, agents, targets, legend. Every colour is one of a few fixed constants or a group colour,
 //! so the GIF palette can be fixed in advance (see `palette`).
 
 use tiny_skia::{
@@ -11,10 +11,12 @@ use tiny_skia::{
 
 use throng_engine::World;
 use throng_engine::math::Vec2;
-use throng_engine::world::{Bounds, BoundsKind, Exit, Gate, Obstacle, Path, Region, Source};
+use throng_engine::world::{Bounds, BoundsKind, Exit, Gate, Obstacle, Path, Region, Source, Target};
 
 use super::colour::*;
-use super::font;
+use super::layout::{Camera, View};
+use super::legend::{Legend, Placement, text_scale};
+use super::targets;
 
 /// Radius (world units) drawn for agents whose radius a trace does not give: the scenario
 /// default.
@@ -29,11 +31,16 @@ pub struct Geometry {
     pub exits: Vec<Exit>,
     pub sources: Vec<Source>,
     pub gates: Vec<Gate>,
+    /// The targets with their names (`""` for inline points).
+    pub targets: Vec<(String, Target)>,
 }
 
 impl Geometry {
-    pub fn of(world: &World) -> Geometry {
+    /// The geometry of `world`; `target_names` names its first targets (the scenario's).
+    pub fn of(world: &World, target_names: &[String]) -> Geometry {
+        let name = |t: usize| target_names.get(t).cloned().unwrap_or_default();
         Geometry {
+            targets: world.targets.iter().enumerate().map(|(t, target)| (name(t), target.clone())).collect(),
             bounds: world.bounds,
             obstacles: world.obstacles.clone(),
             paths: world.paths.clone(),
@@ -72,6 +79,18 @@ impl Geometry {
         for g in &self.gates {
             e.add(g.from);
             e.add(g.to);
+        }
+        for (_, t) in &self.targets {
+            match t {
+                Target::Point(p) => e.add(*p),
+                Target::Moving { waypoints, .. } => waypoints.iter().for_each(|&w| e.add(w)),
+                Target::Random { region, .. } => {
+                    let (lo, hi) = region.aabb();
+                    e.add(lo);
+                    e.add(hi);
+                }
+                Target::Agent(_) | Target::NearestOf(_) => {}
+            }
         }
         e
     }
@@ -162,60 +181,13 @@ impl Frame {
     }
 }
 
-/// The world rectangle a picture frames.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct View {
-    pub x0: f32,
-    pub y0: f32,
-    pub x1: f32,
-    pub y1: f32,
-}
-
-/// World to pixels: `px = ox + x · scale`, `py = oy − y · scale` (y points up in the world and
-/// down in the image). The view is fitted inside the image with its aspect ratio kept, centred.
-#[derive(Clone, Copy, Debug)]
-pub struct Camera {
-    pub width: u32,
-    pub height: u32,
-    pub scale: f32,
-    pub ox: f32,
-    pub oy: f32,
-}
-
-/// Pixels kept clear around the view.
-const MARGIN_PX: f32 = 6.0;
-
-impl Camera {
-    pub fn fit(view: View, width: u32, height: u32) -> Camera {
-        let (w, h) = (width as f32, height as f32);
-        let (vw, vh) = (view.x1 - view.x0, view.y1 - view.y0);
-        let scale = ((w - 2.0 * MARGIN_PX).max(1.0) / vw).min((h - 2.0 * MARGIN_PX).max(1.0) / vh);
-        let cx = 0.5 * (view.x0 + view.x1);
-        let cy = 0.5 * (view.y0 + view.y1);
-        Camera { width, height, scale, ox: 0.5 * w - cx * scale, oy: 0.5 * h + cy * scale }
-    }
-
-    #[inline]
-    pub fn px(&self, p: Vec2) -> (f32, f32) {
-        (self.ox + p.x * self.scale, self.oy - p.y * self.scale)
-    }
-}
-
-/// The default image size for a view: 800 pixels wide, the height from the view's aspect ratio
-/// (between 240 and 1200).
-pub fn default_size(view: View) -> (u32, u32) {
-    let aspect = (view.y1 - view.y0) / (view.x1 - view.x0);
-    let h = (800.0 * aspect).round().clamp(240.0, 1200.0) as u32;
-    (800, h)
-}
-
 /// Smallest radius an agent is drawn with, in pixels, so a crowd seen from afar stays visible.
 const MIN_AGENT_PX: f32 = 1.1;
 
 /// What to draw besides the agents.
 pub struct Style {
-    /// Draw the legend (name, tick, time, agents alive, groups).
-    pub legend: bool,
+    /// Where the legend (name, tick, time, agents alive, groups) goes, if anywhere.
+    pub legend: Placement,
 }
 
 /// Draws one frame: the scene, the trails through `history` (older frames, oldest first, all
@@ -231,23 +203,28 @@ pub fn draw(
     pixmap.fill(tiny_skia::Color::from_rgba8(BACKGROUND.0, BACKGROUND.1, BACKGROUND.2, 255));
     if let Some(geometry) = &scene.geometry {
         draw_geometry(&mut pixmap, geometry, camera);
+        targets::draw_static(&mut pixmap, geometry, camera);
     }
-    let legend = style.legend.then(|| Legend::new(scene, frame, text_scale(camera.width, camera.height)));
-    // The corner is chosen over the static geometry only, so it stays put through an animation.
-    let corner = legend.as_ref().map(|l| l.corner(&pixmap));
+    let legend = Legend::new(scene, frame, text_scale(camera.width, camera.height));
+    // A corner is chosen over the static geometry only, so it stays put through an animation.
+    let at = legend.position(&pixmap, style.legend);
     draw_trails(&mut pixmap, frame, history, camera);
     draw_agents(&mut pixmap, frame, camera);
-    if let (Some(legend), Some((x, y))) = (legend, corner) {
+    if let Some(geometry) = &scene.geometry {
+        let time_s = scene.dt.map(|dt| frame.tick as f64 * dt as f64);
+        targets::draw_live(&mut pixmap, geometry, frame, time_s, camera);
+    }
+    if let Some((x, y)) = at {
         legend.draw(&mut pixmap, x, y);
     }
     Some(pixmap)
 }
 
-fn stroke(width: f32) -> Stroke {
+pub(super) fn stroke(width: f32) -> Stroke {
     Stroke { width, line_cap: LineCap::Round, ..Stroke::default() }
 }
 
-fn push_region(pb: &mut PathBuilder, region: &Region, camera: &Camera) {
+pub(super) fn push_region(pb: &mut PathBuilder, region: &Region, camera: &Camera) {
     match *region {
         Region::Rect { min, max } => push_world_rect(pb, min, max, camera),
         Region::Circle { centre, radius } => {
@@ -265,13 +242,13 @@ fn push_world_rect(pb: &mut PathBuilder, min: Vec2, max: Vec2, camera: &Camera) 
     }
 }
 
-fn fill(pixmap: &mut Pixmap, pb: PathBuilder, colour: Rgb, alpha: f32) {
+pub(super) fn fill(pixmap: &mut Pixmap, pb: PathBuilder, colour: Rgb, alpha: f32) {
     if let Some(path) = pb.finish() {
         pixmap.fill_path(&path, &colour.paint(alpha), FillRule::Winding, Transform::identity(), None);
     }
 }
 
-fn outline(pixmap: &mut Pixmap, pb: PathBuilder, colour: Rgb, alpha: f32, stroke: &Stroke) {
+pub(super) fn outline(pixmap: &mut Pixmap, pb: PathBuilder, colour: Rgb, alpha: f32, stroke: &Stroke) {
     if let Some(path) = pb.finish() {
         pixmap.stroke_path(&path, &colour.paint(alpha), stroke, Transform::identity(), None);
     }
@@ -438,114 +415,6 @@ fn draw_agents(pixmap: &mut Pixmap, frame: &Frame, camera: &Camera) {
     }
     for (g, pb) in per_group.into_iter().enumerate() {
         fill(pixmap, pb, group_colour(g as u16), 1.0);
-    }
-}
-
-/// Text size for a picture: 5×7 glyphs doubled from 480 pixels up.
-pub fn text_scale(width: u32, height: u32) -> u32 {
-    if width.min(height) >= 480 { 2 } else { 1 }
-}
-
-/// The legend lines for a frame: name, tick and time, agents alive.
-pub fn legend_lines(scene: &Scene, frame: &Frame) -> Vec<String> {
-    let mut tick = format!("tick {}", frame.tick);
-    if let Some(dt) = scene.dt {
-        tick.push_str(&format!("  t {:.1} s", frame.tick as f64 * dt as f64));
-    }
-    vec![scene.name.clone(), tick, format!("agents {}", frame.len())]
-}
-
-/// Groups listed in the legend; the rest are summarised as "+N more".
-const LEGEND_GROUPS: usize = 8;
-
-/// The legend box: its lines (with a colour swatch for group lines) and its size.
-struct Legend {
-    lines: Vec<(Option<Rgb>, String)>,
-    scale: u32,
-    width: u32,
-    height: u32,
-    /// The width used to choose a corner: wide enough for long tick numbers, so the choice
-    /// does not change as the numbers grow.
-    probe_width: u32,
-}
-
-impl Legend {
-    fn new(scene: &Scene, frame: &Frame, s: u32) -> Legend {
-        let swatch = font::GLYPH_H * s;
-        let mut lines: Vec<(Option<Rgb>, String)> =
-            legend_lines(scene, frame).into_iter().map(|l| (None, l)).collect();
-        if scene.groups.len() > 1 {
-            for (g, name) in scene.groups.iter().enumerate().take(LEGEND_GROUPS) {
-                lines.push((Some(group_colour(g as u16)), name.clone()));
-            }
-            if scene.groups.len() > LEGEND_GROUPS {
-                lines.push((None, format!("+{} more", scene.groups.len() - LEGEND_GROUPS)));
-            }
-        }
-        let text_w = |(c, l): &(Option<Rgb>, String)| {
-            font::text_width(l, s) + if c.is_some() { swatch + 4 * s } else { 0 }
-        };
-        let pad = 4 * s;
-        let width = lines.iter().map(text_w).max().unwrap_or(0) + 2 * pad;
-        let height = lines.len() as u32 * (font::LINE_H + 2) * s + 2 * pad - 2 * s;
-        let probe_width = width.max(font::text_width("tick 0000000  t 000000.0 s", s) + 2 * pad);
-        Legend { lines, scale: s, width, height, probe_width }
-    }
-
-    /// The top-left corner of the legend: the picture corner whose box covers the fewest
-    /// non-background pixels (ties: top left, top right, bottom left, bottom right).
-    fn corner(&self, pixmap: &Pixmap) -> (u32, u32) {
-        let m = 4 * self.scale;
-        let (w, h) = (pixmap.width(), pixmap.height());
-        let right = w.saturating_sub(self.width + m);
-        let probe_right = w.saturating_sub(self.probe_width + m);
-        let bottom = h.saturating_sub(self.height + m);
-        let candidates =
-            [((m, m), m), ((right, m), probe_right), ((m, bottom), m), ((right, bottom), probe_right)];
-        let bg = PremultipliedColorU8::from_rgba(BACKGROUND.0, BACKGROUND.1, BACKGROUND.2, 255);
-        let pixels = pixmap.pixels();
-        let ink = |x0: u32, y0: u32| -> usize {
-            (y0..(y0 + self.height).min(h))
-                .map(|y| {
-                    let row = &pixels[(y * w) as usize..((y + 1) * w) as usize];
-                    row[x0.min(w) as usize..(x0 + self.probe_width).min(w) as usize]
-                        .iter()
-                        .filter(|p| Some(**p) != bg)
-                        .count()
-                })
-                .sum()
-        };
-        let mut best = (usize::MAX, (m, m));
-        for ((x, y), probe_x) in candidates {
-            let count = ink(probe_x, y);
-            if count < best.0 {
-                best = (count, (x, y));
-            }
-        }
-        best.1
-    }
-
-    fn draw(&self, pixmap: &mut Pixmap, x0: u32, y0: u32) {
-        let s = self.scale;
-        let (pad, swatch, line_h) = (4 * s, font::GLYPH_H * s, (font::LINE_H + 2) * s);
-        if let Some(r) = Rect::from_xywh(x0 as f32, y0 as f32, self.width as f32, self.height as f32) {
-            let mut paint = LEGEND_BG.paint(1.0);
-            paint.anti_alias = false;
-            pixmap.fill_rect(r, &paint, Transform::identity(), None);
-            let mut border = BOUNDS.paint(1.0);
-            border.anti_alias = false;
-            let pb = PathBuilder::from_rect(r);
-            pixmap.stroke_path(&pb, &border, &Stroke::default(), Transform::identity(), None);
-        }
-        for (k, (colour, text)) in self.lines.iter().enumerate() {
-            let mut x = x0 + pad;
-            let y = y0 + pad + k as u32 * line_h;
-            if let Some(c) = colour {
-                fill_block(pixmap, x, y, swatch, swatch, *c);
-                x += swatch + 4 * s;
-            }
-            font::draw_text(pixmap, x as i32, y as i32, s, TEXT, text);
-        }
     }
 }
 

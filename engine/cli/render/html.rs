@@ -14,7 +14,9 @@
 //!   `q[0] + x · q[2]`, `q[1] + y · q[3]`; velocities `vx · vs`, `vy · vs`. So a frame costs six
 //!   bytes per agent (eight in base64) and positions resolve to 1/65,534 of the run's extent.
 //! - `ticks`, `dt`, `fps`, `name`, `groups` (name, colour), `view` (the initial framing), and the
-//!   scene geometry (`bounds`, `obstacles`, `paths`, `exits`, `sources`, `gates`) when known.
+//!   scene geometry (`bounds`, `obstacles`, `paths`, `exits`, `sources`, `gates`, `targets`)
+//!   when known. A target is `{name, point: [x, y]}`, `{name, moving: {waypoints, speed}}`
+//!   (placed from the frame's time), `{name, agent: id}` or `{name, random: region}`.
 //!
 //! The same frames give the same bytes: the JSON has sorted keys and shortest round-trip floats.
 
@@ -23,10 +25,11 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use serde_json::{Value, json};
 use throng_engine::math::Vec2;
-use throng_engine::world::{BoundsKind, Obstacle, Region};
+use throng_engine::world::{BoundsKind, Obstacle, Region, Target};
 
 use super::colour::group_colour;
-use super::frame::{Extent, Frame, Scene, View};
+use super::frame::{Extent, Frame, Scene};
+use super::layout::View;
 
 const TEMPLATE: &str = include_str!("player.html");
 const DATA_MARK: &str = "/*THRONG_DATA*/";
@@ -216,6 +219,10 @@ impl HtmlBuilder {
                         .collect(),
                 ),
             );
+            data.insert(
+                "targets".into(),
+                Value::Array(g.targets.iter().filter_map(|(name, t)| target(name, t, &region)).collect()),
+            );
         }
         // `</` inside a string would end the script element; JSON allows `<\/` for it.
         let json = serde_json::to_string(&Value::Object(data))?.replace("</", "<\\/");
@@ -223,6 +230,18 @@ impl HtmlBuilder {
         // The data first: the title mark (in <head>) still comes before it, whatever the data holds.
         Ok(TEMPLATE.replacen(DATA_MARK, &json, 1).replacen(TITLE_MARK, &title, 1))
     }
+}
+
+/// A target as the player draws it (`None`: the nearest agent of a group, not drawn).
+fn target(name: &str, t: &Target, region: &impl Fn(&Region) -> Value) -> Option<Value> {
+    Some(match t {
+        Target::Point(p) => json!({"name": name, "point": [p.x, p.y]}),
+        Target::Moving { waypoints, speed } => json!({"name": name, "moving": {
+            "waypoints": waypoints.iter().map(|w| [w.x, w.y]).collect::<Vec<_>>(), "speed": speed}}),
+        Target::Agent(id) => json!({"name": name, "agent": id}),
+        Target::Random { region: r, .. } => json!({"name": name, "random": region(r)}),
+        Target::NearestOf(_) => return None,
+    })
 }
 
 /// LEB128: seven bits per byte, low bits first, the high bit set on every byte but the last.

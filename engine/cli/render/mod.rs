@@ -10,7 +10,10 @@ mod font;
 mod frame;
 mod gif;
 mod html;
+mod layout;
+mod legend;
 pub mod plot;
+mod targets;
 mod trace;
 
 use std::collections::VecDeque;
@@ -23,7 +26,8 @@ use clap::Args;
 use throng_engine::world::Param;
 use throng_engine::{RunSettings, Scenario, Simulation};
 
-use frame::{Camera, Extent, Frame, Geometry, Scene, Style, View};
+use frame::{Extent, Frame, Geometry, Scene, Style};
+use layout::View;
 use trace::read_trace;
 
 #[derive(Args)]
@@ -241,7 +245,7 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
                 &scenario,
                 RunSettings { threads, metrics: false, ..RunSettings::default() },
             )?;
-            let geometry = Geometry::of(sim.world());
+            let geometry = Geometry::of(sim.world(), &scenario.target_names);
             let default_view = geometry.extent().view(0.01);
             let scene = Scene {
                 name: scenario.name.clone(),
@@ -281,7 +285,7 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
                     .collect()
             });
             let trace = read_trace(&args.input, groups.as_deref())?;
-            let geometry = scenario.as_ref().map(|s| Geometry::of(&s.build_world()));
+            let geometry = scenario.as_ref().map(|s| Geometry::of(&s.build_world(), &s.target_names));
             let default_view = match &geometry {
                 Some(g) => g.extent().view(0.01),
                 None => {
@@ -347,9 +351,10 @@ pub fn render(args: RenderArgs) -> Result<ExitCode> {
     if !spans.iter().all(|d| d.is_finite() && *d > 0.0) {
         bail!("the agents spread too far to frame (beyond f32 range); pass --view x0,y0,x1,y1");
     }
-    let (width, height) = args.size.unwrap_or_else(|| frame::default_size(view));
-    let camera = Camera::fit(view, width, height);
-    let style = Style { legend: !args.no_legend };
+    let layout = layout::layout(view, args.size, &input.scene, format != Format::Html && !args.no_legend);
+    let camera = layout.camera;
+    let (width, height) = (camera.width, camera.height);
+    let style = Style { legend: layout.legend };
     let mut draw_time = Duration::ZERO;
     let mut encode_time = Duration::ZERO;
 

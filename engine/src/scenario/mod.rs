@@ -114,6 +114,9 @@ pub struct Scenario {
     /// The `[targets]` entries in name order, then the points behaviours give inline as
     /// `target = [x, y]`; a behaviour's [`TargetId`](crate::world::TargetId) indexes this.
     pub targets: Vec<Target>,
+    /// The names of the `[targets]` entries, in the order of `targets` (the inline points
+    /// after them have none).
+    pub target_names: Vec<String>,
     /// The groups with their counts and spawns, in file order (at most 65,535).
     pub groups: Vec<GroupSpec>,
     /// Static circles and rectangles, in file order.

@@ -353,6 +353,7 @@ impl<'a> Validator<'a> {
             sensing_skin,
             bounds,
             targets,
+            target_names: raw.targets.keys().cloned().collect(),
             groups,
             obstacles,
             solid_obstacles: raw.solid_obstacles,
