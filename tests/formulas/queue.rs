@@ -1,7 +1,7 @@
 //! Queue braking: the brake force, the blocker search, the hard stop, and one pipeline step of
 //! two agents in a line.
 
-use throng_engine::behaviours::queue_brake_force;
+use throng_engine::behaviours::{hard_stop_per_tick, queue_brake_force};
 use throng_engine::index::Neighbours;
 use throng_engine::math::Vec2;
 use throng_engine::passes::queue_brake;
@@ -102,7 +102,7 @@ fn run_queue_brake(
     let id: Vec<u32> = (0..position.len() as u32).collect();
     let nb = all_neighbours(position, &id);
     let (mut s, mut vel, mut blocked) = (steering.to_vec(), velocity.to_vec(), vec![false; position.len()]);
-    queue_brake(&bounds, groups, group, &id, position, &nb, &mut s, &mut vel, &mut blocked);
+    queue_brake(0.1, &bounds, groups, group, &id, position, &nb, &mut s, &mut vel, &mut blocked);
     (s, vel, blocked)
 }
 
@@ -154,6 +154,20 @@ fn queue_hard_stop_and_separation_when_the_blocker_is_close() {
     assert_close(s[0], v(-1.0094004, -3.4641006));
     assert_close(vel[0], v(0.0, 0.6));
     assert_eq!((s[1], vel[1]), (v(0.0, 1.0), v(0.0, 2.0)));
+}
+
+/// The hard stop keeps `hard_stop_factor` of the speed per 0.1 s, whatever the step: 0.3 per
+/// tick at dt 0.1, √0.3 per tick at dt 0.05, 0.3² at dt 0.2; two ticks of 0.05 keep what one
+/// of 0.1 does.
+#[test]
+fn the_hard_stop_is_a_rate_per_second() {
+    assert_eq!(hard_stop_per_tick(0.3, 0.1), 0.3);
+    assert_close(v(hard_stop_per_tick(0.3, 0.05), hard_stop_per_tick(0.3, 0.2)), v(0.5477226, 0.09));
+    assert_close(
+        v(hard_stop_per_tick(0.3, 0.05).powi(2), hard_stop_per_tick(0.3, 0.025).powi(4)),
+        v(0.3, 0.3),
+    );
+    assert_eq!((hard_stop_per_tick(0.0, 0.05), hard_stop_per_tick(1.0, 0.05)), (0.0, 1.0));
 }
 
 #[test]

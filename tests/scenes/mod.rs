@@ -13,6 +13,7 @@ mod properties;
 mod pursuit_evade;
 mod random_walk;
 mod spawns_and_exits;
+mod time_step;
 
 use throng_engine::metrics::{MetricsCollector, TickMetrics};
 use throng_engine::{Pipeline, Scenario, World};

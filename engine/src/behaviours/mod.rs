@@ -23,14 +23,20 @@ pub use leader_following::follow_leader;
 pub use obstacle_avoidance::{NO_THREAT, avoid_direction, avoid_force, look_ahead, most_threatening};
 pub use path_following::{follow_path, path_advance};
 pub use pursuit::{evade, pursuit};
-pub use queue::queue_brake_force;
+pub use queue::{hard_stop_per_tick, queue_brake_force};
 pub use random_walk::{WALK_FINAL, WALK_NONE, WALK_WAYPOINT, random_walk_step};
 pub use seek::{arrive, flee, seek};
 pub use targets::{ResolvedTarget, moving_point, resolve_targets};
-pub use wander::{wander, wander_jitter};
+pub use wander::{jitter_scale, wander, wander_jitter};
 
 pub use crate::world::{Behaviour, EvadePrediction, SeparationVariant, WeightedBehaviour};
 use params::KindSpec;
+
+/// The step (seconds) at which the sources' per-frame rules are taken to act: a rule the
+/// sources apply once per frame (the queue's hard stop, the wander jitter) acts at this step as
+/// the sources wrote it and is rescaled at any other `dt` so that results converge as `dt`
+/// shrinks (see docs/behaviours.md, "Time step"). Every shipped scenario runs at this step.
+pub const REFERENCE_STEP_S: f32 = 0.1;
 
 /// Every behaviour kind, in the order the docs list them: the registry the scenario validator
 /// and the docs table read. A new kind is one line here.

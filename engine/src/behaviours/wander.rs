@@ -1,15 +1,24 @@
 //! Wander: a jittered point on a circle ahead of the agent.
 
-use super::Behaviour;
 use super::params::{Default, Kind, KindSpec, MAX_LENGTH, ParamSpec, Range, length, length0};
 use super::seek;
+use super::{Behaviour, REFERENCE_STEP_S};
 use crate::math::{Vec2, norm};
 
-/// The wander circle's jitter step: `c = norm(c + (ux, uy) · jitter · dt) · R`, with `ux`, `uy`
-/// uniform in [-1, 1).
+/// The wander circle's jitter step: `c = norm(c + (ux, uy) · jitter · √(dt · τ)) · R`, with
+/// `ux`, `uy` uniform in [-1, 1) and τ = [`REFERENCE_STEP_S`]. The point does a random walk,
+/// whose spread grows with time, not with ticks: so its step scales with √dt. At dt = τ it is
+/// the sources' `jitter · dt`.
 #[inline]
 pub fn wander_jitter(c: Vec2, ux: f32, uy: f32, jitter: f32, dt: f32, radius: f32) -> Vec2 {
-    norm(c + Vec2::new(ux, uy) * (jitter * dt)) * radius
+    norm(c + Vec2::new(ux, uy) * (jitter * jitter_scale(dt))) * radius
+}
+
+/// `√(dt · τ)`: the length a random walk of unit speed at the reference step τ covers in one
+/// step of `dt` with the same spread per second.
+#[inline]
+pub fn jitter_scale(dt: f32) -> f32 {
+    (dt * REFERENCE_STEP_S).sqrt()
 }
 
 /// wander: `w = p + norm(v) · D + c; force = norm(w - p) · max_speed - v`.
@@ -21,7 +30,7 @@ pub fn wander(v: Vec2, c: Vec2, distance: f32, max_speed: f32) -> Vec2 {
 /// `wander`: seek a point on a circle ahead, jittered every tick.
 pub const WANDER: KindSpec = KindSpec {
     name: "wander",
-    force: "seek of `norm(v) · D + c`; each tick `c = norm(c + (ux, uy) · jitter · dt) · R`, `ux`, `uy` uniform in [−1, 1)",
+    force: "seek of `norm(v) · D + c`; each tick `c = norm(c + (ux, uy) · jitter · √(dt · 0.1 s)) · R`, `ux`, `uy` uniform in [−1, 1)",
     weighted: true,
     params: &[
         length("radius", Default::Value(1.0), "radius `R` of the wander circle"),
@@ -30,7 +39,7 @@ pub const WANDER: KindSpec = KindSpec {
             key: "jitter",
             kind: Kind::Number(Range::NonNegative(MAX_LENGTH), Default::Value(1.0)),
             unit: "units/s",
-            meaning: "how fast the point on the circle moves",
+            meaning: "how fast the point on the circle moves at a 0.1 s step (a random walk: its step scales with √dt)",
         },
     ],
     build: |a, _| {

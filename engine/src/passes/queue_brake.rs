@@ -13,11 +13,13 @@ use crate::world::{Bounds, Group};
 /// of a queueing group: `ahead = p + norm(v) · queue_ahead`; the blocker is the neighbour
 /// nearest to `ahead` within `queue_radius` of it (ties by id). With a blocker,
 /// `steering += -steering · brake_factor - v + separation`, and if the blocker is within
-/// `queue_radius` of the agent itself, `v *= hard_stop_factor` before integration.
+/// `queue_radius` of the agent itself, `v *= hard_stop_factor^(dt / 0.1 s)` before
+/// integration (see [`hard_stop_per_tick`]).
 /// Reads positions (all agents) and the neighbour lists; writes row `i` of steering,
 /// velocity and `blocked`.
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches
 pub fn queue_brake(
+    dt: f32,
     bounds: &Bounds,
     groups: &[Group],
     group: &[u16],
@@ -73,7 +75,7 @@ pub fn queue_brake(
             let sep = separation(offsets, max_separation, SeparationVariant::Mean);
             let brake = queue_brake_force(*steer, *v, brake_factor, sep);
             if bounds.offset(p, position[b]).length_squared() <= queue_radius * queue_radius {
-                *v *= hard_stop_factor;
+                *v *= hard_stop_per_tick(hard_stop_factor, dt);
             }
             *steer += brake;
         });

@@ -183,6 +183,7 @@ impl Scratch {
                 self.blocked.resize(a.len(), false);
                 if world.groups.iter().any(|g| g.queue().is_some()) {
                     passes::queue_brake(
+                        world.dt,
                         &world.bounds,
                         &world.groups,
                         &a.group,
