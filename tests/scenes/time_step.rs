@@ -2,7 +2,7 @@
 //! same story. The wanderers' turn rate (the wander jitter is a random walk, so its step scales
 //! with √dt) and the doorway's evacuation (the queue's hard stop is a rate per second) converge.
 
-use throng_engine::math::Vec2;
+use throng_engine::math::{Vec2, angle_of};
 use throng_engine::scenario::overrides;
 use throng_engine::{IndexKind, Pipeline, Scenario, World};
 
@@ -34,7 +34,7 @@ fn turn_deg(a: Vec2, b: Vec2) -> f64 {
         return 0.0;
     }
     let (a, b) = (a.normalize(), b.normalize());
-    (a.perp_dot(b) as f64).atan2(a.dot(b) as f64).abs().to_degrees()
+    (angle_of(Vec2::new(a.dot(b), a.perp_dot(b))) as f64).abs().to_degrees()
 }
 
 /// The wanderers' mean turn rate (°/s): the heading change over each second, averaged over

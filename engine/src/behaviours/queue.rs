@@ -18,7 +18,11 @@ pub fn queue_brake_force(steering: Vec2, v: Vec2, brake_factor: f32, separation:
 #[inline]
 pub fn hard_stop_per_tick(hard_stop_factor: f32, dt: f32) -> f32 {
     let ticks_per_reference = dt / REFERENCE_STEP_S;
-    if ticks_per_reference == 1.0 { hard_stop_factor } else { hard_stop_factor.powf(ticks_per_reference) }
+    if ticks_per_reference == 1.0 {
+        hard_stop_factor
+    } else {
+        crate::math::powf(hard_stop_factor, ticks_per_reference)
+    }
 }
 
 /// `queue`: brake behind a blocker, after the weighted sum.
