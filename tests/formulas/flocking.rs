@@ -1,7 +1,9 @@
 //! Flocking: separation (mean and inverse-distance variants), alignment, cohesion and the flock
 //! target.
 
-use throng_engine::behaviours::{SeparationVariant, alignment, cohesion, flock_target, separation};
+use throng_engine::behaviours::{
+    CohesionForm, SeparationVariant, alignment, cohesion, cruise, flock_target, separation,
+};
 use throng_engine::math::Vec2;
 
 use crate::common::{assert_close, v};
@@ -77,11 +79,32 @@ fn alignment_steers_towards_mean_heading() {
 fn cohesion_seeks_the_neighbours_centre() {
     // Offsets (2, 2), (4, 6): c - p = (3, 4), desired = (0.6, 0.8) * 5 = (3, 4),
     // v = (1, 1): force = (2, 3).
-    let f = cohesion([v(2.0, 2.0), v(4.0, 6.0)].into_iter(), v(1.0, 1.0), 5.0);
+    let seek = CohesionForm::Seek;
+    let f = cohesion([v(2.0, 2.0), v(4.0, 6.0)].into_iter(), v(1.0, 1.0), 5.0, seek);
     assert_close(f, v(2.0, 3.0));
     // Neighbours all on the agent: c - p = 0, desired = 0, force = -v.
-    assert_eq!(cohesion([Vec2::ZERO; 3].into_iter(), v(1.0, -2.0), 5.0), v(-1.0, 2.0));
-    assert_eq!(cohesion(std::iter::empty(), v(1.0, 1.0), 5.0), Vec2::ZERO);
+    assert_eq!(cohesion([Vec2::ZERO; 3].into_iter(), v(1.0, -2.0), 5.0, seek), v(-1.0, 2.0));
+    assert_eq!(cohesion(std::iter::empty(), v(1.0, 1.0), 5.0, seek), Vec2::ZERO);
+}
+
+/// The Unity flock's cohesion: `norm(c − p) · |v|`, no `−v` damping.
+#[test]
+fn unity_cohesion_points_at_the_centre_with_the_agents_speed() {
+    let unity = CohesionForm::Unity;
+    // c - p = (3, 4): norm = (0.6, 0.8); |v| = |(0, 2)| = 2: force = (1.2, 1.6).
+    let f = cohesion([v(2.0, 2.0), v(4.0, 6.0)].into_iter(), v(0.0, 2.0), 5.0, unity);
+    assert_close(f, v(1.2, 1.6));
+    // At rest, or on the centre: no force (never NaN).
+    assert_eq!(cohesion([v(2.0, 2.0)].into_iter(), Vec2::ZERO, 5.0, unity), Vec2::ZERO);
+    assert_eq!(cohesion([Vec2::ZERO; 2].into_iter(), v(1.0, -2.0), 5.0, unity), Vec2::ZERO);
+}
+
+/// The Unity flock's engine force: `norm(v) · speed` along the heading, zero at rest.
+#[test]
+fn cruise_pushes_along_the_heading() {
+    // v = (3, 4): norm = (0.6, 0.8), speed 2: (1.2, 1.6).
+    assert_close(cruise(v(3.0, 4.0), 2.0), v(1.2, 1.6));
+    assert_eq!(cruise(Vec2::ZERO, 2.0), Vec2::ZERO);
 }
 
 #[test]

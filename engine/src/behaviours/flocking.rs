@@ -1,6 +1,6 @@
-//! Flocking: separation, alignment, cohesion and the flock's shared target.
+//! Flocking: separation, alignment, cohesion, the flock's shared target and its engine force.
 
-use crate::world::SeparationVariant;
+use crate::world::{CohesionForm, SeparationVariant};
 
 use super::Behaviour;
 use super::params::{Default, Kind, KindSpec, MAX_LENGTH, ParamSpec, Range, force, length, target};
@@ -57,9 +57,10 @@ pub fn alignment_of_headings(neighbour_headings: impl Iterator<Item = Vec2>, hea
     sum / count as f32 - heading
 }
 
-/// cohesion: `c = Σ n.p / count; force = seek(c)`, written with offsets (`c - p = Σ (n.p - p) /
+/// cohesion: `c = Σ n.p / count`; `force = seek(c)` ([`CohesionForm::Seek`]) or
+/// `norm(c - p) · |v|` ([`CohesionForm::Unity`]), written with offsets (`c - p = Σ (n.p - p) /
 /// count`) so it also holds across a wrapped seam. Zero with no neighbours.
-pub fn cohesion(offsets: impl Iterator<Item = Vec2>, v: Vec2, max_speed: f32) -> Vec2 {
+pub fn cohesion(offsets: impl Iterator<Item = Vec2>, v: Vec2, max_speed: f32, form: CohesionForm) -> Vec2 {
     let mut sum = Vec2::ZERO;
     let mut count = 0u32;
     for o in offsets {
@@ -69,7 +70,17 @@ pub fn cohesion(offsets: impl Iterator<Item = Vec2>, v: Vec2, max_speed: f32) ->
     if count == 0 {
         return Vec2::ZERO;
     }
-    seek(sum / count as f32, v, max_speed)
+    let to_centre = sum / count as f32;
+    match form {
+        CohesionForm::Seek => seek(to_centre, v, max_speed),
+        CohesionForm::Unity => norm(to_centre) * v.length(),
+    }
+}
+
+/// The Unity flock's engine force: `norm(v) · speed`, zero at rest.
+#[inline]
+pub fn cruise(v: Vec2, speed: f32) -> Vec2 {
+    norm(v) * speed
 }
 
 /// The Unity flock's shared target: `(norm(t - p) - norm(v)) · speed`.
@@ -117,10 +128,40 @@ pub const ALIGNMENT: KindSpec = KindSpec {
 /// `cohesion`: towards the neighbours' centre.
 pub const COHESION: KindSpec = KindSpec {
     name: "cohesion",
-    force: "seek of the neighbours' centre",
+    force: "seek of the neighbours' centre `c` (`\"seek\"`), or `norm(c − p) · \\|v\\|` (`\"unity\"`, the Unity flock's, no `−v` damping)",
     weighted: true,
-    params: &[length("radius", Default::Required, "the neighbour radius")],
-    build: |a, _| Ok(Behaviour::Cohesion { radius: a.number("radius") }),
+    params: &[
+        length("radius", Default::Required, "the neighbour radius"),
+        ParamSpec {
+            key: "form",
+            kind: Kind::Choice(&["seek", "unity"], "seek"),
+            unit: "",
+            meaning: "the force's form",
+        },
+    ],
+    build: |a, _| {
+        Ok(Behaviour::Cohesion {
+            radius: a.number("radius"),
+            form: match a.choice("form") {
+                "unity" => CohesionForm::Unity,
+                _ => CohesionForm::Seek,
+            },
+        })
+    },
+};
+
+/// `cruise`: the Unity flock's engine force along the heading.
+pub const CRUISE: KindSpec = KindSpec {
+    name: "cruise",
+    force: "`norm(v) · speed` (zero at rest): keeps a flock flying; `max_speed` caps it",
+    weighted: true,
+    params: &[ParamSpec {
+        key: "speed",
+        kind: Kind::Number(Range::NonNegative(MAX_LENGTH), Default::Value(1.0)),
+        unit: "force",
+        meaning: "scale of the force along the heading",
+    }],
+    build: |a, _| Ok(Behaviour::Cruise { speed: a.number("speed") }),
 };
 
 /// `flock_target`: the Unity flock's shared target.

@@ -18,7 +18,7 @@ mod seek;
 mod targets;
 mod wander;
 
-pub use flocking::{alignment, alignment_of_headings, cohesion, flock_target, separation};
+pub use flocking::{alignment, alignment_of_headings, cohesion, cruise, flock_target, separation};
 pub use leader_following::follow_leader;
 pub use obstacle_avoidance::{NO_THREAT, avoid_direction, avoid_force, look_ahead, most_threatening};
 pub use path_following::{follow_path, path_advance};
@@ -29,7 +29,7 @@ pub use seek::{arrive, flee, seek};
 pub use targets::{ResolvedTarget, moving_point, resolve_targets};
 pub use wander::{jitter_scale, wander, wander_jitter};
 
-pub use crate::world::{Behaviour, EvadePrediction, SeparationVariant, WeightedBehaviour};
+pub use crate::world::{Behaviour, CohesionForm, EvadePrediction, SeparationVariant, WeightedBehaviour};
 use params::KindSpec;
 
 /// The step (seconds) at which the sources' per-frame rules are taken to act: a rule the
@@ -51,6 +51,7 @@ pub const KINDS: &[&KindSpec] = &[
     &flocking::ALIGNMENT,
     &flocking::COHESION,
     &flocking::FLOCK_TARGET,
+    &flocking::CRUISE,
     &obstacle_avoidance::AVOID_OBSTACLES,
     &path_following::FOLLOW_PATH,
     &leader_following::FOLLOW_LEADER,

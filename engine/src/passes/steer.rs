@@ -156,7 +156,10 @@ impl SteerInputs<'_> {
             Behaviour::Alignment { radius } => {
                 alignment_of_headings(self.neighbour_headings(i, radius), self.heading[i])
             }
-            Behaviour::Cohesion { radius } => cohesion(self.neighbour_offsets(i, radius), v, max_speed),
+            Behaviour::Cohesion { radius, form } => {
+                cohesion(self.neighbour_offsets(i, radius), v, max_speed, form)
+            }
+            Behaviour::Cruise { speed } => cruise(v, speed),
             Behaviour::FlockTarget { target: t, speed } => {
                 target(t).map_or(Vec2::ZERO, |(o, _)| flock_target(o, v, speed))
             }

@@ -79,10 +79,12 @@ pub enum Behaviour {
         /// Neighbour radius (world units, > 0 and ≤ `MAX_LENGTH`; required).
         radius: f32,
     },
-    /// `cohesion`: seek the centre of the neighbours within `radius`.
+    /// `cohesion`: towards the centre of the neighbours within `radius`.
     Cohesion {
         /// Neighbour radius (world units, > 0 and ≤ `MAX_LENGTH`; required).
         radius: f32,
+        /// The force's form (default [`CohesionForm::Seek`]).
+        form: CohesionForm,
     },
     /// The Unity flock's shared target: `(norm(t - p) - norm(v)) · speed`.
     FlockTarget {
@@ -173,6 +175,13 @@ pub enum Behaviour {
         /// ≤ `MAX_LENGTH`; default 3).
         slowing_radius: f32,
     },
+    // New kinds go last: the state hash and checkpoints encode a kind by its position.
+    /// The Unity flock's engine force, which keeps a bird flying: `norm(v) · speed` (zero at
+    /// rest); `max_speed` caps the speed it builds.
+    Cruise {
+        /// Scale of the force along the heading (force, ≥ 0 and ≤ `MAX_LENGTH`; default 1).
+        speed: f32,
+    },
 }
 
 impl Behaviour {
@@ -189,6 +198,7 @@ impl Behaviour {
             Behaviour::Alignment { .. } => "alignment",
             Behaviour::Cohesion { .. } => "cohesion",
             Behaviour::FlockTarget { .. } => "flock_target",
+            Behaviour::Cruise { .. } => "cruise",
             Behaviour::AvoidObstacles { .. } => "avoid_obstacles",
             Behaviour::FollowPath { .. } => "follow_path",
             Behaviour::FollowLeader { .. } => "follow_leader",
@@ -211,7 +221,7 @@ impl Behaviour {
         match *self {
             Behaviour::Separation { radius, .. }
             | Behaviour::Alignment { radius }
-            | Behaviour::Cohesion { radius } => Some(radius),
+            | Behaviour::Cohesion { radius, .. } => Some(radius),
             Behaviour::FollowLeader { separation_radius, .. } => Some(separation_radius),
             // The blocker search looks `queue_ahead` ahead, then `queue_radius` around that.
             Behaviour::Queue { queue_ahead, queue_radius, separation_radius, .. } => {
@@ -256,6 +266,15 @@ pub enum EvadePrediction {
     TargetSpeed,
     /// `T = d / max_speed`.
     OwnSpeed,
+}
+
+/// The form of the cohesion force towards the neighbours' centre `c`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CohesionForm {
+    /// `seek(c) = norm(c - p) · max_speed - v` (the default; the spec's form).
+    Seek,
+    /// `norm(c - p) · |v|`: the Unity flock's form, with no `-v` damping term.
+    Unity,
 }
 
 /// How separation weighs its neighbours.

@@ -14,7 +14,7 @@ mod obstacle;
 mod scene;
 
 pub use agents::{AgentRow, Agents, ColumnValue, ColumnVisitor, PermuteScratch};
-pub use behaviour::{Behaviour, EvadePrediction, SeparationVariant, WeightedBehaviour};
+pub use behaviour::{Behaviour, CohesionForm, EvadePrediction, SeparationVariant, WeightedBehaviour};
 pub use bounds::{Bounds, BoundsKind};
 pub use group::{AgentParams, Group, Param};
 pub use obstacle::Obstacle;
