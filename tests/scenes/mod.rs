@@ -4,6 +4,7 @@
 //! it, so a regression in the behaviour makes the test fail. Every test prints what it measured
 //! (`cargo test -- --nocapture` shows it). Also the property tests over random small scenarios.
 
+mod crossing;
 mod doorway;
 mod flocking;
 mod leader_following;

@@ -16,6 +16,7 @@ mod queue;
 mod random_walk;
 mod seek;
 mod targets;
+mod tie_break;
 mod wander;
 
 pub use flocking::{alignment, alignment_of_headings, cohesion, cruise, flock_target, separation};
@@ -52,6 +53,7 @@ pub const KINDS: &[&KindSpec] = &[
     &flocking::COHESION,
     &flocking::FLOCK_TARGET,
     &flocking::CRUISE,
+    &tie_break::TIE_BREAK,
     &obstacle_avoidance::AVOID_OBSTACLES,
     &path_following::FOLLOW_PATH,
     &leader_following::FOLLOW_LEADER,

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::behaviours::*;
 use crate::index::{Neighbours, ObstacleIndex, SpatialIndex};
-use crate::math::{Vec2, norm};
+use crate::math::{Vec2, norm, rotate};
 use crate::rng::{self, AgentRng};
 use crate::world::{Bounds, Group, Obstacle, Path, PathMode, Target, TargetId};
 
@@ -222,6 +222,8 @@ impl SteerInputs<'_> {
             }),
             // Applied by the queue_brake pass, after the sum.
             Behaviour::Queue { .. } => Vec2::ZERO,
+            // Applied to the sum, in `steer_agent`.
+            Behaviour::TieBreak { .. } => Vec2::ZERO,
             Behaviour::RandomWalk {
                 target: t,
                 aggro_radius,
@@ -254,7 +256,8 @@ impl SteerInputs<'_> {
     /// Agent `i`'s steering: `Σ weight · force` over its group's behaviours, in declared order.
     /// With a flocking interval above one tick, the flocking part is the cached sum, refreshed
     /// on ticks where `(tick + id) % interval == 0` (staggered so the work spreads evenly).
-    /// A random goal is redrawn first, on ticks that are multiples of its period.
+    /// A random goal is redrawn first, on ticks that are multiples of its period; a `tie_break`
+    /// rotates the sum last.
     fn steer_agent(&self, i: usize, st: &mut AgentMut<'_>) -> Vec2 {
         let g = &self.groups[self.group[i] as usize];
         if let Some(Target::Random { region, period_ticks }) = g
@@ -286,6 +289,9 @@ impl SteerInputs<'_> {
                 *st.flock_force = flocking;
             }
             steering += *st.flock_force;
+        }
+        if let Some(angle) = g.tie_break() {
+            steering = rotate(steering, rng::uniform(st.rng, -angle, angle));
         }
         steering
     }

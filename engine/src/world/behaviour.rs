@@ -182,6 +182,13 @@ pub enum Behaviour {
         /// Scale of the force along the heading (force, ≥ 0 and ≤ `MAX_LENGTH`; default 1).
         speed: f32,
     },
+    /// Not a term of the sum: each tick the summed steering is rotated by an angle drawn
+    /// uniformly in `[-angle, angle]` from the agent's own generator, which breaks the ties of
+    /// a perfectly symmetric scene (a mirror crossing that would deadlock).
+    TieBreak {
+        /// The largest rotation (radians; the scenario gives degrees, > 0 and ≤ 45°; default 5°).
+        angle: f32,
+    },
 }
 
 impl Behaviour {
@@ -199,6 +206,7 @@ impl Behaviour {
             Behaviour::Cohesion { .. } => "cohesion",
             Behaviour::FlockTarget { .. } => "flock_target",
             Behaviour::Cruise { .. } => "cruise",
+            Behaviour::TieBreak { .. } => "tie_break",
             Behaviour::AvoidObstacles { .. } => "avoid_obstacles",
             Behaviour::FollowPath { .. } => "follow_path",
             Behaviour::FollowLeader { .. } => "follow_leader",

@@ -32,6 +32,14 @@ impl Group {
         })
     }
 
+    /// The largest rotation of the group's `tie_break` (radians), if it has one.
+    pub fn tie_break(&self) -> Option<f32> {
+        self.behaviours.iter().find_map(|b| match b.behaviour {
+            Behaviour::TieBreak { angle } => Some(angle),
+            _ => None,
+        })
+    }
+
     /// The group's queue parameters, if it queues.
     pub fn queue(&self) -> Option<&Behaviour> {
         self.behaviours.iter().map(|b| &b.behaviour).find(|b| matches!(b, Behaviour::Queue { .. }))

@@ -74,7 +74,7 @@ impl Validator<'_> {
             return self.fail(
                 &at("weight"),
                 format!(
-                    "`{}` takes no weight: it brakes after the weighted sum (see docs/behaviours.md)",
+                    "`{}` takes no weight: it acts on the weighted sum, after it (see docs/behaviours.md)",
                     spec.name
                 ),
             );

@@ -79,7 +79,7 @@ impl Validator<'_> {
             behaviours.push(self.behaviour(g, b, raw_b, names, targets)?);
         }
         // Behaviours whose per-agent state has one column may appear once per group.
-        let singles = ["avoid_obstacles", "follow_path", "queue", "random_walk"];
+        let singles = ["avoid_obstacles", "follow_path", "queue", "random_walk", "tie_break"];
         for (b, wb) in behaviours.iter().enumerate() {
             let name = wb.behaviour.name();
             if singles.contains(&name) && behaviours[..b].iter().any(|o| o.behaviour.name() == name) {
