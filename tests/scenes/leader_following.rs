@@ -134,3 +134,89 @@ fn follower_in_the_leaders_sight_gets_out_of_the_way() {
     eprintln!("sight (no evade): closest {closest}");
     assert!(closest < 1.0, "without evade the follower should run into the leader; closest {closest}");
 }
+
+/// A leader that walks east 30 units and stops there, with 12 followers behind it; with
+/// `behind_when_stopped` as given. Returns (followers ahead of the stopped leader, along its
+/// last heading; their mean distance from it) after 60 s.
+fn stopping_leader(behind_when_stopped: &str) -> (usize, f32) {
+    let points: Vec<String> =
+        (0..12).map(|k| format!("[{}, {}]", -4 - (k / 4) * 2, (k % 4) as f32 * 1.5 - 2.25)).collect();
+    let text = format!(
+        r#"version = 1
+name = "stop"
+seed = 1
+dt = 0.1
+ticks = 600
+[bounds]
+min = [-50, -50]
+max = [100, 50]
+[targets.post]
+kind = "point"
+position = [30, 0]
+[targets.chief]
+kind = "agent"
+agent = 0
+[[groups]]
+name = "leader"
+count = 1
+spawn = {{ kind = "points", points = [[0, 0]] }}
+max_speed = 1.5
+max_force = 3.0
+radius = 0.5
+[[groups.behaviours]]
+kind = "arrive"
+target = "post"
+slowing_radius = 2.0
+[[groups]]
+name = "followers"
+count = 12
+spawn = {{ kind = "points", points = [{points}] }}
+max_speed = 2.0
+max_force = 3.0
+radius = 0.4
+[[groups.behaviours]]
+kind = "follow_leader"
+leader = "chief"
+behind_dist = 3.0
+slowing_radius = 3.0
+sight_radius = 3.0
+separation_radius = 1.2
+max_separation = 2.0
+behind_when_stopped = "{behind_when_stopped}"
+"#,
+        points = points.join(", ")
+    );
+    let scenario = parse(&text, "stop");
+    let mut world = scenario.build_world();
+    world.agents.velocity[0] = Vec2::new(1.5, 0.0);
+    let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("pool");
+    for _ in 0..600 {
+        pipeline.step(&mut world).expect("finite");
+    }
+    let a = &world.agents;
+    let leader = world.row_of(0).expect("the leader");
+    let (lp, heading) = (a.position[leader], Vec2::new(1.0, 0.0));
+    let followers: Vec<usize> = (0..a.len()).filter(|&i| i != leader).collect();
+    let ahead = followers.iter().filter(|&&i| (a.position[i] - lp).dot(heading) > 0.0).count();
+    let mean = followers.iter().map(|&i| (a.position[i] - lp).length()).sum::<f32>() / followers.len() as f32;
+    assert!(a.velocity[leader].length() < 0.05, "the leader has not stopped: {:?}", a.velocity[leader]);
+    (ahead, mean)
+}
+
+/// When the leader stops, the sources' `norm(leader.v)` is the direction of a velocity of a few
+/// millionths: here, after `arrive` has brought it to rest, (−1.4e-6, 0), rounding noise that
+/// points back the way it came. So `behind` flips to the far side and the followers walk past
+/// the leader: measured after 60 s, 10 of 12 end in front of it. `behind_when_stopped =
+/// "last_heading"` keeps `behind` behind the way it last moved faster than 10 % of its max
+/// speed: 0 of 12 in front. Bounds: at least 3 in front with the sources' formula, none with
+/// the option.
+#[test]
+fn followers_of_a_stopped_leader_stay_behind_it_with_last_heading() {
+    let (ahead_src, mean_src) = stopping_leader("leader");
+    let (ahead_fix, mean_fix) = stopping_leader("last_heading");
+    eprintln!(
+        "stopped leader: sources' formula {ahead_src} of 12 ahead (mean distance {mean_src:.2}), last_heading {ahead_fix} of 12 ahead (mean {mean_fix:.2})"
+    );
+    assert!(ahead_src >= 3, "the sources' formula should let followers end in front: {ahead_src}");
+    assert_eq!(ahead_fix, 0, "with last_heading, followers ended in front of the stopped leader");
+}

@@ -4,16 +4,19 @@ use super::Behaviour;
 use super::params::{Default, Invalid, Kind, KindSpec, ParamSpec, force, length, length0};
 use super::{arrive, evade};
 use crate::behaviours::EvadePrediction;
-use crate::math::{Vec2, norm};
+use crate::math::Vec2;
 use crate::world::Target;
 
-/// Leader following: `tv = norm(leader.v) · behind_dist; ahead = leader.p + tv;
+/// Leader following: `tv = leader_heading · behind_dist; ahead = leader.p + tv;
 /// behind = leader.p - tv; force = arrive(behind) + separation + evade(leader)` when `ahead`
-/// or the leader is within `sight_radius`. `separation` is computed by the caller.
+/// or the leader is within `sight_radius`. `leader_heading` is the sources' `norm(leader.v)`
+/// (or, with `behind_when_stopped = "last_heading"`, a stopped leader's last heading);
+/// `separation` is computed by the caller.
 #[allow(clippy::too_many_arguments)] // the spec's parameters, one each
 pub fn follow_leader(
     to_leader: Vec2,
     leader_v: Vec2,
+    leader_heading: Vec2,
     v: Vec2,
     max_speed: f32,
     behind_dist: f32,
@@ -21,7 +24,7 @@ pub fn follow_leader(
     sight_radius: f32,
     separation: Vec2,
 ) -> Vec2 {
-    let tv = norm(leader_v) * behind_dist;
+    let tv = leader_heading * behind_dist;
     let to_ahead = to_leader + tv;
     let to_behind = to_leader - tv;
     let mut force = arrive(to_behind, v, max_speed, slowing_radius) + separation;
@@ -52,6 +55,12 @@ pub const FOLLOW_LEADER: KindSpec = KindSpec {
         ),
         length("separation_radius", Default::Value(1.0), "followers keep apart within it"),
         force("max_separation", 1.0, "separation magnitude"),
+        ParamSpec {
+            key: "behind_when_stopped",
+            kind: Kind::Choice(&["leader", "last_heading"], "leader"),
+            unit: "",
+            meaning: "where `behind` is when the leader has stopped (slower than 10 % of its max_speed): on the leader, as the sources' formula gives (followers ring it), or behind the way it last moved",
+        },
     ],
     build: |a, ctx| {
         let leader = a.target("leader");
@@ -78,6 +87,7 @@ pub const FOLLOW_LEADER: KindSpec = KindSpec {
             sight_radius: a.number("sight_radius"),
             separation_radius: a.number("separation_radius"),
             max_separation: a.number("max_separation"),
+            keep_heading: a.choice("behind_when_stopped") == "last_heading",
         })
     },
 };

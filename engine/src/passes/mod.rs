@@ -21,7 +21,7 @@ pub use collide::collide;
 pub use exits::exits;
 pub use find_threats::find_threats;
 pub use gates::{gates, segments_cross};
-pub use integrate::integrate;
+pub use integrate::{MOVING_SHARE, integrate};
 pub use queue_brake::queue_brake;
 pub use reorder::{ReorderScratch, reorder};
 pub use sense_neighbours::sense_neighbours;

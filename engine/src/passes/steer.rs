@@ -7,6 +7,7 @@
 
 use rayon::prelude::*;
 
+use super::integrate::MOVING_SHARE;
 use crate::behaviours::*;
 use crate::index::{Neighbours, ObstacleIndex, SpatialIndex};
 use crate::math::{Vec2, norm, rotate};
@@ -47,6 +48,8 @@ pub struct SteerInputs<'a> {
     pub velocity: &'a [Vec2],
     /// `norm(velocity)` of every agent, computed once per tick for alignment.
     pub heading: &'a [Vec2],
+    /// The agents' `last_heading` column: where a stopped leader last moved.
+    pub last_heading: &'a [Vec2],
     /// The agents' `max_speed` column (world units per second): the desired speed of seek,
     /// flee, arrive and the rest.
     pub max_speed: &'a [f32],
@@ -203,7 +206,20 @@ impl SteerInputs<'_> {
                 sight_radius,
                 separation_radius,
                 max_separation,
+                keep_heading,
             } => target(leader).map_or(Vec2::ZERO, |(to_leader, leader_v)| {
+                // The sources' `norm(leader.v)`; with `keep_heading`, a stopped leader's last one.
+                let heading = match self.targets[leader as usize] {
+                    ResolvedTarget::Row(Some(row)) if keep_heading => {
+                        let moving = self.max_speed[row] * MOVING_SHARE;
+                        if leader_v.length_squared() > moving * moving {
+                            norm(leader_v)
+                        } else {
+                            self.last_heading[row]
+                        }
+                    }
+                    _ => norm(leader_v),
+                };
                 let sep = separation(
                     self.neighbour_offsets(i, separation_radius),
                     max_separation,
@@ -212,6 +228,7 @@ impl SteerInputs<'_> {
                 follow_leader(
                     to_leader,
                     leader_v,
+                    heading,
                     v,
                     max_speed,
                     behind_dist,

@@ -213,6 +213,7 @@ impl Scratch {
                     &a.mass,
                     &mut a.position,
                     &mut a.velocity,
+                    &mut a.last_heading,
                 );
                 check_finite(world.tick, Pass::Integrate, "velocity", &a.id, &a.velocity)?;
                 return check_finite(world.tick, Pass::Integrate, "position", &a.id, &a.position);
@@ -285,6 +286,7 @@ impl Scratch {
             position: &a.position,
             velocity: &a.velocity,
             heading: &self.heading,
+            last_heading: &a.last_heading,
             max_speed: &a.max_speed,
             neighbours: &self.neighbours,
             index: &self.index,

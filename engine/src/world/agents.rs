@@ -123,6 +123,10 @@ agent_columns! {
     walk_state: u8,
     /// The agent's own random goal (targets of kind `random`).
     goal: Vec2,
+    /// The direction the agent last moved in: `norm(v)` after each integration while it moves
+    /// faster than [`MOVING_SHARE`](crate::passes::MOVING_SHARE) of its `max_speed`; kept while
+    /// it is stopped (followers of a stopped leader stay behind it).
+    last_heading: Vec2,
 }
 
 /// Sees every agent column in turn ([`Agents::visit_columns`]).
@@ -287,6 +291,7 @@ mod tests {
         fill(&mut a.wander, Vec2::ZERO);
         fill(&mut a.flock_force, Vec2::ZERO);
         fill(&mut a.waypoint, Vec2::ZERO);
+        a.last_heading = (0..n).map(|i| Vec2::new(0.0, i as f32)).collect();
         a.max_speed = (0..n).map(|i| i as f32).collect();
         a.max_force = a.max_speed.clone();
         a.mass = a.max_speed.clone();
@@ -305,6 +310,7 @@ mod tests {
             assert_eq!(b.position[k], a.position[r as usize]);
             assert_eq!(b.rng[k], a.rng[r as usize]);
             assert_eq!(b.goal[k], a.goal[r as usize]);
+            assert_eq!(b.last_heading[k], a.last_heading[r as usize]);
         }
         // Back to id order.
         let back = b.id_order().expect("not in id order");

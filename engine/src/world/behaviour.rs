@@ -133,6 +133,10 @@ pub enum Behaviour {
         separation_radius: f32,
         /// Magnitude of that separation force, mean variant (force, ≥ 0 and ≤ 1e9; default 1).
         max_separation: f32,
+        /// When the leader has stopped (slower than 10 % of its `max_speed`), keep `behind`
+        /// behind the way it last moved instead of on the leader (`behind_when_stopped =
+        /// "last_heading"`; default off, the sources' formula).
+        keep_heading: bool,
     },
     /// Queue braking. Not part of the weighted sum: the `queue_brake` pass applies it after
     /// the sum, because it reads the summed steering.

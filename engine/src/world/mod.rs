@@ -126,6 +126,7 @@ impl World {
             waypoint: position,
             walk_state: 0,
             goal: position,
+            last_heading: crate::math::norm(velocity),
         });
         id
     }
