@@ -13,6 +13,7 @@ mod path_following;
 mod properties;
 mod pursuit_evade;
 mod random_walk;
+mod shipped_claims;
 mod spawns_and_exits;
 mod time_step;
 
