@@ -33,6 +33,7 @@ fn integrate_truncates_steering_then_divides_by_mass() {
         &mut p,
         &mut vel,
         &mut [Vec2::ZERO; 2],
+        false,
     );
     assert_close(vel[0], v(2.0, 2.0));
     assert_close(p[0], v(2.0, 2.0));
@@ -46,7 +47,18 @@ fn integrate_truncates_velocity_to_max_speed() {
     // v = (3, 4); p = (2, 2) + (3, 4) = (5, 6).
     let mut p = vec![v(2.0, 2.0)];
     let mut vel = vec![Vec2::ZERO];
-    integrate(1.0, &open(), &[v(6.0, 8.0)], &[5.0], &[100.0], &[1.0], &mut p, &mut vel, &mut [Vec2::ZERO]);
+    integrate(
+        1.0,
+        &open(),
+        &[v(6.0, 8.0)],
+        &[5.0],
+        &[100.0],
+        &[1.0],
+        &mut p,
+        &mut vel,
+        &mut [Vec2::ZERO],
+        false,
+    );
     assert_close(vel[0], v(3.0, 4.0));
     assert_close(p[0], v(5.0, 6.0));
 }
@@ -57,18 +69,40 @@ fn integrate_wraps_on_toroidal_bounds_only() {
     // wrapped into [0, 10): (0.5, 9.7); open bounds leave it at (10.5, -0.3).
     let mut p = vec![v(9.5, 0.2)];
     let mut vel = vec![v(2.0, -1.0)];
-    integrate(0.5, &wrapped(), &[Vec2::ZERO], &[5.0], &[1.0], &[1.0], &mut p, &mut vel, &mut [Vec2::ZERO]);
+    integrate(
+        0.5,
+        &wrapped(),
+        &[Vec2::ZERO],
+        &[5.0],
+        &[1.0],
+        &[1.0],
+        &mut p,
+        &mut vel,
+        &mut [Vec2::ZERO],
+        false,
+    );
     assert_close(vel[0], v(2.0, -1.0));
     assert_close(p[0], v(0.5, 9.7));
 
     let mut p = vec![v(9.5, 0.2)];
     let mut vel = vec![v(2.0, -1.0)];
-    integrate(0.5, &open(), &[Vec2::ZERO], &[5.0], &[1.0], &[1.0], &mut p, &mut vel, &mut [Vec2::ZERO]);
+    integrate(
+        0.5,
+        &open(),
+        &[Vec2::ZERO],
+        &[5.0],
+        &[1.0],
+        &[1.0],
+        &mut p,
+        &mut vel,
+        &mut [Vec2::ZERO],
+        false,
+    );
     assert_close(p[0], v(10.5, -0.3));
 }
 
 /// `last_heading` follows the velocity while the agent moves faster than 10 % of its max
-/// speed, and keeps the last direction once it has stopped.
+/// speed, and keeps the last direction once it has stopped; only when asked to track it.
 #[test]
 fn the_last_heading_is_kept_when_the_agent_stops() {
     // Agent 0: v = (3, 4) stays (no steering): heading (0.6, 0.8). Agent 1: v = (0.3, 0), max
@@ -78,8 +112,12 @@ fn the_last_heading_is_kept_when_the_agent_stops() {
     let mut vel = vec![v(3.0, 4.0), v(0.3, 0.0), v(0.6, 0.0)];
     let mut heading = vec![Vec2::ZERO, v(0.0, 1.0), v(0.0, 1.0)];
     let zero = [Vec2::ZERO; 3];
-    integrate(0.1, &open(), &zero, &[5.0; 3], &[1.0; 3], &[1.0; 3], &mut p, &mut vel, &mut heading);
+    integrate(0.1, &open(), &zero, &[5.0; 3], &[1.0; 3], &[1.0; 3], &mut p, &mut vel, &mut heading, true);
     assert_close(heading[0], v(0.6, 0.8));
     assert_eq!(heading[1], v(0.0, 1.0));
     assert_close(heading[2], v(1.0, 0.0));
+    // Without tracking (no group needs it) the column is left alone.
+    let mut untouched = vec![v(0.0, 1.0); 3];
+    integrate(0.1, &open(), &zero, &[5.0; 3], &[1.0; 3], &[1.0; 3], &mut p, &mut vel, &mut untouched, false);
+    assert_eq!(untouched, vec![v(0.0, 1.0); 3]);
 }

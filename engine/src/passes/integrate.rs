@@ -13,7 +13,9 @@ pub const MOVING_SHARE: f32 = 0.1;
 /// The `integrate` pass, exactly as the spec gives it:
 /// `steering = trunc(steering, max_force); accel = steering / m;
 ///  v = trunc(v + accel · dt, max_speed); p = p + v · dt` (then wrapped on a toroidal world);
-/// `last_heading = norm(v)` while `|v| > MOVING_SHARE · max_speed`.
+/// with `track_heading` (some group follows a leader with `behind_when_stopped =
+/// "last_heading"`), `last_heading = norm(v)` while `|v| > MOVING_SHARE · max_speed`;
+/// without, the column is left as it is (saving a square root per agent).
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches; see docs/pipeline.md
 pub fn integrate(
     dt: f32,
@@ -25,7 +27,16 @@ pub fn integrate(
     position: &mut [Vec2],
     velocity: &mut [Vec2],
     last_heading: &mut [Vec2],
+    track_heading: bool,
 ) {
+    if !track_heading {
+        crate::par::for_each_position_velocity(position, velocity, |i, p, v| {
+            let accel = trunc(steering[i], max_force[i]) / mass[i];
+            *v = trunc(*v + accel * dt, max_speed[i]);
+            *p = bounds.wrap(*p + *v * dt);
+        });
+        return;
+    }
     position
         .par_iter_mut()
         .zip(velocity.par_iter_mut())

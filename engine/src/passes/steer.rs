@@ -239,7 +239,7 @@ impl SteerInputs<'_> {
             }),
             // Applied by the queue_brake pass, after the sum.
             Behaviour::Queue { .. } => Vec2::ZERO,
-            // Applied to the sum, in `steer_agent`.
+            // Rotates the sum, in `steer_agent`.
             Behaviour::TieBreak { .. } => Vec2::ZERO,
             Behaviour::RandomWalk {
                 target: t,
@@ -292,8 +292,11 @@ impl SteerInputs<'_> {
         let refresh = !cached || self.tick == 0 || (self.tick + self.id[i] as u64).is_multiple_of(interval);
         let mut steering = Vec2::ZERO;
         let mut flocking = Vec2::ZERO;
+        let mut tie_break = None;
         for wb in &g.behaviours {
-            if cached && wb.behaviour.is_flocking() {
+            if let Behaviour::TieBreak { angle } = wb.behaviour {
+                tie_break = Some(angle);
+            } else if cached && wb.behaviour.is_flocking() {
                 if refresh {
                     flocking += wb.weight * self.force(&wb.behaviour, i, st);
                 }
@@ -307,7 +310,7 @@ impl SteerInputs<'_> {
             }
             steering += *st.flock_force;
         }
-        if let Some(angle) = g.tie_break() {
+        if let Some(angle) = tie_break {
             steering = rotate(steering, rng::uniform(st.rng, -angle, angle));
         }
         steering

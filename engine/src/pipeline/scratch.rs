@@ -7,7 +7,7 @@ use crate::behaviours::{self, ResolvedTarget};
 use crate::index::{IndexKind, Neighbours, ObstacleIndex, SensingCache, SpatialIndex};
 use crate::math::Vec2;
 use crate::passes::{self, ReorderScratch, SteerInputs, SteerState, StepContext};
-use crate::world::World;
+use crate::world::{Group, World};
 
 use super::finite::{NonFinite, check_finite};
 use super::timers::timed;
@@ -214,6 +214,7 @@ impl Scratch {
                     &mut a.position,
                     &mut a.velocity,
                     &mut a.last_heading,
+                    world.groups.iter().any(Group::tracks_leader_heading),
                 );
                 check_finite(world.tick, Pass::Integrate, "velocity", &a.id, &a.velocity)?;
                 return check_finite(world.tick, Pass::Integrate, "position", &a.id, &a.position);

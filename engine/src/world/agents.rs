@@ -125,7 +125,9 @@ agent_columns! {
     goal: Vec2,
     /// The direction the agent last moved in: `norm(v)` after each integration while it moves
     /// faster than [`MOVING_SHARE`](crate::passes::MOVING_SHARE) of its `max_speed`; kept while
-    /// it is stopped (followers of a stopped leader stay behind it).
+    /// it is stopped (followers of a stopped leader stay behind it). Kept up only in worlds
+    /// where some group follows with `behind_when_stopped = "last_heading"`; elsewhere it
+    /// keeps its value at spawn.
     last_heading: Vec2,
 }
 

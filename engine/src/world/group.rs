@@ -32,12 +32,12 @@ impl Group {
         })
     }
 
-    /// The largest rotation of the group's `tie_break` (radians), if it has one.
-    pub fn tie_break(&self) -> Option<f32> {
-        self.behaviours.iter().find_map(|b| match b.behaviour {
-            Behaviour::TieBreak { angle } => Some(angle),
-            _ => None,
-        })
+    /// Whether the group follows a leader with `behind_when_stopped = "last_heading"`: then
+    /// `integrate` keeps every agent's `last_heading`.
+    pub fn tracks_leader_heading(&self) -> bool {
+        self.behaviours
+            .iter()
+            .any(|b| matches!(b.behaviour, Behaviour::FollowLeader { keep_heading: true, .. }))
     }
 
     /// The group's queue parameters, if it queues.
