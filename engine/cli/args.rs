@@ -9,6 +9,7 @@ use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use throng_engine::IndexKind;
 use throng_engine::Scenario;
+use throng_engine::pipeline::max_threads;
 use throng_engine::scenario::overrides::{self, Origin, Override};
 
 /// `--index`.
@@ -40,9 +41,21 @@ pub fn cores() -> usize {
 /// `--threads` (named `flag` in the message), or every core.
 pub fn threads(arg: Option<usize>, flag: &str) -> Result<usize> {
     match arg {
-        Some(0) => bail!("{flag} must be at least 1"),
-        Some(t) => Ok(t),
+        Some(t) => check_threads(t, flag),
         None => Ok(cores()),
+    }
+}
+
+/// A thread count the user gave: at least 1, at most [`max_threads`] (16 per core, at least 64).
+pub fn check_threads(t: usize, flag: &str) -> Result<usize> {
+    let max = max_threads();
+    match t {
+        0 => bail!("{flag} must be at least 1"),
+        t if t > max => bail!(
+            "{flag} {t}: more threads than this machine runs well (at most {max} on its {} cores: 16 per core, and never fewer than 64); results do not depend on the thread count, so use fewer",
+            cores()
+        ),
+        t => Ok(t),
     }
 }
 

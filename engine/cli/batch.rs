@@ -375,11 +375,11 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
         Some(s) => Some(crate::args::parse_shard(s).map_err(anyhow::Error::msg)?),
         None => None,
     };
-    if args.threads_per_job == 0 {
-        bail!("--threads-per-job must be at least 1");
-    }
-    if args.jobs == Some(0) {
-        bail!("--jobs must be at least 1");
+    crate::args::check_threads(args.threads_per_job, "--threads-per-job")?;
+    if let Some(jobs) = args.jobs {
+        crate::args::check_threads(jobs, "--jobs")?;
+        let all = jobs.saturating_mul(args.threads_per_job);
+        crate::args::check_threads(all, "--jobs × --threads-per-job")?;
     }
     let jobs = args.jobs.unwrap_or_else(|| jobs_default(args.threads_per_job));
     let plan = Plan::load(&args.batch)?;

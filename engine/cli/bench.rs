@@ -181,8 +181,8 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     if args.ticks == 0 || args.repeats == 0 {
         bail!("--ticks and --repeats must be at least 1");
     }
-    if args.threads.contains(&0) {
-        bail!("--threads must be at least 1");
+    for &t in &args.threads {
+        crate::args::check_threads(t, "--threads")?;
     }
     let mut indexes: Vec<IndexKind> = Vec::new();
     for i in args.index.iter().map(|&i| IndexKind::from(i)) {

@@ -9,6 +9,7 @@ mod batch;
 mod bench;
 mod check_and_run;
 mod feature_validation;
+mod limits;
 mod parse_errors;
 mod reference_errors;
 mod value_errors;

@@ -37,6 +37,24 @@ pub enum PipelineError {
     /// A pool needs at least one thread.
     #[error("threads must be at least 1")]
     ZeroThreads,
+    /// More threads than this machine runs well ([`max_threads`]): thousands of threads on a
+    /// few cores take minutes per tick, and hundreds of thousands hang the pool's start.
+    #[error(
+        "{threads} threads is more than this machine runs well (at most {max}: 16 per core, and never fewer than 64); results do not depend on the thread count, so use fewer"
+    )]
+    TooManyThreads {
+        /// The thread count asked for.
+        threads: usize,
+        /// The most this machine takes ([`max_threads`]).
+        max: usize,
+    },
+}
+
+/// The most worker threads a pipeline takes on this machine: 16 per core, at least 64.
+/// Results do not depend on the thread count; the cap only keeps a mistyped count (5,000, or
+/// 100,000) from crawling or hanging.
+pub fn max_threads() -> usize {
+    (16 * std::thread::available_parallelism().map_or(1, |n| n.get())).max(64)
 }
 
 /// The default of [`Pipeline::set_reorder_every`]: rows in spatial order every 20 ticks.
@@ -64,6 +82,9 @@ impl Pipeline {
     pub fn new(threads: usize, index: IndexKind) -> Result<Pipeline, PipelineError> {
         if threads == 0 {
             return Err(PipelineError::ZeroThreads);
+        }
+        if threads > max_threads() {
+            return Err(PipelineError::TooManyThreads { threads, max: max_threads() });
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
