@@ -300,7 +300,34 @@ fn verify_notes_another_engine_version_and_rejects_bad_files() {
     assert!(report.contains("note: recorded with throng-engine 0.0.1; this is"), "{report}");
 
     let json = std::fs::read_to_string(&g).expect("read");
+    // Damage is a format error (exit 2) naming the part, not a changed engine (exit 1).
+    let damaged = |edit: &dyn Fn(&mut Golden)| {
+        let mut golden = Golden::load(&g).expect("golden file");
+        edit(&mut golden);
+        golden.to_json()
+    };
+    let bad_hash = damaged(&|g| g.records[2].hash = "not a hash".into());
+    let bad_digest = damaged(&|g| {
+        if let Some(d) = g.records[1].digests.values_mut().next() {
+            *d = "xyz".into();
+        }
+    });
+    let out_of_order = damaged(&|g| {
+        let t = g.records[1].tick;
+        g.records[1].tick = g.records[2].tick;
+        g.records[2].tick = t;
+    });
+    let final_hash = damaged(&|g| g.final_hash = g.records[0].hash.clone());
     let cases = [
+        (
+            "edited-scenario.json",
+            json.replacen("seed = 3", "seed = 4", 1),
+            "the embedded scenario text does not match its recorded hash",
+        ),
+        ("bad-hash.json", bad_hash, "record 2 (tick 2): the hash `not a hash` is not 64 hex digits"),
+        ("bad-digest.json", bad_digest, "record 1 (tick 1): the digest of"),
+        ("out-of-order.json", out_of_order, "record 2 (tick 1) comes after tick 2"),
+        ("final-hash.json", final_hash, "`final_hash` is not the last record's hash"),
         (
             "future.json",
             json.replacen("\"format_version\": 1", "\"format_version\": 99", 1),

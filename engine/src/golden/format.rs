@@ -207,15 +207,56 @@ impl Golden {
         if g.records.is_empty() || g.records[0].tick != 0 || g.every == 0 {
             return Err(format("a golden file needs `every` >= 1 and a record at tick 0".into()));
         }
-        if g.records.windows(2).any(|w| w[0].tick >= w[1].tick)
-            || g.records.last().is_some_and(|r| r.tick != g.ticks)
+        for (k, pair) in g.records.windows(2).enumerate() {
+            if pair[0].tick >= pair[1].tick {
+                return Err(format(format!(
+                    "record {} (tick {}) comes after tick {}: records must be in increasing tick order",
+                    k + 1,
+                    pair[1].tick,
+                    pair[0].tick
+                )));
+            }
+        }
+        if let Some(last) = g.records.last()
+            && last.tick != g.ticks
         {
-            return Err(format("records must be in increasing tick order and end at `ticks`".into()));
+            return Err(format(format!(
+                "the last record is at tick {}, not at `ticks` ({})",
+                last.tick, g.ticks
+            )));
         }
         if g.columns.iter().any(|c| !g.records[0].digests.contains_key(c))
             || g.records.iter().any(|r| r.digests.keys().any(|k| !g.columns.contains(k)))
         {
             return Err(format("the records' digests do not match `columns`".into()));
+        }
+        for (k, r) in g.records.iter().enumerate() {
+            let at = |what: &str| format!("record {k} (tick {}): {what}", r.tick);
+            if !is_hex(&r.hash, 64) {
+                return Err(format(at(&format!("the hash `{}` is not 64 hex digits", r.hash))));
+            }
+            if let Some((column, d)) = r.digests.iter().find(|(_, d)| !is_hex(d, 16)) {
+                return Err(format(at(&format!("the digest of `{column}`, `{d}`, is not 16 hex digits"))));
+            }
+            if let Some((pass, d)) = r.passes.iter().find(|(_, d)| !is_hex(d, 16)) {
+                return Err(format(at(&format!("the digest of pass `{pass}`, `{d}`, is not 16 hex digits"))));
+            }
+        }
+        if !is_hex(&g.final_hash, 64) || g.records.last().is_some_and(|r| r.hash != g.final_hash) {
+            return Err(format("`final_hash` is not the last record's hash".into()));
+        }
+        let scenario_hash = blake3::hash(g.scenario.text.as_bytes()).to_hex();
+        if !is_hex(&g.scenario.content_hash, 64) || scenario_hash.as_str() != g.scenario.content_hash {
+            return Err(format(format!(
+                "the embedded scenario text does not match its recorded hash (the text hashes to {}, the file says {}): the scenario part of the file was edited or damaged",
+                &scenario_hash.as_str()[..16],
+                g.scenario.content_hash.get(..16).unwrap_or(&g.scenario.content_hash)
+            )));
+        }
+        if g.snapshots.windows(2).any(|w| w[0].tick >= w[1].tick)
+            || g.snapshots.iter().any(|s| !g.records.iter().any(|r| r.tick == s.tick))
+        {
+            return Err(format("snapshots must be in increasing tick order, each at a recorded tick".into()));
         }
         Ok(g)
     }
@@ -257,6 +298,11 @@ impl Golden {
             message: e.to_string(),
         })
     }
+}
+
+/// Whether `text` is exactly `digits` lowercase hex digits.
+fn is_hex(text: &str, digits: usize) -> bool {
+    text.len() == digits && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// Standard base64 (RFC 4648, with padding) of `bytes`: how snapshots store a world.
