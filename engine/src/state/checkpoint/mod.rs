@@ -522,6 +522,52 @@ kind = "wander"
         assert!(decode(&longer, "x").is_err());
     }
 
+    /// Forged length fields (the override count, an override's length, the plan's length, the
+    /// column count, the payload length), with the header checksum recomputed so only the
+    /// length is wrong: each is an error, never a panic or a huge allocation.
+    #[test]
+    fn forged_length_fields_are_errors() {
+        let w = world();
+        let run = RunIdentity { scenario_hash: &[7; 32], overrides: &["a = 1".into()], plan: "{}" };
+        let bytes = encode(&w, None, &run);
+        let version_len = ENGINE_VERSION.len();
+        // magic 8, format 4, engine version 2 + n, scenario hash 32: the override count follows.
+        let count_at = 8 + 4 + 2 + version_len + 32;
+        let override_len_at = count_at + 4;
+        let plan_len_at = override_len_at + 4 + "a = 1".len();
+        let columns_at = plan_len_at + 4 + 2;
+        let header_end = bytes.len() - decode(&bytes, "x").expect("decodes").header.payload_len as usize - 32;
+        let payload_len_at = header_end - 32 - 8;
+        // The offsets hold what they should before forging.
+        let h = decode(&bytes, "x").expect("decodes").header;
+        let read = |at: usize, width: usize| {
+            let mut v = [0u8; 8];
+            v[..width].copy_from_slice(&bytes[at..at + width]);
+            u64::from_le_bytes(v)
+        };
+        assert_eq!(
+            (read(count_at, 4), read(override_len_at, 4), read(plan_len_at, 4), read(columns_at, 4)),
+            (1, 5, 2, h.layout.len() as u64)
+        );
+        assert_eq!(read(payload_len_at, 8), h.payload_len);
+        for (what, at, width) in [
+            ("override count", count_at, 4),
+            ("override length", override_len_at, 4),
+            ("plan length", plan_len_at, 4),
+            ("column count", columns_at, 4),
+            ("payload length", payload_len_at, 8),
+        ] {
+            for forged in [u64::MAX, u32::MAX as u64, 1 << 20] {
+                let mut b = bytes.clone();
+                b[at..at + width].copy_from_slice(&forged.to_le_bytes()[..width]);
+                // Recompute the header checksum, as a forger would.
+                let sum = blake3::hash(&b[..header_end]);
+                b[header_end..header_end + 32].copy_from_slice(sum.as_bytes());
+                assert!(decode(&b, "x").is_err(), "{what} forged to {forged} went unnoticed");
+            }
+        }
+    }
+
     /// A plan goes through untouched; version 2 files (no plan) still read, with an empty one.
     #[test]
     fn the_plan_is_carried_and_version_2_reads_without_one() {
