@@ -12,6 +12,7 @@ mod feature_validation;
 mod limits;
 mod parse_errors;
 mod reference_errors;
+mod signals;
 mod value_errors;
 
 use std::path::Path;

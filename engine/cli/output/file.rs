@@ -1,15 +1,55 @@
 //! An output CSV of a run, opened either fresh (created, with its header) or to continue a
 //! resumed run: rows past the checkpoint's tick (and any half-written last line) are cut off
-//! and the run appends from there, so the finished file equals an uninterrupted run's.
+//! and the run appends from there, so the finished file equals an uninterrupted run's. Rows
+//! reach the file whole ([`WholeRows`]), so even a run killed outright leaves no torn row.
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Seek, SeekFrom};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
 /// The writer of an output CSV.
-pub type CsvWriter = csv::Writer<BufWriter<File>>;
+pub type CsvWriter = csv::Writer<WholeRows>;
+
+/// Buffers what the CSV writer hands over and writes only whole rows (up to a newline) to the
+/// file, 64 KiB at a time: a process killed between two writes leaves every row whole. (A
+/// quoted field holding a newline could be split; the run's files hold names and numbers.)
+pub struct WholeRows {
+    file: File,
+    pending: Vec<u8>,
+}
+
+impl WholeRows {
+    fn new(file: File) -> WholeRows {
+        WholeRows { file, pending: Vec::with_capacity(1 << 17) }
+    }
+
+    /// Writes the complete rows pending.
+    fn write_rows(&mut self) -> std::io::Result<()> {
+        if let Some(end) = self.pending.iter().rposition(|&b| b == b'\n') {
+            self.file.write_all(&self.pending[..=end])?;
+            self.pending.drain(..=end);
+        }
+        Ok(())
+    }
+}
+
+impl Write for WholeRows {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        if self.pending.len() >= 1 << 16 {
+            self.write_rows()?;
+        }
+        Ok(buf.len())
+    }
+
+    /// Writes every complete row (the CSV writer flushes between records, so that is all).
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.write_rows()?;
+        self.file.flush()
+    }
+}
 
 /// Where a continued file must pick up: the checkpoint's tick, and the last tick whose rows
 /// the file must already hold (the checkpoint's, or the last one written before it).
@@ -24,8 +64,10 @@ pub struct ContinueAt {
 pub fn open(path: &Path, what: &str, header: &[String], at: Option<ContinueAt>) -> Result<CsvWriter> {
     let Some(at) = at else {
         let file = File::create(path).with_context(|| format!("cannot create {what} {}", path.display()))?;
-        let mut writer = csv::Writer::from_writer(BufWriter::new(file));
+        let mut writer = csv::Writer::from_writer(WholeRows::new(file));
         writer.write_record(header).with_context(|| format!("cannot write {what} {}", path.display()))?;
+        // The header at once: from the start the file is a CSV, if an empty one.
+        writer.flush().with_context(|| format!("cannot write {what} {}", path.display()))?;
         return Ok(writer);
     };
     let keep = rows_up_to(path, what, header, &at)?;
@@ -35,7 +77,7 @@ pub fn open(path: &Path, what: &str, header: &[String], at: Option<ContinueAt>) 
         .with_context(|| format!("cannot open {what} {} to continue it", path.display()))?;
     file.set_len(keep).with_context(|| format!("cannot cut {what} {} back", path.display()))?;
     file.seek(SeekFrom::End(0))?;
-    Ok(csv::Writer::from_writer(BufWriter::new(file)))
+    Ok(csv::Writer::from_writer(WholeRows::new(file)))
 }
 
 /// The length of `path`'s header and rows up to `at.tick`, after checking the header and that

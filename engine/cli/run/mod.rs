@@ -14,6 +14,7 @@ use throng_engine::{IndexKind, Pipeline, RunSettings, World, state_hash};
 use crate::args::{self, IndexArg};
 use crate::output::{MetricsCsv, RunInfo, TraceCsv};
 
+mod interrupt;
 mod plan;
 mod resume;
 
@@ -188,12 +189,14 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
 
     let progress = args::progress_bar(ticks - first_tick, args.quiet);
+    let interrupts = interrupt::Interrupts::catch();
+    let mut stopped = None;
     observe(sim.world(), &mut hashes, &mut trace)?;
-    let stopped = format!("{} stopped", plan.scenario.display());
+    let stopped_msg = format!("{} stopped", plan.scenario.display());
     // The whole loop on a worker thread of the pipeline: no hand-over to the pool per tick.
     sim.enter(|sim| -> Result<()> {
         for _ in first_tick..ticks {
-            sim.step().context(stopped.clone())?;
+            sim.step().context(stopped_msg.clone())?;
             if let (Some(csv), Some(m)) = (metrics_csv.as_mut(), sim.metrics()) {
                 csv.write(m.last())?;
             }
@@ -211,6 +214,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
                 c.after_tick(sim)?;
             }
             progress.inc(1);
+            if let Some(signal) = interrupts.caught() {
+                stopped = Some(signal);
+                break;
+            }
         }
         Ok(())
     })?;
@@ -221,6 +228,20 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
     if let Some(csv) = metrics_csv {
         csv.finish()?;
+    }
+    if let Some(signal) = stopped {
+        let resume = match &plan.checkpoint_dir {
+            Some(dir) => {
+                format!("; `throng run --resume {}` continues from its last checkpoint", dir.display())
+            }
+            None => String::new(),
+        };
+        eprintln!(
+            "stopped by {} after tick {} of {ticks}: the trace and metrics files hold every tick up to it, whole{resume}",
+            signal.name(),
+            sim.tick()
+        );
+        return Ok(ExitCode::from(signal.exit_code()));
     }
 
     let world = sim.world();
