@@ -434,7 +434,7 @@ fn bad_overrides_name_the_key_and_place() {
     rejects(
         "batch_out_of_range",
         "version = 1\n[[sweep]]\nscenario = \"small.toml\"\npoints = [{ dt = 0.1 }, { dt = -1 }]\n",
-        &["batch.toml:4:32", "`dt`", "expected a finite number > 0"],
+        &["batch.toml:4:32", "`dt`", "expected a finite number from 0.0001 to 10"],
     );
     rejects(
         "batch_set_twice",

@@ -49,12 +49,12 @@ fn nan_and_inf_are_rejected() {
 
 #[test]
 fn dt_must_be_positive() {
-    for (i, dt) in ["0", "0.0", "-0.5"].iter().enumerate() {
+    for (i, dt) in ["0", "0.0", "-0.5", "1e-45", "0.00009", "10.5"].iter().enumerate() {
         check_rejects(
             &format!("cli_dt_{i}"),
             base_with("dt = 0.1", &format!("dt = {dt}")),
             (4, 6),
-            &["`dt`", "> 0"],
+            &["`dt`", "a finite number from 0.0001 to 10"],
         );
     }
 }

@@ -21,6 +21,8 @@ pub enum Range {
     NonNegative(f32),
     /// `|x| <= max`.
     Finite(f32),
+    /// `lo <= x <= hi`.
+    Between(f32, f32),
 }
 
 impl Range {
@@ -31,6 +33,7 @@ impl Range {
                 Range::Positive(max) => x > 0.0 && x <= max,
                 Range::NonNegative(max) => (0.0..=max).contains(&x),
                 Range::Finite(max) => x.abs() <= max,
+                Range::Between(lo, hi) => (lo..=hi).contains(&x),
             }
     }
 
@@ -40,6 +43,7 @@ impl Range {
             Range::Positive(max) => format!("a finite number > 0 and <= {max:e}"),
             Range::NonNegative(max) => format!("a finite number >= 0 and <= {max:e}"),
             Range::Finite(max) => format!("a finite number between {:e} and {max:e}", -max),
+            Range::Between(lo, hi) => format!("a finite number from {lo} to {hi}"),
         }
     }
 
@@ -50,6 +54,7 @@ impl Range {
             Range::NonNegative(max) if max <= 10.0 => format!("`0` to `{max}`"),
             Range::NonNegative(max) => format!("`>= 0`, `<= {max:e}`"),
             Range::Finite(max) => format!("`{:e}` to `{max:e}`", -max),
+            Range::Between(lo, hi) => format!("`{lo}` to `{hi}`"),
         }
     }
 }

@@ -28,6 +28,9 @@ pub(super) struct Validator<'a> {
 /// What a number must be: the same ranges the behaviour tables use.
 pub(super) use crate::behaviours::params::Range as Rule;
 
+/// The smallest time step a scenario may take (seconds).
+pub const MIN_DT: f32 = 1e-4;
+
 impl<'a> Validator<'a> {
     /// Records a problem at `path` (the first one wins) and returns `None` to stop the caller.
     fn fail<T>(&mut self, path: &[Seg], message: impl Into<String>) -> Option<T> {
@@ -184,7 +187,8 @@ impl<'a> Validator<'a> {
         if raw.name.trim().is_empty() {
             return self.fail(&[Key("name")], "expected a non-empty name");
         }
-        let dt = self.num(&[Key("dt")], raw.dt, Rule::Positive(10.0))?;
+        // Below 0.1 ms a step moves nothing an f32 position can show (1e-45 was accepted).
+        let dt = self.num(&[Key("dt")], raw.dt, Rule::Between(MIN_DT, 10.0))?;
         if raw.ticks == 0 || raw.ticks > 1_000_000_000 {
             return self
                 .fail(&[Key("ticks")], format!("expected a tick count from 1 to 1e9, found {}", raw.ticks));
