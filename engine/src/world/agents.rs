@@ -6,36 +6,56 @@ use serde::{Deserialize, Serialize};
 use crate::math::Vec2;
 use crate::rng::AgentRng;
 
-/// Reusable scratch for [`Agents::permute_rows_with`].
+/// Reusable scratch for [`Agents::permute_rows_with`]: one buffer per column type, which a
+/// column is gathered into and then swapped with, so a warm caller allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub struct PermuteScratch {
-    done: Vec<bool>,
-    /// The first row of every cycle longer than one row.
-    leaders: Vec<u32>,
+    u32s: Vec<u32>,
+    u16s: Vec<u16>,
+    u8s: Vec<u8>,
+    i8s: Vec<i8>,
+    f32s: Vec<f32>,
+    vec2s: Vec<Vec2>,
+    rngs: Vec<AgentRng>,
 }
+
+/// The scratch buffer for columns of type `T`.
+trait ScratchOf<T> {
+    fn buffer(&mut self) -> &mut Vec<T>;
+}
+
+macro_rules! scratch_of {
+    ($($ty:ty => $field:ident),+) => {
+        $(impl ScratchOf<$ty> for PermuteScratch {
+            fn buffer(&mut self) -> &mut Vec<$ty> {
+                &mut self.$field
+            }
+        })+
+    };
+}
+scratch_of!(u32 => u32s, u16 => u16s, u8 => u8s, i8 => i8s, f32 => f32s, Vec2 => vec2s, AgentRng => rngs);
 
 /// One agent column, as [`Agents::permute_rows_with`] moves it.
 trait Column: Send {
-    /// Moves row `order[k]` to row `k`, following the cycles that start at `leaders`.
-    fn follow_cycles(&mut self, order: &[u32], leaders: &[u32]);
+    /// Puts row `order[k]` in row `k`: gathered into the scratch buffer of the column's type,
+    /// which then becomes the column (and the old column the buffer).
+    fn gather(&mut self, order: &[u32], scratch: &mut PermuteScratch, parallel: bool);
 }
 
-impl<T: Send> Column for Vec<T> {
-    fn follow_cycles(&mut self, order: &[u32], leaders: &[u32]) {
-        for &start in leaders {
-            // Row `start` holds its old value; each swap puts the right one in row `j` and
-            // carries the old value of `start` along the cycle, to its last row.
-            let start = start as usize;
-            let mut j = start;
-            loop {
-                let k = order[j] as usize;
-                if k == start {
-                    break;
-                }
-                self.swap(j, k);
-                j = k;
-            }
+impl<T: Clone + Send + Sync> Column for Vec<T>
+where
+    PermuteScratch: ScratchOf<T>,
+{
+    fn gather(&mut self, order: &[u32], scratch: &mut PermuteScratch, parallel: bool) {
+        let buffer = scratch.buffer();
+        let rows = &self[..];
+        if parallel {
+            order.par_iter().with_min_len(4096).map(|&r| rows[r as usize].clone()).collect_into_vec(buffer);
+        } else {
+            buffer.clear();
+            buffer.extend(order.iter().map(|&r| rows[r as usize].clone()));
         }
+        std::mem::swap(self, buffer);
     }
 }
 
@@ -220,41 +240,21 @@ impl Agents {
         self.permute_rows_with(order, &mut PermuteScratch::default());
     }
 
-    /// As [`Agents::permute_rows`], in place, with reusable scratch (a warm caller allocates
-    /// nothing). The permutation's cycles are found once; then each column follows them on its
-    /// own, the columns side by side when called on a rayon pool of several threads. A column's
-    /// result does not depend on which thread moved it.
+    /// As [`Agents::permute_rows`], with reusable scratch (a warm caller allocates nothing):
+    /// each column is gathered (`new[k] = old[order[k]]`) into a buffer of its type and swapped
+    /// with it. Gathering reads rows independently of each other, so the memory system serves
+    /// many at once; following the permutation's cycles in place read them one after another
+    /// and grew faster than the crowd (the first reorder of 2M agents took 1.3 s). On a rayon
+    /// pool of several threads each column is gathered in parallel; a column's result does not
+    /// depend on the threads.
     pub fn permute_rows_with(&mut self, order: &[u32], scratch: &mut PermuteScratch) {
         assert_eq!(order.len(), self.len(), "a permutation of every row");
-        let PermuteScratch { done, leaders } = scratch;
-        done.clear();
-        done.resize(order.len(), false);
-        leaders.clear();
-        // At most one cycle per two rows: room for the most there can be, so a later
-        // permutation with more cycles (a near-identity one has thousands) never reallocates.
-        leaders.reserve(order.len() / 2);
-        for start in 0..order.len() {
-            if done[start] {
-                continue;
-            }
-            if order[start] as usize != start {
-                leaders.push(start as u32);
-            }
-            let mut j = start;
-            while !done[j] {
-                done[j] = true;
-                j = order[j] as usize;
-            }
-        }
-        if leaders.is_empty() {
+        if order.iter().enumerate().all(|(k, &r)| r as usize == k) {
             return;
         }
-        let columns = self.columns_mut();
-        let leaders = &leaders[..];
-        if rayon::current_thread_index().is_some() && rayon::current_num_threads() > 1 {
-            columns.into_par_iter().for_each(|c| c.follow_cycles(order, leaders));
-        } else {
-            columns.into_iter().for_each(|c| c.follow_cycles(order, leaders));
+        let parallel = rayon::current_thread_index().is_some() && rayon::current_num_threads() > 1;
+        for column in self.columns_mut() {
+            column.gather(order, scratch, parallel);
         }
     }
 
