@@ -6,6 +6,7 @@ mod args;
 mod batch;
 mod bench;
 mod check;
+mod memory;
 mod output;
 mod record;
 mod render;

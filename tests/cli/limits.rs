@@ -51,3 +51,56 @@ fn absurd_thread_counts_are_refused_at_once() {
     // The library refuses too.
     assert!(matches!(Pipeline::new(max + 1, IndexKind::Kd), Err(PipelineError::TooManyThreads { .. })));
 }
+
+/// A run whose estimated peak memory exceeds `--max-memory` is refused before anything is
+/// built, saying the estimate and what to change; under the limit it runs.
+#[test]
+fn a_run_over_max_memory_is_refused_before_it_starts() {
+    let start = Instant::now();
+    let out = throng(&["run", "scenarios/bench/crowd.toml", "--agents", "20000000", "--max-memory", "1G"]);
+    assert!(start.elapsed() < Duration::from_secs(20), "the refusal took {:?}", start.elapsed());
+    assert_error(&out, &["needs about", "20000000 agents at its peak", "more than --max-memory 1024 MiB"]);
+    let out = throng(&["run", "scenarios/bench/crowd.toml", "--max-memory", "lots"]);
+    let stderr = crate::fixtures::text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--max-memory") && stderr.contains("expected a size such as 512M"), "{stderr}");
+    let out =
+        throng(&["run", "scenarios/seek_arrive.toml", "--ticks", "2", "--quiet", "--max-memory", "512M"]);
+    assert_eq!(out.status.code(), Some(0), "{}", crate::fixtures::text(&out.stderr));
+}
+
+/// The estimate stays within 25 % of the measured peak RSS of the standard crowd at 10k and
+/// 1M agents (each size in its own process, so the peak is its own). Slow at 1M:
+/// `cargo test --release --test suite estimate_is_honest -- --ignored`.
+#[test]
+#[ignore]
+fn the_memory_estimate_is_honest_at_10k_and_1m() {
+    for agents in ["10000", "1000000"] {
+        let out = throng(&[
+            "bench",
+            "scenarios/bench/crowd.toml",
+            "--agents",
+            agents,
+            "--threads",
+            "2",
+            "--ticks",
+            "4",
+            "--warmup",
+            "2",
+            "--repeats",
+            "1",
+            "--json",
+            "--quiet",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", crate::fixtures::text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let r = &v["results"][0];
+        let (rss, est) =
+            (r["peak_rss_mb"].as_f64().expect("rss"), r["estimated_mb"].as_f64().expect("estimate"));
+        eprintln!("{agents} agents: peak RSS {rss:.1} MB, estimate {est:.1} MB");
+        assert!(
+            (est / rss - 1.0).abs() <= 0.25,
+            "{agents}: estimate {est:.1} MB against {rss:.1} MB measured"
+        );
+    }
+}

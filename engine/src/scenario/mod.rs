@@ -6,6 +6,7 @@
 
 mod error;
 mod locate;
+mod memory;
 pub mod overrides;
 mod schema;
 mod validate;
@@ -14,6 +15,7 @@ pub use error::{ScaleError, ScenarioError};
 pub use locate::nearest_word;
 use locate::toml_error;
 pub(crate) use locate::{line_col, read_source};
+pub use memory::{AGENT_BYTES, BASE_BYTES, CANDIDATE_SLOT_BYTES, MemoryEstimate, NEIGHBOUR_SLOT_BYTES};
 use schema::ScenarioToml;
 use validate::Validator;
 
