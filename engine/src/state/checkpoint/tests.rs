@@ -1,0 +1,210 @@
+//! Checkpoint format tests: save → load → save, versions, forged lengths, every truncation and
+//! flipped byte, the plan, and run matching.
+use super::*;
+use crate::Scenario;
+
+fn id<'a>(scenario_hash: &'a [u8; 32], overrides: &'a [String]) -> RunIdentity<'a> {
+    RunIdentity { scenario_hash, overrides, plan: "" }
+}
+
+fn world() -> World {
+    let text = r#"
+version = 1
+name = "t"
+seed = 9
+dt = 0.1
+ticks = 5
+[bounds]
+min = [0, 0]
+max = [10, 10]
+[[groups]]
+name = "g"
+count = 7
+spawn = { kind = "rect", min = [0, 0], max = [10, 10] }
+max_speed = 1.0
+max_force = 1.0
+[[groups.behaviours]]
+kind = "wander"
+"#;
+    let s = Scenario::parse(text, "t.toml").expect("valid");
+    let mut w = s.build_world();
+    let mut p = crate::Pipeline::new(1, crate::IndexKind::Kd).expect("pool");
+    for _ in 0..3 {
+        p.step(&mut w).expect("finite");
+    }
+    w
+}
+
+#[test]
+fn save_load_save_is_byte_identical() {
+    let w = world();
+    let bytes = encode(&w, None, &id(&[7; 32], &["dt = 0.1".into()]));
+    let Checkpoint { header: h, world: back, metrics } = decode(&bytes, "x").expect("decodes");
+    assert_eq!(back, *w.id_ordered());
+    assert_eq!(metrics, None);
+    assert_eq!((h.tick, h.seed, h.overrides.clone()), (3, 9, vec!["dt = 0.1".to_string()]));
+    assert_eq!(encode(&back, None, &id(&h.scenario_hash, &h.overrides)), bytes);
+}
+
+/// The pipeline's spatial order is not saved: the rows go in id order, the bytes are those
+/// of the id-ordered world, and the live world keeps its rows.
+#[test]
+fn a_reordered_world_is_saved_in_id_order() {
+    let mut w = world();
+    w.agents.permute_rows(&[3, 0, 6, 1, 5, 2, 4]);
+    let live = w.clone();
+    let bytes = encode(&w, None, &id(&[7; 32], &[]));
+    assert_eq!(w, live, "saving changed the live world");
+    assert_eq!(bytes, encode(&w.id_ordered(), None, &id(&[7; 32], &[])));
+    let back = decode(&bytes, "x").expect("decodes").world;
+    assert!(back.agents.is_id_ordered());
+    assert_eq!(crate::state_hash(&back), crate::state_hash(&w));
+}
+
+/// Format version 1 (no metrics section) is still read; a version 2 file carries the
+/// metrics state through, and one whose world and metrics sections disagree with the
+/// version in its header is refused.
+#[test]
+fn format_1_is_read_and_later_formats_carry_the_metrics_state() {
+    let w = world();
+    let v1 = encode_as(ENGINE_VERSION, 1, &w, None, &id(&[7; 32], &[]));
+    let c = decode(&v1, "x").expect("a version 1 file decodes");
+    assert_eq!((c.header.format_version, c.metrics), (1, None));
+    assert_eq!(c.world, *w.id_ordered());
+    let metrics = crate::metrics::MetricsCollector::new(Default::default(), &w).state().clone();
+    let v2 = encode(&w, Some(&metrics), &id(&[7; 32], &[]));
+    let c = decode(&v2, "x").expect("decodes");
+    assert_eq!((c.header.format_version, &c.metrics), (FORMAT_VERSION, &Some(metrics.clone())));
+    assert_eq!(encode(&c.world, c.metrics.as_ref(), &id(&[7; 32], &[])), v2);
+    // A version 2 payload under a version 1 header (checksums recomputed): refused.
+    let forged = encode_as(ENGINE_VERSION, 1, &w, None, &id(&[7; 32], &[]));
+    let mut payload = postcard::to_stdvec(&*w.id_ordered()).unwrap();
+    payload.extend(postcard::to_stdvec(&Some(&metrics)).unwrap());
+    let header_len = forged.len() - postcard::to_stdvec(&*w.id_ordered()).unwrap().len() - 32 - 32 - 8;
+    let mut b = forged[..header_len].to_vec();
+    b.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    b.extend_from_slice(blake3::hash(&payload).as_bytes());
+    let sum = blake3::hash(&b);
+    b.extend_from_slice(sum.as_bytes());
+    b.extend_from_slice(&payload);
+    assert!(matches!(decode(&b, "x"), Err(CheckpointError::Decode { .. })), "{:?}", decode(&b, "x").err());
+}
+
+#[test]
+fn another_engine_version_is_refused() {
+    let bytes = encode_as("9.9.9", FORMAT_VERSION, &world(), None, &id(&[7; 32], &[]));
+    let e = decode(&bytes, "x").unwrap_err();
+    assert!(matches!(&e, CheckpointError::EngineVersion { found, .. } if found == "9.9.9"), "{e}");
+    assert!(e.to_string().contains("written by throng-engine 9.9.9"), "{e}");
+}
+
+#[test]
+fn another_format_version_is_refused_before_anything_else() {
+    let mut bytes = encode(&world(), None, &id(&[7; 32], &[]));
+    bytes[8..12].copy_from_slice(&4u32.to_le_bytes());
+    assert!(matches!(decode(&bytes, "x"), Err(CheckpointError::Format { found: 4, .. })));
+    bytes[8..12].copy_from_slice(&0u32.to_le_bytes());
+    assert!(matches!(decode(&bytes, "x"), Err(CheckpointError::Format { found: 0, .. })));
+}
+
+#[test]
+fn every_truncation_and_every_flipped_byte_is_an_error() {
+    let w = world();
+    let metrics = crate::metrics::MetricsCollector::new(Default::default(), &w).state().clone();
+    let bytes = encode(&w, Some(&metrics), &id(&[7; 32], &["a = 1".into()]));
+    for len in 0..bytes.len() {
+        let e = decode(&bytes[..len], "x").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                CheckpointError::Truncated { .. }
+                    | CheckpointError::NotACheckpoint { .. }
+                    | CheckpointError::Corrupted { .. }
+            ),
+            "{len}: {e}"
+        );
+    }
+    for at in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[at] ^= 0x10;
+        assert!(decode(&b, "x").is_err(), "a flipped byte at {at} went unnoticed");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(decode(&longer, "x").is_err());
+}
+
+/// Forged length fields (the override count, an override's length, the plan's length, the
+/// column count, the payload length), with the header checksum recomputed so only the
+/// length is wrong: each is an error, never a panic or a huge allocation.
+#[test]
+fn forged_length_fields_are_errors() {
+    let w = world();
+    let run = RunIdentity { scenario_hash: &[7; 32], overrides: &["a = 1".into()], plan: "{}" };
+    let bytes = encode(&w, None, &run);
+    let version_len = ENGINE_VERSION.len();
+    // magic 8, format 4, engine version 2 + n, scenario hash 32: the override count follows.
+    let count_at = 8 + 4 + 2 + version_len + 32;
+    let override_len_at = count_at + 4;
+    let plan_len_at = override_len_at + 4 + "a = 1".len();
+    let columns_at = plan_len_at + 4 + 2;
+    let header_end = bytes.len() - decode(&bytes, "x").expect("decodes").header.payload_len as usize - 32;
+    let payload_len_at = header_end - 32 - 8;
+    // The offsets hold what they should before forging.
+    let h = decode(&bytes, "x").expect("decodes").header;
+    let read = |at: usize, width: usize| {
+        let mut v = [0u8; 8];
+        v[..width].copy_from_slice(&bytes[at..at + width]);
+        u64::from_le_bytes(v)
+    };
+    assert_eq!(
+        (read(count_at, 4), read(override_len_at, 4), read(plan_len_at, 4), read(columns_at, 4)),
+        (1, 5, 2, h.layout.len() as u64)
+    );
+    assert_eq!(read(payload_len_at, 8), h.payload_len);
+    for (what, at, width) in [
+        ("override count", count_at, 4),
+        ("override length", override_len_at, 4),
+        ("plan length", plan_len_at, 4),
+        ("column count", columns_at, 4),
+        ("payload length", payload_len_at, 8),
+    ] {
+        for forged in [u64::MAX, u32::MAX as u64, 1 << 20] {
+            let mut b = bytes.clone();
+            b[at..at + width].copy_from_slice(&forged.to_le_bytes()[..width]);
+            // Recompute the header checksum, as a forger would.
+            let sum = blake3::hash(&b[..header_end]);
+            b[header_end..header_end + 32].copy_from_slice(sum.as_bytes());
+            assert!(decode(&b, "x").is_err(), "{what} forged to {forged} went unnoticed");
+        }
+    }
+}
+
+/// A plan goes through untouched; version 2 files (no plan) still read, with an empty one.
+#[test]
+fn the_plan_is_carried_and_version_2_reads_without_one() {
+    let w = world();
+    let plan = r#"{"ticks": 400, "trace": "out/t.csv"}"#;
+    let run = RunIdentity { scenario_hash: &[7; 32], overrides: &[], plan };
+    let bytes = encode(&w, None, &run);
+    let c = decode(&bytes, "x").expect("decodes");
+    assert_eq!(c.header.plan, plan);
+    assert_eq!(encode(&c.world, None, &run), bytes);
+    let v2 = encode_as(ENGINE_VERSION, 2, &w, None, &run);
+    let c = decode(&v2, "x").expect("a version 2 file decodes");
+    assert_eq!((c.header.format_version, c.header.plan.as_str()), (2, ""));
+    assert_eq!(c.world, *w.id_ordered());
+}
+
+#[test]
+fn the_run_must_match() {
+    let w = world();
+    let bytes = encode(&w, None, &id(&[7; 32], &["a = 1".into()]));
+    let h = decode(&bytes, "x").expect("decodes").header;
+    assert!(check_run(&h, "x", "s.toml", &[7; 32], &["a = 1".into()]).is_ok());
+    assert!(matches!(
+        check_run(&h, "x", "s.toml", &[8; 32], &["a = 1".into()]),
+        Err(CheckpointError::Scenario { .. })
+    ));
+    assert!(matches!(check_run(&h, "x", "s.toml", &[7; 32], &[]), Err(CheckpointError::Overrides { .. })));
+}
