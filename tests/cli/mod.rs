@@ -10,6 +10,7 @@ mod bench;
 mod check_and_run;
 mod feature_validation;
 mod limits;
+mod listed_points;
 mod parse_errors;
 mod reference_errors;
 mod signals;

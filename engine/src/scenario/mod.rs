@@ -1,9 +1,10 @@
 //! Scenarios: TOML → validated [`Scenario`] → [`World`] at tick 0.
 //!
-//! `schema` holds the TOML shapes, `validate` the range checks, `locate` the spans, line:col and
+//! `schema` holds the TOML shapes, `bulk` the long point lists read beside the parser, `validate` the range checks, `locate` the spans, line:col and
 //! "did you mean" shared by every located error (scenarios, overrides, batch files),
 //! `overrides` the dotted-key overrides applied before validation.
 
+mod bulk;
 mod error;
 mod locate;
 mod memory;
@@ -11,6 +12,7 @@ pub mod overrides;
 mod schema;
 mod validate;
 
+use bulk::BulkLists;
 pub use error::{ScaleError, ScenarioError};
 pub use locate::nearest_word;
 use locate::toml_error;
@@ -161,6 +163,16 @@ impl Scenario {
                 message: "the file is empty; a scenario needs version, name, seed, dt, ticks, [bounds] and [[groups]]".into(),
             });
         }
+        // Long point lists are read beside the parser (see `bulk`); when the blanked text
+        // does not parse or a list sits where points do not belong, the original text is
+        // parsed instead, so errors read the same either way.
+        if let Some((mut bulk, blanked)) = BulkLists::extract(text)
+            && let Ok(doc) = DeTable::parse(&blanked)
+            && let Ok(mut raw) = ScenarioToml::deserialize(toml::de::Deserializer::from(doc.clone()))
+            && bulk.fill(&mut raw, &doc)
+        {
+            return Scenario::validate(raw, text, origin, &doc, &bulk);
+        }
         let doc = DeTable::parse(text).map_err(|e| toml_error(origin, text, None, &e))?;
         // A batch file given where a scenario is expected: say what it is.
         let table = doc.get_ref();
@@ -177,7 +189,17 @@ impl Scenario {
         }
         let raw = ScenarioToml::deserialize(toml::de::Deserializer::from(doc.clone()))
             .map_err(|e| toml_error(origin, text, Some(&doc), &e))?;
-        let mut v = Validator { origin, text, doc: &doc, error: None, warnings: Vec::new() };
+        Scenario::validate(raw, text, origin, &doc, &BulkLists::default())
+    }
+
+    fn validate(
+        raw: ScenarioToml,
+        text: &str,
+        origin: &str,
+        doc: &toml::Spanned<DeTable>,
+        bulk: &BulkLists,
+    ) -> Result<Scenario, ScenarioError> {
+        let mut v = Validator { origin, text, doc, bulk, error: None, warnings: Vec::new() };
         let scenario = v.scenario(raw, text);
         match (scenario, v.error) {
             (Some(mut s), None) => {

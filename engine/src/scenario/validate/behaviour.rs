@@ -2,8 +2,6 @@
 //! allowed keys, the defaults, the ranges and the messages all come from the table; only what
 //! reads the rest of the scenario (target and path names) is here.
 
-use toml::de::DeValue;
-
 use super::*;
 use crate::behaviours::params::{Arg, Args, Context, Default, Invalid, Kind, missing_hint};
 use crate::behaviours::{KINDS, WeightedBehaviour};
@@ -177,15 +175,9 @@ impl Validator<'_> {
 
     /// Number of nodes of the path called `name` in the file.
     pub(super) fn path_len(&self, name: &str) -> usize {
-        match self.doc.get_ref().get("paths").map(|p| p.get_ref()) {
-            Some(DeValue::Table(t)) => match t.get(name).map(|p| p.get_ref()) {
-                Some(DeValue::Table(p)) => match p.get("nodes").map(|n| n.get_ref()) {
-                    Some(DeValue::Array(a)) => a.len(),
-                    _ => 0,
-                },
-                _ => 0,
-            },
-            _ => 0,
+        match array_at(self.doc, &[Seg::Key("paths"), Seg::Key(name), Seg::Key("nodes")]) {
+            Some((start, len)) => self.bulk.len_at(start).unwrap_or(len),
+            None => 0,
         }
     }
 }

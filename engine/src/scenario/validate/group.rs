@@ -202,8 +202,9 @@ impl Validator<'_> {
                 Some(Spawn::Circle { centre, radius })
             }
             _ => {
-                let mut points = Vec::new();
-                for (i, p) in s.points.as_ref()?.iter().enumerate() {
+                let listed = s.points.as_ref()?;
+                let mut points = Vec::with_capacity(listed.len());
+                for (i, p) in listed.iter().enumerate() {
                     points.push(
                         self.point(&[Key("groups"), Index(g), Key("spawn"), Key("points"), Index(i)], *p)?,
                     );

@@ -4,11 +4,10 @@ mod behaviour;
 mod group;
 mod scene;
 
-use std::ops::Range;
-
 use toml::Spanned;
 use toml::de::DeTable;
 
+use super::bulk::{BulkLists, array_at};
 use super::locate::*;
 use super::schema::*;
 use super::*;
@@ -20,6 +19,8 @@ pub(super) struct Validator<'a> {
     pub(super) origin: &'a str,
     pub(super) text: &'a str,
     pub(super) doc: &'a Spanned<DeTable<'a>>,
+    /// The point lists read beside the parser; their points are not in `doc`.
+    pub(super) bulk: &'a BulkLists,
     /// The first problem found; validation stops reporting after it.
     pub(super) error: Option<ScenarioError>,
     pub(super) warnings: Vec<ScenarioError>,
@@ -34,22 +35,35 @@ pub const MIN_DT: f32 = 1e-4;
 impl<'a> Validator<'a> {
     /// Records a problem at `path` (the first one wins) and returns `None` to stop the caller.
     fn fail<T>(&mut self, path: &[Seg], message: impl Into<String>) -> Option<T> {
-        let span = span_of(self.doc, path);
-        self.fail_at(span, path, message)
+        let at = self.offset_of(path);
+        self.fail_at(at, path, message)
     }
 
     /// As [`Validator::fail`], placed at the last key of `path` rather than at its value
     /// (an unknown key).
     fn fail_at_key<T>(&mut self, path: &[Seg], message: impl Into<String>) -> Option<T> {
-        let span = key_span_of(self.doc, path);
-        self.fail_at(span, path, message)
+        let at = self.bulk.original(key_span_of(self.doc, path).start);
+        self.fail_at(at, path, message)
     }
 
-    fn fail_at<T>(&mut self, span: Range<usize>, path: &[Seg], message: impl Into<String>) -> Option<T> {
+    /// The byte offset in the file of the value at `path` (`doc` was parsed from the text
+    /// with its point lists cut out; a point of such a list is found in the file's text).
+    fn offset_of(&self, path: &[Seg]) -> usize {
+        if let Some((Seg::Index(i), list)) = path.split_last()
+            && let Some((start, _)) = array_at(self.doc, list)
+            && let Some(at) = self.bulk.point_offset(self.text, start, *i)
+        {
+            return at;
+        }
+        self.bulk.original(span_of(self.doc, path).start)
+    }
+
+    /// Records a problem at byte `at` of the file.
+    fn fail_at<T>(&mut self, at: usize, path: &[Seg], message: impl Into<String>) -> Option<T> {
         if self.error.is_none() {
             self.error = Some(ScenarioError {
                 file: self.origin.into(),
-                location: Some(line_col(self.text, span.start)),
+                location: Some(line_col(self.text, at)),
                 key: path_string(path),
                 message: message.into(),
             });
@@ -59,10 +73,10 @@ impl<'a> Validator<'a> {
 
     /// Records a warning at `path`.
     fn warn(&mut self, path: &[Seg], message: impl Into<String>) {
-        let span = span_of(self.doc, path);
+        let at = self.offset_of(path);
         self.warnings.push(ScenarioError {
             file: self.origin.into(),
-            location: Some(line_col(self.text, span.start)),
+            location: Some(line_col(self.text, at)),
             key: path_string(path),
             message: message.into(),
         });
