@@ -50,6 +50,8 @@ pub struct BatchArgs {
     /// Also save each run's final state (`runs/<id>/final.ckpt`, resumable with `throng run`).
     #[arg(long)]
     save_final: bool,
+    #[command(flatten)]
+    max_memory: crate::memory::MaxMemory,
     /// Print nothing but errors.
     #[arg(long)]
     quiet: bool,
@@ -385,6 +387,10 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
     let plan = Plan::load(&args.batch)?;
     let (i, n) = shard.unwrap_or((0, 1));
     let runs = plan.shard(i, n);
+    // Before anything is written: the runs that would go at once must fit together.
+    let estimates: Vec<(String, u64)> =
+        runs.iter().map(|r| (r.id.clone(), r.scenario.memory_estimate().bytes)).collect();
+    let jobs = crate::memory::batch_jobs(&estimates, jobs, args.jobs.is_some(), args.max_memory.bytes)?;
     let out = args.out.clone().unwrap_or_else(|| default_out(&args.batch, shard));
     let manifest = Manifest {
         format: MANIFEST_FORMAT.into(),

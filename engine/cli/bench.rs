@@ -54,6 +54,8 @@ pub struct BenchArgs {
     /// scenario's `sensing_skin`.
     #[arg(long, value_name = "D", value_parser = args::parse_skin)]
     sensing_skin: Option<f32>,
+    #[command(flatten)]
+    max_memory: crate::memory::MaxMemory,
     /// Neighbour indexes, each measured in turn on every size and thread count of this run,
     /// e.g. `kd,grid` (default: the scenario's).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "INDEX,..")]
@@ -221,6 +223,11 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             scaled.scale_geometry((now / n).sqrt() as f32);
         }
         let neighbours = expected_neighbours(&scaled);
+        crate::memory::check(
+            &scaled,
+            args.max_memory.bytes,
+            &format!("{} at {} agents", args.scenario.display(), scaled.agent_count()),
+        )?;
         cases.push((scaled, neighbours));
     }
     // The CSV is created before the first size runs (a bad path fails at once) and gets each

@@ -53,6 +53,8 @@ pub struct RecordArgs {
     /// Most KiB of snapshot data in the file (0: none).
     #[arg(long, value_name = "KIB", default_value_t = 256)]
     max_snapshot_kib: usize,
+    #[command(flatten)]
+    max_memory: crate::memory::MaxMemory,
     /// Print nothing but errors.
     #[arg(long)]
     quiet: bool,
@@ -75,6 +77,8 @@ pub struct VerifyArgs {
     /// Use this scenario file instead of the recorded path (one golden file only).
     #[arg(long, value_name = "FILE")]
     scenario: Option<PathBuf>,
+    #[command(flatten)]
+    max_memory: crate::memory::MaxMemory,
     /// Print only failures.
     #[arg(long)]
     quiet: bool,
@@ -91,6 +95,7 @@ pub fn record(args: RecordArgs) -> Result<ExitCode> {
     }
     let sets = parse_sets(&args.set, args.agents)?;
     let scenario = overrides::load(&args.scenario, &sets)?;
+    crate::memory::check(&scenario, args.max_memory.bytes, &args.scenario.display().to_string())?;
     let index = args.index.map(IndexKind::from).unwrap_or(scenario.index);
     let ticks = crate::args::ticks(args.ticks)?.unwrap_or(scenario.ticks);
     let opts = RecordOptions {
@@ -136,6 +141,11 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
     for file in &args.files {
         let result = (|| -> Result<golden::Verdict> {
             let g = Golden::load(file)?;
+            // The run the golden file holds must fit here too (it may have been recorded on a
+            // larger machine).
+            let name = file.display().to_string();
+            let recorded = overrides::parse(&g.scenario.text, &name, &g.overrides(&name)?)?;
+            crate::memory::check(&recorded, args.max_memory.bytes, &format!("the run {name} holds"))?;
             let index = match args.index {
                 Some(i) => IndexKind::from(i),
                 None => IndexKind::parse(&g.recorded_with.index).unwrap_or_default(),

@@ -1,13 +1,14 @@
 //! Resource limits: a thread count far beyond the machine is refused at once, with the limit
-//! and the reason, by every command that starts worker threads, and by the library.
+//! and the reason, by every command that starts worker threads, and by the library; a run (or
+//! a batch's runs at once) that cannot fit in memory is refused before anything is built.
 
 use std::time::{Duration, Instant};
 
 use throng_engine::pipeline::max_threads;
-use throng_engine::{IndexKind, Pipeline, PipelineError};
+use throng_engine::{IndexKind, Pipeline, PipelineError, Scenario};
 
-use crate::common::throng;
-use crate::fixtures::assert_error;
+use crate::common::{scratch_dir, throng};
+use crate::fixtures::{assert_error, write};
 
 #[test]
 fn absurd_thread_counts_are_refused_at_once() {
@@ -102,5 +103,67 @@ fn the_memory_estimate_is_honest_at_10k_and_1m() {
             (est / rss - 1.0).abs() <= 0.25,
             "{agents}: estimate {est:.1} MB against {rss:.1} MB measured"
         );
+    }
+}
+
+/// `bench`, `record` and `verify` refuse a run over `--max-memory` as `run` does, before
+/// anything is written.
+#[test]
+fn every_command_that_runs_refuses_what_cannot_fit() {
+    let dir = scratch_dir("limits_memory_commands");
+    let golden = dir.join("never.golden.json");
+    let huge = ["scenarios/bench/crowd.toml", "--agents", "20000000", "--max-memory", "1G"];
+    let bench = [&["bench"][..], &huge[..]].concat();
+    assert_error(&throng(&bench), &["at 20000000 agents needs about", "more than --max-memory 1024 MiB"]);
+    let record = [&["record"][..], &huge[..], &["-o", golden.to_str().expect("utf-8")][..]].concat();
+    assert_error(&throng(&record), &["needs about", "20000000 agents at its peak"]);
+    assert!(!golden.exists(), "nothing is recorded");
+    // The crowd's golden run needs more than a megabyte.
+    let out = throng(&["verify", "tests/golden/crowd.golden.json", "--max-memory", "1M"]);
+    let stderr = crate::fixtures::text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the run tests/golden/crowd.golden.json holds needs about"), "{stderr}");
+}
+
+/// A batch's runs that would go at once must fit together: with `--jobs` given the batch is
+/// refused saying how many fit; by default it runs fewer at a time and says so; a run too big
+/// on its own is refused. Nothing is written when it is refused.
+#[test]
+fn a_batch_runs_only_as_many_at_once_as_fit() {
+    let dir = scratch_dir("limits_memory_batch");
+    let crowd = std::fs::canonicalize("scenarios/bench/crowd.toml").expect("the crowd");
+    let batch = write(
+        &dir,
+        "sizes.toml",
+        format!(
+            "version = 1\nticks = 1\n\n[[sweep]]\nscenario = \"{}\"\n\n[sweep.grid]\nagents = [20000, 40000]\n",
+            crowd.display()
+        ),
+    );
+    let base = Scenario::load(&crowd).expect("the crowd");
+    let bytes = |n: u64| base.scaled(n).expect("scaled").memory_estimate().bytes;
+    // Room for the larger run alone, not for both together.
+    let limit = (bytes(40000) + bytes(20000) / 2).to_string();
+    let batch_path = batch.to_str().expect("utf-8");
+    let out_dir = dir.join("out");
+    let out_path = out_dir.to_str().expect("utf-8");
+    let common = ["batch", batch_path, "-o", out_path, "--max-memory", &limit, "--quiet"];
+
+    let explicit = [&common[..], &["--jobs", "2"]].concat();
+    assert_error(&throng(&explicit), &["--jobs 2", "1 at a time fit (--jobs 1)"]);
+    assert!(!out_dir.exists(), "a refused batch writes nothing");
+
+    let small = (bytes(20000) / 2).to_string();
+    let alone = ["batch", batch_path, "-o", out_path, "--max-memory", &small, "--quiet"];
+    assert_error(&throng(&alone), &["needs about", "more than --max-memory"]);
+    assert!(!out_dir.exists(), "a refused batch writes nothing");
+
+    // With the default number of jobs (2 or more with two cores), it runs one at a time.
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
+        let out = throng(&common);
+        let stderr = crate::fixtures::text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert!(stderr.contains("note: running 1 at a time"), "{stderr}");
+        assert!(out_dir.join("results.csv").exists());
     }
 }

@@ -79,10 +79,8 @@ pub struct RunArgs {
     /// Directory for --checkpoint-every (created if missing).
     #[arg(long, value_name = "DIR")]
     pub checkpoint_dir: Option<PathBuf>,
-    /// Refuse the run if its estimated peak memory exceeds this (e.g. `512M`, `2G`); by
-    /// default, the memory this machine has available.
-    #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
-    pub max_memory: Option<u64>,
+    #[command(flatten)]
+    pub max_memory: crate::memory::MaxMemory,
     /// Continue the run that wrote this checkpoint (or a checkpoint directory's latest) to its
     /// planned end: its scenario, `--set`s, `--ticks`, output files and checkpoint settings come
     /// from the checkpoint; any given again must agree. Its trace and metrics files are

@@ -35,7 +35,7 @@ pub fn start(args: &RunArgs, settings: RunSettings) -> Result<Start> {
             scenario.seed = seed;
         }
         let plan = RunPlan::fresh(args, path, scenario.ticks)?;
-        crate::memory::check(&scenario, args.max_memory, &format!("{}", path.display()))?;
+        crate::memory::check(&scenario, args.max_memory.bytes, &format!("{}", path.display()))?;
         let mut sim = Simulation::new(&scenario, RunSettings { metrics: !plan.no_metrics, ..settings })?;
         sim.set_plan(plan.to_text());
         return Ok(Start { sim, scenario, plan, resumed: None });
@@ -88,7 +88,7 @@ pub fn start(args: &RunArgs, settings: RunSettings) -> Result<Start> {
         }
     };
     let mut scenario = overrides::load(&path, &sets)?;
-    crate::memory::check(&scenario, args.max_memory, &format!("{}", path.display()))?;
+    crate::memory::check(&scenario, args.max_memory.bytes, &format!("{}", path.display()))?;
     let legacy = saved.header.plan.is_empty();
     let mut sim = Simulation::resume_from(
         &scenario,
