@@ -248,10 +248,13 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
         * args.threads.len() as u64
         * (args.warmup + args.ticks * args.repeats);
     let progress = progress_bar(total, args.quiet || args.json);
+    // A signal stops the benchmark between ticks; what was measured is kept and reported.
+    let interrupts = crate::interrupt::Interrupts::catch();
+    let mut stopped = None;
     let mut results = Vec::new();
     let mut points = Vec::new();
     let (mut ideal_in, mut ideal_out): (Vec<f32>, Vec<f32>) = (Vec::new(), Vec::new());
-    for (scaled, neighbours) in cases.iter().map(|(s, n)| (s, *n)) {
+    'measure: for (scaled, neighbours) in cases.iter().map(|(s, n)| (s, *n)) {
         for (&index, &threads) in indexes.iter().flat_map(|i| args.threads.iter().map(move |t| (i, t))) {
             reset_peak_rss();
             let settings = RunSettings {
@@ -263,17 +266,24 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                 keep_awake: true,
             };
             let mut sim = Simulation::new(scaled, settings)?;
-            // `ticks` ticks on the pipeline's workers (see `Simulation::enter`), counted on the bar.
+            // `ticks` ticks on the pipeline's workers (see `Simulation::enter`), counted on the
+            // bar; false when a signal stopped them.
             let run_ticks = |sim: &mut Simulation, ticks: u64| {
                 sim.enter(|sim| {
                     for _ in 0..ticks {
                         sim.step()?;
                         progress.inc(1);
+                        if interrupts.caught().is_some() {
+                            return Ok(false);
+                        }
                     }
-                    Ok::<_, NonFinite>(())
+                    Ok::<_, NonFinite>(true)
                 })
             };
-            run_ticks(&mut sim, args.warmup)?;
+            if !run_ticks(&mut sim, args.warmup)? {
+                stopped = interrupts.caught();
+                break 'measure;
+            }
             sim.pipeline_mut().timers = Default::default();
             let (reused_before, sensed_before) = sim.pipeline().sensing_counts();
             let mut per_tick = Vec::new();
@@ -281,7 +291,10 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             let mut ideals = Vec::new();
             for _ in 0..args.repeats {
                 let start = Instant::now();
-                run_ticks(&mut sim, args.ticks)?;
+                if !run_ticks(&mut sim, args.ticks)? {
+                    stopped = interrupts.caught();
+                    break 'measure;
+                }
                 per_tick.push(start.elapsed().as_secs_f64() * 1e3 / args.ticks as f64);
                 // The floor on this repeat's positions, with each agent's own sensing radius,
                 // [`FLOOR_RUNS`] times: one floor is a single build and query sweep, far
@@ -365,6 +378,16 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         print_table(&report);
+    }
+    if let Some(signal) = stopped {
+        eprintln!(
+            "stopped by {}: {} of {} measurements finished{}",
+            signal.name(),
+            report.results.len(),
+            cases.len() * indexes.len() * args.threads.len(),
+            args.csv.as_ref().map_or(String::new(), |p| format!(", each a whole row of {}", p.display()))
+        );
+        return Ok(ExitCode::from(signal.exit_code()));
     }
     Ok(ExitCode::SUCCESS)
 }

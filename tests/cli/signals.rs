@@ -1,6 +1,7 @@
 //! A run stopped by a signal: SIGINT and SIGTERM end it between ticks with its trace and
 //! metrics files flushed, every row whole, and exit codes 130 and 143; `kill -9` cannot be
-//! caught, but leaves no torn row either (rows reach the files whole).
+//! caught, but leaves no torn row either (rows reach the files whole). A benchmark stopped by
+//! SIGINT keeps its measured rows.
 
 #![cfg(unix)]
 
@@ -98,4 +99,47 @@ fn kill_9_leaves_no_torn_row() {
     child.wait().expect("reaped");
     whole_rows(&trace);
     whole_rows(&dir.join("m.csv"));
+}
+
+/// `throng bench` stopped by SIGINT: the sizes measured so far stay in its CSV as whole rows,
+/// the report says how many finished, and it exits 130.
+#[test]
+fn sigint_stops_a_benchmark_keeping_its_measured_rows() {
+    let dir = scratch_dir("signal_bench");
+    let csv = dir.join("bench.csv");
+    let child = Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args(["bench", "scenarios/bench/crowd.toml", "--agents", "500,600,700,800,900,1000,1100,1200"])
+        .args(["--threads", "1", "--warmup", "1", "--ticks", "5", "--repeats", "400", "--quiet"])
+        .args(["--csv", s(&csv), "--json"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("throng starts");
+    // Wait for the first measured row (header + one line).
+    let t = Instant::now();
+    let rows = || std::fs::read_to_string(&csv).map_or(0, |c| c.lines().count().saturating_sub(1));
+    while rows() < 1 && t.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(rows() >= 1, "no row was measured");
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("the benchmark ends");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("stopped by SIGINT: ") && stderr.contains("of 8 measurements finished"),
+        "{stderr}"
+    );
+    let finished = rows();
+    assert!((1..8).contains(&finished), "{finished} rows");
+    // Every row whole, with the header's number of fields.
+    let content = std::fs::read_to_string(&csv).expect("the CSV");
+    assert!(content.ends_with('\n'));
+    let fields = content.lines().next().expect("a header").split(',').count();
+    assert!(content.lines().all(|l| l.split(',').count() == fields), "{content}");
+    // The report has the finished sizes.
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the JSON report");
+    assert_eq!(report["results"].as_array().map(Vec::len), Some(finished));
 }

@@ -14,7 +14,6 @@ use throng_engine::{IndexKind, Pipeline, RunSettings, World, state_hash};
 use crate::args::{self, IndexArg};
 use crate::output::{MetricsCsv, RunInfo, TraceCsv};
 
-mod interrupt;
 mod plan;
 mod resume;
 
@@ -191,7 +190,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     }
 
     let progress = args::progress_bar(ticks - first_tick, args.quiet);
-    let interrupts = interrupt::Interrupts::catch();
+    let interrupts = crate::interrupt::Interrupts::catch();
     let mut stopped = None;
     observe(sim.world(), &mut hashes, &mut trace)?;
     let stopped_msg = format!("{} stopped", plan.scenario.display());

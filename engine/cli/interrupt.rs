@@ -1,5 +1,6 @@
-//! SIGINT and SIGTERM during a run: caught between ticks, so the run stops with its output
-//! files flushed and closed (every row whole) and exits 130 or 143, as a shell expects.
+//! SIGINT and SIGTERM during a run or a benchmark: caught between ticks, so the command stops
+//! with its output files flushed and closed (every row whole) and exits 130 or 143, as a
+//! shell expects.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
