@@ -13,6 +13,7 @@ mod record;
 mod render;
 mod report;
 mod run;
+mod test;
 mod verify_report;
 
 use std::process::ExitCode;
@@ -38,6 +39,8 @@ enum Command {
     Record(record::RecordArgs),
     /// Re-run golden files and compare; exit 1 and name the first difference on a mismatch.
     Verify(record::VerifyArgs),
+    /// Run every scenario with expectations under the paths and report each; exit 1 if one fails.
+    Test(test::TestArgs),
     /// Run a batch file (scenarios x seeds x overrides) in parallel; re-running resumes.
     Batch(batch::BatchArgs),
     /// Merge batch output directories (shards) and aggregate metrics over seeds per point.
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bench(args) => bench::bench(args),
         Command::Run(args) => run::run(args),
+        Command::Test(args) => test::test(args),
         Command::Check(args) => check::check(args),
         Command::Record(args) => record::record(args),
         Command::Verify(args) => record::verify(args),

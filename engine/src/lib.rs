@@ -35,6 +35,7 @@
 
 pub mod batch;
 pub mod behaviours;
+pub mod expect;
 pub mod golden;
 pub mod index;
 pub mod math;

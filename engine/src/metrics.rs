@@ -339,6 +339,11 @@ impl MetricsCollector {
         (mean_speed, polarisation, overlap_pairs, obstacle_penetrations)
     }
 
+    /// Crossings of each gate over every observed tick, in gate order.
+    pub fn gate_totals(&self) -> &[u64] {
+        &self.state.gate_totals
+    }
+
     /// The metrics of the last observed tick.
     pub fn last(&self) -> &TickMetrics {
         &self.state.last

@@ -1,11 +1,13 @@
 //! `Simulation`: the one front door for a program that runs throng. It owns the state
 //! ([`World`]), the scratch ([`Pipeline`]) and, when asked for, the crowd metrics
-//! ([`MetricsCollector`]), and wires them the one way every caller in the repository needs:
-//! scenario → world at tick 0 (or a checkpoint) → pipeline with the run's settings → ticks.
+//! ([`MetricsCollector`]) and the scenario's expectations ([`Watcher`]), and wires them the one
+//! way every caller in the repository needs: scenario → world at tick 0 (or a checkpoint) →
+//! pipeline with the run's settings → ticks.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::expect::{Outcome, WatchStateError, Watcher};
 use crate::index::IndexKind;
 use crate::metrics::{MetricsCollector, MetricsStateError, Summary, TickMetrics};
 use crate::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, Pass, Pipeline, PipelineError};
@@ -66,6 +68,14 @@ pub enum SimulationError {
         /// What does not fit.
         source: MetricsStateError,
     },
+    /// The checkpoint's expectations' state does not fit the scenario or its world.
+    #[error("{path}: the checkpoint's expectations' state does not fit: {source}")]
+    WatchState {
+        /// The checkpoint file.
+        path: String,
+        /// What does not fit.
+        source: WatchStateError,
+    },
 }
 
 /// A scenario being run: the world, the pipeline that steps it, and the metrics observed.
@@ -84,6 +94,11 @@ pub struct Simulation {
     world: World,
     pipeline: Pipeline,
     metrics: Option<MetricsCollector>,
+    /// The scenario's expectations, watched when it has any and metrics are on.
+    watcher: Option<Watcher>,
+    /// Whether this simulation resumed from a checkpoint without the expectations' state (they
+    /// then judge the resumed ticks only).
+    watch_restarted: bool,
     /// Whether this simulation resumed from a checkpoint that carried no metrics state (its
     /// metrics then cover the resumed ticks only).
     metrics_restarted: bool,
@@ -124,18 +139,29 @@ impl Simulation {
         checkpoint_path: &Path,
         settings: RunSettings,
     ) -> Result<Simulation, SimulationError> {
-        let Checkpoint { header, world, metrics } = checkpoint;
+        let Checkpoint { header, world, metrics, watch } = checkpoint;
         let path = checkpoint_path.display().to_string();
         checkpoint::check_run(&header, &path, &scenario.origin, &scenario.content_hash, &scenario.overrides)?;
         let saved = match (settings.metrics, metrics) {
             (true, Some(state)) => Some(
                 MetricsCollector::resume(scenario.metrics, &world, state)
-                    .map_err(|source| SimulationError::MetricsState { path, source })?,
+                    .map_err(|source| SimulationError::MetricsState { path: path.clone(), source })?,
             ),
             _ => None,
         };
         let restarted = settings.metrics && saved.is_none();
+        let watched = match (settings.metrics && saved.is_some(), watch) {
+            (true, Some(state)) if !scenario.expectations.is_empty() => Some(
+                Watcher::resume(scenario.expectations.clone(), state, &world)
+                    .map_err(|source| SimulationError::WatchState { path: path.clone(), source })?,
+            ),
+            _ => None,
+        };
         let mut sim = Simulation::with_world(scenario, world, saved, settings)?;
+        sim.watch_restarted = sim.watcher.is_some() && watched.is_none();
+        if watched.is_some() {
+            sim.watcher = watched;
+        }
         sim.metrics_restarted = restarted;
         sim.plan = header.plan;
         Ok(sim)
@@ -155,15 +181,28 @@ impl Simulation {
         if !settings.keep_awake {
             pipeline.set_keep_awake(false); // on by default where it helps (see `Pipeline::new`)
         }
-        let metrics = match (settings.metrics, metrics) {
+        let mut metrics = match (settings.metrics, metrics) {
             (false, _) => None,
             (true, Some(m)) => Some(m),
             (true, None) => Some(MetricsCollector::new(scenario.metrics, &world)),
+        };
+        // Expectations read the metrics; they start with the state as it is (tick 0 of a new
+        // run). A resumed run replaces this watcher with the checkpoint's.
+        let watcher = match metrics.as_mut() {
+            Some(m) if !scenario.expectations.is_empty() => {
+                let mut w = Watcher::new(scenario.expectations.clone());
+                let first = pipeline.install(|| m.initial(&world));
+                w.observe(&world, &first, m.gate_totals());
+                Some(w)
+            }
+            _ => None,
         };
         Ok(Simulation {
             world,
             pipeline,
             metrics,
+            watcher,
+            watch_restarted: false,
             metrics_restarted: false,
             content_hash: scenario.content_hash,
             overrides: scenario.overrides.clone(),
@@ -178,13 +217,16 @@ impl Simulation {
         let start = Instant::now();
         self.pipeline.step(&mut self.world)?;
         self.step_time += start.elapsed();
-        let Simulation { world, pipeline, metrics, .. } = self;
+        let Simulation { world, pipeline, metrics, watcher, .. } = self;
         if let Some(m) = metrics.as_mut() {
             let start = Instant::now();
             // On the pipeline's workers, as the passes (at once inside `enter`).
             pipeline.install(|| {
                 m.observe(world, pipeline.events(), pipeline.obstacle_index());
             });
+            if let Some(w) = watcher.as_mut() {
+                w.observe(world, m.last(), m.gate_totals());
+            }
             self.metrics_time += start.elapsed();
         }
         Ok(())
@@ -248,6 +290,19 @@ impl Simulation {
         self.metrics.as_ref().map(|m| m.summary(&self.world))
     }
 
+    /// Whether this run resumed from a checkpoint without the expectations' state, so they
+    /// judge the resumed ticks only.
+    pub fn expectations_restarted(&self) -> bool {
+        self.watch_restarted
+    }
+
+    /// The verdicts of the scenario's expectations on the run so far (`None` when it has
+    /// none, or metrics are off: expectations read them).
+    pub fn outcomes(&self) -> Option<Vec<Outcome>> {
+        let (w, m) = (self.watcher.as_ref()?, self.metrics.as_ref()?);
+        Some(w.outcomes(&self.world, &m.summary(&self.world)))
+    }
+
     /// Whether this run resumed from a checkpoint without a metrics state, so its metrics cover
     /// the resumed ticks only.
     pub fn metrics_restarted(&self) -> bool {
@@ -282,7 +337,8 @@ impl Simulation {
             overrides: &self.overrides,
             plan: &self.plan,
         };
-        checkpoint::encode(&self.world, metrics, &run)
+        let watch = self.watcher.as_ref().map(|w| w.state());
+        checkpoint::encode_watched(&self.world, metrics, watch, &run)
     }
 
     /// Sets the plan stored in this simulation's checkpoints: what its run was asked to do, in

@@ -175,7 +175,8 @@ fn save_load_save_is_byte_identical() {
     for tick in [3, 6] {
         let path = cdir.join(checkpoint::file_name(tick));
         let bytes = std::fs::read(&path).expect("checkpoint");
-        let checkpoint::Checkpoint { header, world, metrics } = checkpoint::load(&path).expect("loads");
+        let checkpoint::Checkpoint { header, world, metrics, watch } =
+            checkpoint::load(&path).expect("loads");
         assert_eq!(world.tick, tick);
         assert_eq!(header.overrides, ["groups.walkers.max_force = 1.25"]);
         assert!(metrics.is_some(), "a run observing metrics saves their state");
@@ -184,7 +185,7 @@ fn save_load_save_is_byte_identical() {
             overrides: &header.overrides,
             plan: &header.plan,
         };
-        let again = checkpoint::encode(&world, metrics.as_ref(), &run);
+        let again = checkpoint::encode_watched(&world, metrics.as_ref(), watch.as_ref(), &run);
         assert!(again == bytes, "tick {tick}: save → load → save changed the bytes");
     }
     // Continuing from tick 3 writes the same tick-6 checkpoint (plan included) as the straight

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
+use throng_engine::expect::{Outcome, Status};
 use throng_engine::metrics::Summary;
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::{IndexKind, Pipeline, RunSettings, World, state_hash};
@@ -80,6 +81,10 @@ pub struct RunArgs {
     pub checkpoint_dir: Option<PathBuf>,
     #[command(flatten)]
     pub max_memory: crate::memory::MaxMemory,
+    /// Exit with code 1 when one of the scenario's expectations (`[[expect]]`) fails or cannot
+    /// be checked (the run ended before its time). Without it they are reported only.
+    #[arg(long)]
+    pub expect: bool,
     /// Continue the run that wrote this checkpoint (or a checkpoint directory's latest) to its
     /// planned end: its scenario, `--set`s, `--ticks`, output files and checkpoint settings come
     /// from the checkpoint; any given again must agree. Its trace and metrics files are
@@ -123,6 +128,9 @@ struct RunReport<'a> {
     /// The tick of the checkpoint this run resumed from.
     #[serde(skip_serializing_if = "Option::is_none")]
     resumed_from: Option<u64>,
+    /// The verdict of each `[[expect]]` entry, when the scenario has some.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expectations: Option<Vec<Outcome>>,
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
@@ -154,6 +162,19 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         eprintln!(
             "warning: {} holds no metrics (its run had --no-metrics): the metrics cover the resumed ticks only",
             file.display()
+        );
+    }
+    if let Some(file) = &resumed
+        && sim.expectations_restarted()
+    {
+        eprintln!(
+            "warning: {} holds no state of the expectations: they judge the resumed ticks only",
+            file.display()
+        );
+    }
+    if !scenario.expectations.is_empty() && sim.metrics().is_none() {
+        eprintln!(
+            "warning: the scenario's expectations read the metrics: with --no-metrics they are not checked"
         );
     }
     let resumed_at = resumed.as_ref().map(|_| first_tick);
@@ -274,11 +295,29 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         hash: sim.hash().to_hex(),
         hashes,
         resumed_from: resumed.map(|_| first_tick),
+        expectations: sim.outcomes(),
     };
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else if !args.quiet {
         print_report(&report, pipeline);
+    }
+    let failed: Vec<&Outcome> =
+        report.expectations.iter().flatten().filter(|o| o.status != Status::Pass).collect();
+    if args.expect
+        && (!failed.is_empty() || (!scenario.expectations.is_empty() && report.expectations.is_none()))
+    {
+        if args.quiet {
+            for o in &failed {
+                eprintln!("{o}");
+            }
+        }
+        eprintln!(
+            "{} of {} expectations did not pass",
+            if report.expectations.is_none() { scenario.expectations.len() } else { failed.len() },
+            scenario.expectations.len()
+        );
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -330,6 +369,13 @@ fn print_report(r: &RunReport, pipeline: &Pipeline) {
         let _ = writeln!(out, "  queue length {}   mean wait {:.2} s", m.queue_length_max, m.mean_wait_s);
         for g in &m.gates {
             let _ = writeln!(out, "  gate {}: {} crossings, {:.3} per s", g.name, g.crossings, g.per_s);
+        }
+    }
+    if let Some(list) = &r.expectations {
+        let passed = list.iter().filter(|o| o.status == Status::Pass).count();
+        let _ = writeln!(out, "\nexpectations: {passed} of {} passed", list.len());
+        for o in list {
+            let _ = writeln!(out, "  {o}");
         }
     }
     let _ = writeln!(out, "\nfinal hash {}", r.hash);

@@ -137,6 +137,8 @@ pub struct Scenario {
     pub sources: Vec<Source>,
     /// Settings of the stuck-agent metric (defaults when the file has no `[metrics]`).
     pub metrics: MetricsConfig,
+    /// The `[[expect]]` entries, in file order: checks on the run's outcome.
+    pub expectations: Vec<crate::expect::Expectation>,
     /// Problems that do not stop a run (e.g. an exit outside the bounds), located like errors.
     pub warnings: Vec<ScenarioError>,
     /// BLAKE3 of the file's bytes.
@@ -260,7 +262,7 @@ impl Scenario {
     }
 
     /// Multiplies all geometry (bounds, spawn regions, targets, obstacles, paths, exits,
-    /// gates, source regions) by `s` about the origin; counts and agent parameters stay. With
+    /// gates, source regions, expectations' regions) by `s` about the origin; counts and agent parameters stay. With
     /// uniform spawns this divides the density by `s²`.
     pub fn scale_geometry(&mut self, s: f32) {
         let region = |r: &Region| match *r {
@@ -304,6 +306,15 @@ impl Scenario {
         }
         for src in &mut self.sources {
             src.region = region(&src.region);
+        }
+        for e in &mut self.expectations {
+            use crate::expect::{Check, Subject};
+            if let Subject::InRegion { region: r, .. } = &mut e.subject {
+                *r = region(r);
+            }
+            if let Check::Reach { region: r, .. } = &mut e.check {
+                *r = region(r);
+            }
         }
     }
 

@@ -39,6 +39,38 @@ pub(crate) struct ScenarioToml {
     pub(crate) sources: Vec<SourceToml>,
     #[serde(default)]
     pub(crate) metrics: Option<MetricsToml>,
+    #[serde(default)]
+    pub(crate) expect: Vec<ExpectToml>,
+}
+
+/// An `[[expect]]` entry: which keys a check takes is the validator's business.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExpectToml {
+    pub(crate) name: Option<String>,
+    pub(crate) check: Option<String>,
+    pub(crate) metric: Option<String>,
+    pub(crate) region: Option<RegionToml>,
+    pub(crate) group: Option<String>,
+    pub(crate) agent: Option<u32>,
+    pub(crate) min: Option<f64>,
+    pub(crate) max: Option<f64>,
+    pub(crate) at_s: Option<f64>,
+    pub(crate) from_s: Option<f64>,
+    pub(crate) to_s: Option<f64>,
+    pub(crate) after_s: Option<f64>,
+    pub(crate) before_s: Option<f64>,
+}
+
+/// A region written as its own (usually inline) table: `{ kind = "circle", centre, radius }`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RegionToml {
+    pub(crate) kind: String,
+    pub(crate) min: Option<Pt>,
+    pub(crate) max: Option<Pt>,
+    pub(crate) centre: Option<Pt>,
+    pub(crate) radius: Option<f32>,
 }
 
 pub(crate) fn yes() -> bool {

@@ -1,6 +1,7 @@
 //! The validator: range checks on the TOML shapes, with located errors and warnings.
 
 mod behaviour;
+mod expect;
 mod group;
 mod scene;
 
@@ -324,6 +325,9 @@ impl<'a> Validator<'a> {
                 ),
             );
         }
+        let gate_names: Vec<&str> = gates.iter().map(|g| g.name.as_str()).collect();
+        let expect_names = expect::ExpectNames { groups: &group_names, gates: &gate_names, ids: capacity };
+        let expectations = self.expectations(&raw.expect, &expect_names, dt, raw.ticks)?;
         let metrics = match &raw.metrics {
             None => MetricsConfig::default(),
             Some(m) => {
@@ -380,6 +384,7 @@ impl<'a> Validator<'a> {
             gates,
             sources,
             metrics,
+            expectations,
             warnings: Vec::new(),
             content_hash: *blake3::hash(text.as_bytes()).as_bytes(),
             overrides: Vec::new(),

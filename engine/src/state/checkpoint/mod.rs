@@ -11,7 +11,7 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `THRONGCK` |
-//! | 4 | format version (u32, currently 3; versions 1 and 2 are still read) |
+//! | 4 | format version (u32, currently 4; versions 1 to 3 are still read) |
 //! | 2 + n | engine version (u16 length, UTF-8) |
 //! | 32 | BLAKE3 of the scenario file |
 //! | 4 + … | overrides: u32 count, then each as u32 length + UTF-8 `key = value` (sorted) |
@@ -21,17 +21,19 @@
 //! | 8 | payload length (u64) |
 //! | 32 | BLAKE3 of the payload |
 //! | 32 | BLAKE3 of every header byte above |
-//! | … | payload: the `World` in postcard, then (version 2) the run's metrics state, an `Option<MetricsState>` in postcard |
+//! | … | payload: the `World` in postcard, then (version 2) the run's metrics state, an `Option<MetricsState>` in postcard, then (version 4) what its expectations have seen, an `Option<WatchState>` in postcard |
 //!
 //! The metrics state ([`MetricsState`]: stuck-agent anchors, counters, maxima) lets a resumed
 //! run's metrics go on exactly as the uninterrupted run's would; it is `None` when the run
-//! that wrote the checkpoint observed no metrics. It takes no part in the state hash.
+//! that wrote the checkpoint observed no metrics. It takes no part in the state hash. The watch
+//! state ([`WatchState`]) does the same for the scenario's expectations.
 //!
 //! Encoding is deterministic (no timestamps, no maps), so save → load → save gives the same
 //! bytes. The payload holds the agent rows in id order whatever order the live world keeps
 //! them in (the pipeline may have put them in spatial order), so the bytes do not depend on
 //! it either; a resumed pipeline reorders again on its own schedule, which changes no result.
 
+use crate::expect::WatchState;
 use crate::metrics::MetricsState;
 use crate::state::fields;
 use crate::world::World;
@@ -46,8 +48,8 @@ pub use files::{file_name, latest_in, load, save};
 /// [`CheckpointError::NotACheckpoint`].
 pub const MAGIC: &[u8; 8] = b"THRONGCK";
 /// The checkpoint format this engine writes (it also reads version 1, which has no metrics,
-/// and version 2, which has no plan).
-pub const FORMAT_VERSION: u32 = 3;
+/// version 2, which has no plan, and version 3, which has no expectations' state).
+pub const FORMAT_VERSION: u32 = 4;
 /// The engine version written into checkpoints and golden files.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The file extension of checkpoints written by `throng run --checkpoint-every`.
@@ -93,12 +95,25 @@ pub struct Checkpoint {
     /// The metrics state of the run that wrote it; `None` if it observed no metrics (or the
     /// file is of format version 1).
     pub metrics: Option<MetricsState>,
+    /// What the run's expectations had seen; `None` if it watched none (or the file is older
+    /// than format version 4).
+    pub watch: Option<WatchState>,
 }
 
 /// The bytes of a checkpoint of `world`, with the run's metrics state if it observes metrics,
 /// tied to `run`.
 pub fn encode(world: &World, metrics: Option<&MetricsState>, run: &RunIdentity<'_>) -> Vec<u8> {
-    encode_as(ENGINE_VERSION, FORMAT_VERSION, world, metrics, run)
+    encode_as(ENGINE_VERSION, FORMAT_VERSION, world, metrics, None, run)
+}
+
+/// [`encode`], with what the run's expectations have seen.
+pub fn encode_watched(
+    world: &World,
+    metrics: Option<&MetricsState>,
+    watch: Option<&WatchState>,
+    run: &RunIdentity<'_>,
+) -> Vec<u8> {
+    encode_as(ENGINE_VERSION, FORMAT_VERSION, world, metrics, watch, run)
 }
 
 /// What ties a checkpoint to its run: the scenario file's BLAKE3, the canonical overrides, and
@@ -118,6 +133,7 @@ fn encode_as(
     format_version: u32,
     world: &World,
     metrics: Option<&MetricsState>,
+    watch: Option<&WatchState>,
     run: &RunIdentity<'_>,
 ) -> Vec<u8> {
     let RunIdentity { scenario_hash, overrides, plan } = *run;
@@ -125,6 +141,9 @@ fn encode_as(
     let mut payload = postcard::to_stdvec(&*world.id_ordered()).expect("a World always serializes");
     if format_version >= 2 {
         payload.extend(postcard::to_stdvec(&metrics).expect("a metrics state always serializes"));
+    }
+    if format_version >= 4 {
+        payload.extend(postcard::to_stdvec(&watch).expect("a watch state always serializes"));
     }
     let layout = fields::layout(world);
     let mut out = Vec::with_capacity(payload.len() + 512);
@@ -275,33 +294,26 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Checkpoint, CheckpointError> {
     if header.engine_version != ENGINE_VERSION {
         return Err(CheckpointError::EngineVersion { path: p(), found: header.engine_version });
     }
-    let (world, metrics): (World, Option<MetricsState>) = match postcard::take_from_bytes::<World>(payload) {
-        Ok((world, [])) if format_version == 1 => (world, None),
-        Ok((world, rest)) if format_version >= 2 => match postcard::take_from_bytes(rest) {
-            Ok((metrics, [])) => (world, metrics),
-            _ => {
-                return Err(CheckpointError::Decode {
-                    path: p(),
-                    message: "the metrics state after the world does not decode".into(),
-                });
-            }
-        },
-        Ok((_, rest)) => {
-            return Err(CheckpointError::Decode {
-                path: p(),
-                message: format!(
-                    "{} bytes left over: the state layout of the engine that wrote it differs",
-                    rest.len()
-                ),
-            });
-        }
-        Err(e) => {
-            return Err(CheckpointError::Decode {
-                path: p(),
-                message: format!("{e}: the state layout of the engine that wrote it probably differs"),
-            });
-        }
+    let decode_error = |message: String| CheckpointError::Decode { path: p(), message };
+    let (world, rest) = postcard::take_from_bytes::<World>(payload).map_err(|e| {
+        decode_error(format!("{e}: the state layout of the engine that wrote it probably differs"))
+    })?;
+    let (metrics, rest): (Option<MetricsState>, &[u8]) = match format_version {
+        1 => (None, rest),
+        _ => postcard::take_from_bytes(rest)
+            .map_err(|_| decode_error("the metrics state after the world does not decode".into()))?,
     };
+    let (watch, rest): (Option<WatchState>, &[u8]) = match format_version {
+        1..=3 => (None, rest),
+        _ => postcard::take_from_bytes(rest)
+            .map_err(|_| decode_error("the expectations' state after the metrics does not decode".into()))?,
+    };
+    if !rest.is_empty() {
+        return Err(decode_error(format!(
+            "{} bytes left over: the state layout of the engine that wrote it differs",
+            rest.len()
+        )));
+    }
     let here = fields::layout(&world);
     if here != header.layout {
         let missing: Vec<&str> =
@@ -318,7 +330,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Checkpoint, CheckpointError> {
         });
     }
     check_world(&world, &header).map_err(|message| CheckpointError::Decode { path: p(), message })?;
-    Ok(Checkpoint { header, world, metrics })
+    Ok(Checkpoint { header, world, metrics, watch })
 }
 
 /// Consistency checks on a decoded world, so that a bad file is an error here and never a

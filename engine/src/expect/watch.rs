@@ -1,0 +1,308 @@
+//! Following a run for its expectations: what each has seen so far ([`WatchState`], carried
+//! by checkpoints) and the verdicts at the end.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::outcome::{Outcome, Status, describe, number, seconds};
+use super::{Check, Expectation, Subject, Who};
+use crate::metrics::{Summary, TickMetrics};
+use crate::world::{Region, World};
+
+/// What one expectation has seen so far.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ItemState {
+    /// The value at the last observed tick (`end`), or at the tick asked for (`at`).
+    pub last: Option<(u64, f64)>,
+    /// `always`: the first tick out of bounds; `ever` and `first`: the first tick within.
+    pub found: Option<(u64, f64)>,
+    /// `reach`: the agents followed, and those seen inside the region by the deadline.
+    pub members: BTreeSet<u32>,
+    /// See `members`.
+    pub arrived: BTreeSet<u32>,
+}
+
+/// What a [`Watcher`] carries from tick to tick; checkpoints hold it, so a resumed run is
+/// judged as the uninterrupted one would be.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WatchState {
+    /// The last tick observed.
+    pub last_tick: Option<u64>,
+    /// One per expectation, in file order.
+    pub items: Vec<ItemState>,
+}
+
+/// A saved watch state that does not fit the scenario or world it is to go on with.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WatchStateError {
+    /// Another number of expectations.
+    #[error("the expectations' state has {saved} entries, the scenario {scenario} expectations")]
+    Count {
+        /// Entries saved.
+        saved: usize,
+        /// Expectations in the scenario.
+        scenario: usize,
+    },
+    /// Saved at another tick than the world's.
+    #[error("the expectations' state was saved at tick {saved:?}, the world is at tick {world}")]
+    Tick {
+        /// The tick saved.
+        saved: Option<u64>,
+        /// The world's tick.
+        world: u64,
+    },
+}
+
+/// Watches a run for a scenario's expectations.
+#[derive(Clone, Debug)]
+pub struct Watcher {
+    list: Vec<Expectation>,
+    state: WatchState,
+}
+
+impl Watcher {
+    /// A watcher that has seen nothing yet.
+    pub fn new(list: Vec<Expectation>) -> Watcher {
+        let items = vec![ItemState::default(); list.len()];
+        Watcher { list, state: WatchState { last_tick: None, items } }
+    }
+
+    /// Goes on from a saved state, which must be for these expectations and this world's tick.
+    pub fn resume(
+        list: Vec<Expectation>,
+        state: WatchState,
+        world: &World,
+    ) -> Result<Watcher, WatchStateError> {
+        if state.items.len() != list.len() {
+            return Err(WatchStateError::Count { saved: state.items.len(), scenario: list.len() });
+        }
+        if state.last_tick.is_some_and(|t| t != world.tick) {
+            return Err(WatchStateError::Tick { saved: state.last_tick, world: world.tick });
+        }
+        Ok(Watcher { list, state })
+    }
+
+    /// The expectations watched.
+    pub fn expectations(&self) -> &[Expectation] {
+        &self.list
+    }
+
+    /// What has been seen so far.
+    pub fn state(&self) -> &WatchState {
+        &self.state
+    }
+
+    /// Observes the state after a tick (or the first state, tick 0) with its metrics;
+    /// `gate_totals` are each gate's crossings so far.
+    pub fn observe(&mut self, world: &World, metrics: &TickMetrics, gate_totals: &[u64]) {
+        let tick = world.tick;
+        self.state.last_tick = Some(tick);
+        for (e, item) in self.list.iter().zip(&mut self.state.items) {
+            if let Check::Reach { who, region, before } = &e.check {
+                if tick <= *before {
+                    follow(world, *who, region, item);
+                }
+                continue;
+            }
+            // Read only when this tick can matter to the check.
+            let wanted = match e.check {
+                Check::End => !matches!(e.subject, Subject::InRegion { .. }),
+                Check::At { tick: at } => tick == at,
+                Check::Always { from, to } => (from..=to).contains(&tick) && item.found.is_none(),
+                Check::Ever { from, to } => (from..=to).contains(&tick) && item.found.is_none(),
+                Check::First { .. } => item.found.is_none(),
+                Check::Reach { .. } => false,
+            };
+            if !wanted {
+                continue;
+            }
+            let Some(value) = read(&e.subject, world, metrics, gate_totals) else { continue };
+            match e.check {
+                Check::End | Check::At { .. } => item.last = Some((tick, value)),
+                Check::Always { .. } => {
+                    item.last = Some((tick, value));
+                    if !e.holds(value) {
+                        item.found = Some((tick, value));
+                    }
+                }
+                Check::Ever { .. } | Check::First { .. } => {
+                    item.last = Some((tick, value));
+                    if e.holds(value) {
+                        item.found = Some((tick, value));
+                    }
+                }
+                Check::Reach { .. } => {}
+            }
+        }
+    }
+
+    /// The verdicts on the run so far, `world` being its last state and `summary` its metrics
+    /// summary.
+    pub fn outcomes(&self, world: &World, summary: &Summary) -> Vec<Outcome> {
+        let gates: Vec<&str> = world.gates.iter().map(|g| g.name.as_str()).collect();
+        let groups: Vec<&str> = world.groups.iter().map(|g| g.name.as_str()).collect();
+        let dt = world.dt as f64;
+        let at = |tick: u64| tick as f64 * dt;
+        let end = world.tick;
+        self.list
+            .iter()
+            .zip(&self.state.items)
+            .map(|(e, item)| {
+                let what = describe(e, &gates, &groups, dt);
+                let (status, value, time_s, detail) = match &e.check {
+                    Check::End => {
+                        let value = match &e.subject {
+                            Subject::Metric(m) if m.summary_only() => summary_value(m, summary),
+                            Subject::InRegion { region, group } => {
+                                Some(count_in(world, region, *group) as f64)
+                            }
+                            _ => item.last.map(|(_, v)| v),
+                        };
+                        match value {
+                            Some(v) => {
+                                (pass(e.holds(v)), Some(v), Some(at(end)), format!("was {}", number(v)))
+                            }
+                            None => (Status::Unchecked, None, None, "no value was observed".into()),
+                        }
+                    }
+                    Check::At { tick } => match item.last {
+                        Some((t, v)) if t == *tick => {
+                            (pass(e.holds(v)), Some(v), Some(at(t)), format!("was {}", number(v)))
+                        }
+                        _ => {
+                            (Status::Unchecked, None, None, format!("the run ended at {}", seconds(at(end))))
+                        }
+                    },
+                    Check::Always { to, .. } => match item.found {
+                        Some((t, v)) => (
+                            Status::Fail,
+                            Some(v),
+                            Some(at(t)),
+                            format!("was {} at {}", number(v), seconds(at(t))),
+                        ),
+                        None if *to != u64::MAX && end < *to => (
+                            Status::Unchecked,
+                            None,
+                            None,
+                            format!("the run ended at {}, before the window did", seconds(at(end))),
+                        ),
+                        None => (Status::Pass, None, None, "held at every tick".into()),
+                    },
+                    Check::Ever { to, .. } => match item.found {
+                        Some((t, v)) => (
+                            Status::Pass,
+                            Some(v),
+                            Some(at(t)),
+                            format!("was {} at {}", number(v), seconds(at(t))),
+                        ),
+                        None if *to != u64::MAX && end < *to => (
+                            Status::Unchecked,
+                            None,
+                            None,
+                            format!("the run ended at {}, before the window did", seconds(at(end))),
+                        ),
+                        None => (Status::Fail, item.last.map(|(_, v)| v), None, never(item.last, dt)),
+                    },
+                    Check::First { after, before } => match item.found {
+                        Some((t, _)) => {
+                            let ok = t >= *after && t <= *before;
+                            (pass(ok), Some(at(t)), Some(at(t)), format!("first at {}", seconds(at(t))))
+                        }
+                        None if *before != u64::MAX && end < *before => (
+                            Status::Unchecked,
+                            None,
+                            None,
+                            format!("not yet when the run ended at {}", seconds(at(end))),
+                        ),
+                        None => (Status::Fail, None, None, never(item.last, dt)),
+                    },
+                    Check::Reach { before, .. } => {
+                        let missing: Vec<u32> = item.members.difference(&item.arrived).copied().collect();
+                        let n = item.members.len();
+                        if n == 0 {
+                            (Status::Fail, Some(0.0), None, "no agent to follow was seen".into())
+                        } else if missing.is_empty() {
+                            (Status::Pass, Some(n as f64), None, format!("{n} of {n} arrived"))
+                        } else if end < *before {
+                            (
+                                Status::Unchecked,
+                                Some((n - missing.len()) as f64),
+                                None,
+                                format!(
+                                    "{} of {n} arrived when the run ended at {}",
+                                    n - missing.len(),
+                                    seconds(at(end))
+                                ),
+                            )
+                        } else {
+                            (
+                                Status::Fail,
+                                Some((n - missing.len()) as f64),
+                                None,
+                                format!("{} of {n} arrived; agent {} did not", n - missing.len(), missing[0]),
+                            )
+                        }
+                    }
+                };
+                Outcome { name: e.name.clone(), what, status, value, time_s, detail }
+            })
+            .collect()
+    }
+}
+
+fn pass(ok: bool) -> Status {
+    if ok { Status::Pass } else { Status::Fail }
+}
+
+fn never(last: Option<(u64, f64)>, dt: f64) -> String {
+    match last {
+        Some((t, v)) => format!("never; {} at {}", number(v), seconds(t as f64 * dt)),
+        None => "never".into(),
+    }
+}
+
+/// The subject's value after this tick; `None` for a summary-only metric or no subject.
+fn read(subject: &Subject, world: &World, metrics: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
+    match subject {
+        Subject::Metric(m) => m.of_tick(metrics, gate_totals),
+        Subject::InRegion { region, group } => Some(count_in(world, region, *group) as f64),
+        Subject::None => None,
+    }
+}
+
+fn summary_value(m: &super::Metric, s: &Summary) -> Option<f64> {
+    match m {
+        super::Metric::MeanWait => Some(s.mean_wait_s),
+        super::Metric::QueueLengthMax => Some(s.queue_length_max as f64),
+        super::Metric::GatePerSecond(i) => s.gates.get(*i).map(|g| g.per_s),
+        _ => None,
+    }
+}
+
+/// Live agents (of `group`, when given) inside `region`: an integer count, serial.
+fn count_in(world: &World, region: &Region, group: Option<u16>) -> u64 {
+    let a = &world.agents;
+    a.position
+        .iter()
+        .zip(&a.group)
+        .filter(|(p, g)| group.is_none_or(|want| **g == want) && region.contains(**p))
+        .count() as u64
+}
+
+/// Records who is followed and who is inside the region now.
+fn follow(world: &World, who: Who, region: &Region, item: &mut ItemState) {
+    let a = &world.agents;
+    for ((id, g), p) in a.id.iter().zip(&a.group).zip(&a.position) {
+        let followed = match who {
+            Who::Agent(want) => *id == want,
+            Who::Group(want) => *g == want,
+        };
+        if followed {
+            item.members.insert(*id);
+            if region.contains(*p) {
+                item.arrived.insert(*id);
+            }
+        }
+    }
+}
