@@ -8,6 +8,8 @@
 mod batch;
 mod bench;
 mod check_and_run;
+mod expect_errors;
+mod expectations;
 mod feature_validation;
 mod limits;
 mod listed_points;

@@ -17,6 +17,11 @@ pub struct ItemState {
     pub last: Option<(u64, f64)>,
     /// `always`: the first tick out of bounds; `ever` and `first`: the first tick within.
     pub found: Option<(u64, f64)>,
+    /// `always`, `ever`, `first`: the lowest and highest values read (first tick of each), to
+    /// say how near a check came.
+    pub lowest: Option<(u64, f64)>,
+    /// See `lowest`.
+    pub highest: Option<(u64, f64)>,
     /// `reach`: the agents followed, and those seen inside the region by the deadline.
     pub members: BTreeSet<u32>,
     /// See `members`.
@@ -118,6 +123,14 @@ impl Watcher {
                 continue;
             }
             let Some(value) = read(&e.subject, world, metrics, gate_totals) else { continue };
+            if !matches!(e.check, Check::End | Check::At { .. }) {
+                if item.lowest.is_none_or(|(_, lo)| value < lo) {
+                    item.lowest = Some((tick, value));
+                }
+                if item.highest.is_none_or(|(_, hi)| value > hi) {
+                    item.highest = Some((tick, value));
+                }
+            }
             match e.check {
                 Check::End | Check::At { .. } => item.last = Some((tick, value)),
                 Check::Always { .. } => {
@@ -187,7 +200,12 @@ impl Watcher {
                             None,
                             format!("the run ended at {}, before the window did", seconds(at(end))),
                         ),
-                        None => (Status::Pass, None, None, "held at every tick".into()),
+                        None => (
+                            Status::Pass,
+                            None,
+                            None,
+                            format!("held at every tick; {}", extremes(e, item, dt)),
+                        ),
                     },
                     Check::Ever { to, .. } => match item.found {
                         Some((t, v)) => (
@@ -202,7 +220,7 @@ impl Watcher {
                             None,
                             format!("the run ended at {}, before the window did", seconds(at(end))),
                         ),
-                        None => (Status::Fail, item.last.map(|(_, v)| v), None, never(item.last, dt)),
+                        None => (Status::Fail, None, None, format!("never; {}", extremes(e, item, dt))),
                     },
                     Check::First { after, before } => match item.found {
                         Some((t, _)) => {
@@ -215,7 +233,7 @@ impl Watcher {
                             None,
                             format!("not yet when the run ended at {}", seconds(at(end))),
                         ),
-                        None => (Status::Fail, None, None, never(item.last, dt)),
+                        None => (Status::Fail, None, None, format!("never; {}", extremes(e, item, dt))),
                     },
                     Check::Reach { before, .. } => {
                         let missing: Vec<u32> = item.members.difference(&item.arrived).copied().collect();
@@ -255,11 +273,21 @@ fn pass(ok: bool) -> Status {
     if ok { Status::Pass } else { Status::Fail }
 }
 
-fn never(last: Option<(u64, f64)>, dt: f64) -> String {
-    match last {
-        Some((t, v)) => format!("never; {} at {}", number(v), seconds(t as f64 * dt)),
-        None => "never".into(),
-    }
+/// The extremes read that matter to the bounds: for `always`, how near the values came to
+/// leaving them (the lowest against a lower bound, the highest against an upper one); for
+/// `ever` and `first`, how near they came to entering them (the other way round).
+fn extremes(e: &Expectation, item: &ItemState, dt: f64) -> String {
+    let show = |what: &str, v: Option<(u64, f64)>| {
+        v.map(|(t, v)| format!("{what} {} at {}", number(v), seconds(t as f64 * dt)))
+    };
+    let leaving = matches!(e.check, Check::Always { .. });
+    let (against_min, against_max) = if leaving {
+        (show("lowest", item.lowest), show("highest", item.highest))
+    } else {
+        (show("highest", item.highest), show("lowest", item.lowest))
+    };
+    let parts: Vec<String> = [e.min.and(against_min), e.max.and(against_max)].into_iter().flatten().collect();
+    if parts.is_empty() { "no value was read".into() } else { parts.join(", ") }
 }
 
 /// The subject's value after this tick; `None` for a summary-only metric or no subject.

@@ -72,8 +72,11 @@ impl Validator<'_> {
             ("after_s", e.after_s.is_some()),
             ("before_s", e.before_s.is_some()),
         ];
-        self.only_allowed(&base, &present, CHECKS[k].1, &format!("a \"{kind}\" expectation"))?;
+        let article = if kind.starts_with(['a', 'e']) { "an" } else { "a" };
+        self.only_allowed(&base, &present, CHECKS[k].1, &format!("{article} \"{kind}\" expectation"))?;
+        // The run's end in seconds, as written in messages (to the microsecond: `dt` is 32-bit).
         let end_s = ticks as f64 * dt as f64;
+        let end_shown = (end_s * 1e6).round() / 1e6;
         let time = |v: &mut Self, key: &'static str, t: Option<f64>| -> Option<Option<u64>> {
             let Some(t) = t else { return Some(None) };
             if !(t.is_finite() && (0.0..=MAX_TIME_S).contains(&t)) {
@@ -83,7 +86,7 @@ impl Validator<'_> {
                 v.warn(
                     &at(key),
                     format!(
-                        "{key} = {t} is after the run's end ({end_s} s): the expectation cannot be checked"
+                        "{key} = {t} is after the run's end ({end_shown} s): the expectation cannot be checked"
                     ),
                 );
             }
@@ -138,7 +141,8 @@ impl Validator<'_> {
             Check::Reach { who, region, before }
         } else {
             if min.is_none() && max.is_none() {
-                return self.fail(&base, format!("a \"{kind}\" expectation needs `min`, `max` or both"));
+                return self
+                    .fail(&base, format!("{article} \"{kind}\" expectation needs `min`, `max` or both"));
             }
             match kind {
                 "end" => Check::End,
@@ -192,8 +196,10 @@ impl Validator<'_> {
             }
             (_, None, Some(region)) => Subject::InRegion { region, group },
             (_, None, None) => {
-                return self
-                    .fail(&base, format!("missing key `metric` or `region` for a \"{kind}\" expectation"));
+                return self.fail(
+                    &base,
+                    format!("missing key `metric` or `region` for {article} \"{kind}\" expectation"),
+                );
             }
         };
         let mut expectation = Expectation { name: String::new(), subject, check, min, max };
