@@ -5,9 +5,9 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::outcome::{Outcome, Status, describe, number, seconds};
-use super::{Check, Expectation, Subject, Who};
+use super::outcome::{Outcome, Status};
 use crate::metrics::{Summary, TickMetrics};
+use crate::scenario::expectation::{Check, Expectation, Metric, Subject, Who, describe, number, seconds};
 use crate::world::{Region, World};
 
 /// What one expectation has seen so far.
@@ -293,17 +293,36 @@ fn extremes(e: &Expectation, item: &ItemState, dt: f64) -> String {
 /// The subject's value after this tick; `None` for a summary-only metric or no subject.
 fn read(subject: &Subject, world: &World, metrics: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
     match subject {
-        Subject::Metric(m) => m.of_tick(metrics, gate_totals),
+        Subject::Metric(m) => of_tick(m, metrics, gate_totals),
         Subject::InRegion { region, group } => Some(count_in(world, region, *group) as f64),
         Subject::None => None,
     }
 }
 
-fn summary_value(m: &super::Metric, s: &Summary) -> Option<f64> {
+/// A per-tick metric's value in a tick's metrics; `gate_totals` are each gate's crossings so
+/// far. `None` for a summary-only metric.
+fn of_tick(m: &Metric, t: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
+    Some(match m {
+        Metric::AgentsActive => t.agents_active as f64,
+        Metric::AgentsExited => t.agents_exited as f64,
+        Metric::AgentsSpawned => t.agents_spawned as f64,
+        Metric::MeanSpeed => t.mean_speed,
+        Metric::OverlapPairs => t.overlap_pairs as f64,
+        Metric::ObstaclePenetrations => t.obstacle_penetrations as f64,
+        Metric::StuckAgents => t.stuck_agents as f64,
+        Metric::QueueLength => t.queue_length as f64,
+        Metric::Polarisation => t.polarisation,
+        Metric::GateCrossings(i) => *gate_totals.get(*i)? as f64,
+        Metric::MeanWait | Metric::QueueLengthMax | Metric::GatePerSecond(_) => return None,
+    })
+}
+
+/// A summary-only metric's value.
+fn summary_value(m: &Metric, s: &Summary) -> Option<f64> {
     match m {
-        super::Metric::MeanWait => Some(s.mean_wait_s),
-        super::Metric::QueueLengthMax => Some(s.queue_length_max as f64),
-        super::Metric::GatePerSecond(i) => s.gates.get(*i).map(|g| g.per_s),
+        Metric::MeanWait => Some(s.mean_wait_s),
+        Metric::QueueLengthMax => Some(s.queue_length_max as f64),
+        Metric::GatePerSecond(i) => s.gates.get(*i).map(|g| g.per_s),
         _ => None,
     }
 }

@@ -2,10 +2,12 @@
 //!
 //! `schema` holds the TOML shapes, `bulk` the long point lists read beside the parser, `validate` the range checks, `locate` the spans, line:col and
 //! "did you mean" shared by every located error (scenarios, overrides, batch files),
+//! `expectation` what `[[expect]]` entries ask,
 //! `overrides` the dotted-key overrides applied before validation.
 
 mod bulk;
 mod error;
+pub mod expectation;
 mod locate;
 mod memory;
 pub mod overrides;
@@ -138,7 +140,7 @@ pub struct Scenario {
     /// Settings of the stuck-agent metric (defaults when the file has no `[metrics]`).
     pub metrics: MetricsConfig,
     /// The `[[expect]]` entries, in file order: checks on the run's outcome.
-    pub expectations: Vec<crate::expect::Expectation>,
+    pub expectations: Vec<expectation::Expectation>,
     /// Problems that do not stop a run (e.g. an exit outside the bounds), located like errors.
     pub warnings: Vec<ScenarioError>,
     /// BLAKE3 of the file's bytes.
@@ -308,7 +310,7 @@ impl Scenario {
             src.region = region(&src.region);
         }
         for e in &mut self.expectations {
-            use crate::expect::{Check, Subject};
+            use expectation::{Check, Subject};
             if let Subject::InRegion { region: r, .. } = &mut e.subject {
                 *r = region(r);
             }

@@ -2,7 +2,7 @@
 //! and the times (turned into ticks with the scenario's `dt`).
 
 use super::*;
-use crate::expect::{Check, Expectation, Metric, Subject, Who, describe, tick_at};
+use crate::scenario::expectation::{Check, Expectation, Metric, Subject, Who, describe, tick_at};
 use crate::scenario::schema::*;
 
 /// Largest time accepted in an expectation (seconds), as for sources' `start_s`.

@@ -1,0 +1,318 @@
+//! What an `[[expect]]` entry asks, once validated: the value read (a metric or the agents in
+//! a region), the check and its bounds, and the words reports use for it. Watching a run for
+//! them and judging them is `crate::expect`'s; these are the scenario's own data, as
+//! `MetricsConfig` is.
+
+use serde::{Deserialize, Serialize};
+
+use crate::world::Region;
+
+/// One `[[expect]]` entry, validated.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Expectation {
+    /// The entry's `name`, or a description of the check when it has none.
+    pub name: String,
+    /// What is read at each observed tick.
+    pub subject: Subject,
+    /// When and how the value is judged.
+    pub check: Check,
+    /// The value must be at least this (for `first`: the condition's lower bound).
+    pub min: Option<f64>,
+    /// The value must be at most this.
+    pub max: Option<f64>,
+}
+
+/// What an expectation reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Subject {
+    /// A metric by name (see [`Metric`]).
+    Metric(Metric),
+    /// Live agents inside a region after the tick, of one group or of all.
+    InRegion {
+        /// The region.
+        region: Region,
+        /// Only agents of this group, when given.
+        group: Option<u16>,
+    },
+    /// Nothing read (`reach` looks at agents itself).
+    None,
+}
+
+/// When and how the value is judged. Ticks count ticks completed (tick 0 is the state before
+/// the first step); a time `t` in the file is the first tick whose end time `tick · dt` is at
+/// least `t` (to within a millionth of a tick).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Check {
+    /// The value after the last tick run.
+    End,
+    /// The value after tick `tick`.
+    At {
+        /// The tick.
+        tick: u64,
+    },
+    /// The value at every observed tick from `from` to `to` (inclusive).
+    Always {
+        /// First tick of the window.
+        from: u64,
+        /// Last tick of the window.
+        to: u64,
+    },
+    /// The value at some observed tick from `from` to `to`.
+    Ever {
+        /// First tick of the window.
+        from: u64,
+        /// Last tick of the window.
+        to: u64,
+    },
+    /// The first tick the value is within bounds must come at or after `after` and at or
+    /// before `before`; the outcome's value is its time in seconds.
+    First {
+        /// Earliest allowed tick.
+        after: u64,
+        /// Latest allowed tick.
+        before: u64,
+    },
+    /// Every agent of `who` is inside `region` after some tick at or before `before`.
+    Reach {
+        /// Who must arrive.
+        who: Who,
+        /// The region.
+        region: Region,
+        /// Latest allowed tick.
+        before: u64,
+    },
+}
+
+/// Who a `reach` expectation follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Who {
+    /// One agent, by id.
+    Agent(u32),
+    /// Every agent of a group that lives at some observed tick up to the deadline.
+    Group(u16),
+}
+
+/// The metrics an expectation may read. Per-tick metrics are read at every observed tick;
+/// the summary-only ones (`mean_wait_s`, `queue_length_max`, `gates.NAME.per_s`) only at the
+/// end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Metric {
+    /// Live agents.
+    AgentsActive,
+    /// Agents removed by exits so far.
+    AgentsExited,
+    /// Agents added by sources so far.
+    AgentsSpawned,
+    /// Mean speed (units/s).
+    MeanSpeed,
+    /// Overlapping pairs.
+    OverlapPairs,
+    /// Agents inside an obstacle.
+    ObstaclePenetrations,
+    /// Stuck agents.
+    StuckAgents,
+    /// Agents braking behind a blocker this tick.
+    QueueLength,
+    /// Polarisation (0 to 1).
+    Polarisation,
+    /// Crossings of gate `i` so far, either way.
+    GateCrossings(usize),
+    /// Seconds braking behind a blocker per agent that lived (summary only).
+    MeanWait,
+    /// Most agents braking at once (summary only).
+    QueueLengthMax,
+    /// Crossings of gate `i` per second over the run (summary only).
+    GatePerSecond(usize),
+}
+
+/// The per-tick metric names, as the metrics CSV names its columns.
+pub const TICK_METRICS: [&str; 9] = [
+    "agents_active",
+    "agents_exited",
+    "agents_spawned",
+    "mean_speed",
+    "overlap_pairs",
+    "obstacle_penetrations",
+    "stuck_agents",
+    "queue_length",
+    "polarisation",
+];
+
+/// The summary-only metric names (judged at the end only).
+pub const SUMMARY_METRICS: [&str; 2] = ["mean_wait_s", "queue_length_max"];
+
+impl Metric {
+    /// The metric called `name`, with the scenario's gate names for `gates.NAME.crossings`
+    /// and `gates.NAME.per_s`.
+    pub fn parse(name: &str, gates: &[&str]) -> Option<Metric> {
+        let plain = [
+            Metric::AgentsActive,
+            Metric::AgentsExited,
+            Metric::AgentsSpawned,
+            Metric::MeanSpeed,
+            Metric::OverlapPairs,
+            Metric::ObstaclePenetrations,
+            Metric::StuckAgents,
+            Metric::QueueLength,
+            Metric::Polarisation,
+            Metric::MeanWait,
+            Metric::QueueLengthMax,
+        ];
+        if let Some(m) = plain.iter().find(|m| m.name(gates) == name) {
+            return Some(*m);
+        }
+        let gate = name.strip_prefix("gates.")?;
+        let (gate, what) = gate.rsplit_once('.')?;
+        let g = gates.iter().position(|n| *n == gate)?;
+        match what {
+            "crossings" => Some(Metric::GateCrossings(g)),
+            "per_s" => Some(Metric::GatePerSecond(g)),
+            _ => None,
+        }
+    }
+
+    /// Every name a scenario with these gates accepts (for "did you mean").
+    pub fn names(gates: &[&str]) -> Vec<String> {
+        let mut out: Vec<String> =
+            TICK_METRICS.iter().chain(&SUMMARY_METRICS).map(|s| s.to_string()).collect();
+        for g in gates {
+            out.push(format!("gates.{g}.crossings"));
+            out.push(format!("gates.{g}.per_s"));
+        }
+        out
+    }
+
+    /// The metric's name in files and reports.
+    pub fn name(&self, gates: &[&str]) -> String {
+        let gate = |i: usize| gates.get(i).copied().unwrap_or("?");
+        match self {
+            Metric::AgentsActive => "agents_active".into(),
+            Metric::AgentsExited => "agents_exited".into(),
+            Metric::AgentsSpawned => "agents_spawned".into(),
+            Metric::MeanSpeed => "mean_speed".into(),
+            Metric::OverlapPairs => "overlap_pairs".into(),
+            Metric::ObstaclePenetrations => "obstacle_penetrations".into(),
+            Metric::StuckAgents => "stuck_agents".into(),
+            Metric::QueueLength => "queue_length".into(),
+            Metric::Polarisation => "polarisation".into(),
+            Metric::MeanWait => "mean_wait_s".into(),
+            Metric::QueueLengthMax => "queue_length_max".into(),
+            Metric::GateCrossings(i) => format!("gates.{}.crossings", gate(*i)),
+            Metric::GatePerSecond(i) => format!("gates.{}.per_s", gate(*i)),
+        }
+    }
+
+    /// Whether it is read from the summary, at the end only.
+    pub fn summary_only(&self) -> bool {
+        matches!(self, Metric::MeanWait | Metric::QueueLengthMax | Metric::GatePerSecond(_))
+    }
+}
+
+/// The tick at which time `t` seconds is reached with step `dt`: the first tick whose end
+/// time `tick · dt` is at least `t`, to within a millionth of a tick (so `at_s = 0.3` with
+/// `dt = 0.1` is tick 3, not 4, whatever the rounding of 0.3 / 0.1).
+pub fn tick_at(t: f64, dt: f32) -> u64 {
+    let ticks = t / dt as f64 - 1e-6;
+    if ticks <= 0.0 { 0 } else { ticks.ceil() as u64 }
+}
+
+impl Expectation {
+    /// Whether `value` is within the bounds.
+    pub fn holds(&self, value: f64) -> bool {
+        self.min.is_none_or(|lo| value >= lo) && self.max.is_none_or(|hi| value <= hi)
+    }
+}
+
+/// A number as reports print it: whole numbers without a fraction, others to at most 4
+/// decimals.
+pub fn number(v: f64) -> String {
+    if v == v.trunc() && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.4}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// A time in seconds, to the hundredth.
+pub fn seconds(t: f64) -> String {
+    format!("{t:.2} s")
+}
+
+/// `between 1 and 2`, `>= 1`, `<= 2`.
+fn bounds(min: Option<f64>, max: Option<f64>) -> String {
+    match (min, max) {
+        (Some(lo), Some(hi)) => format!("between {} and {}", number(lo), number(hi)),
+        (Some(lo), None) => format!(">= {}", number(lo)),
+        (None, Some(hi)) => format!("<= {}", number(hi)),
+        (None, None) => "anything".into(),
+    }
+}
+
+/// A window of ticks in words: empty for the whole run.
+fn window(from: u64, to: u64, dt: f64) -> String {
+    match (from, to) {
+        (0, u64::MAX) => String::new(),
+        (f, u64::MAX) => format!(" from {}", seconds(f as f64 * dt)),
+        (f, t) => format!(" from {} to {}", seconds(f as f64 * dt), seconds(t as f64 * dt)),
+    }
+}
+
+/// What `e` checks, in words (`gates` and `groups`: the scenario's names, `dt` its step).
+pub fn describe(e: &Expectation, gates: &[&str], groups: &[&str], dt: f64) -> String {
+    let group = |g: u16| groups.get(g as usize).copied().unwrap_or("?");
+    let subject = match &e.subject {
+        Subject::Metric(m) => m.name(gates),
+        Subject::InRegion { group: None, .. } => "agents in the region".into(),
+        Subject::InRegion { group: Some(g), .. } => format!("agents of \"{}\" in the region", group(*g)),
+        Subject::None => String::new(),
+    };
+    let b = bounds(e.min, e.max);
+    match &e.check {
+        Check::End => format!("{subject} at the end {b}"),
+        Check::At { tick } => format!("{subject} at {} {b}", seconds(*tick as f64 * dt)),
+        Check::Always { from, to } => format!("{subject} {b} at every tick{}", window(*from, *to, dt)),
+        Check::Ever { from, to } => format!("{subject} {b} at some tick{}", window(*from, *to, dt)),
+        Check::First { after, before } => {
+            let when = match (*after, *before) {
+                (0, u64::MAX) => "ever".to_string(),
+                (0, b) => format!("by {}", seconds(b as f64 * dt)),
+                (a, u64::MAX) => format!("not before {}", seconds(a as f64 * dt)),
+                (a, b) => format!("between {} and {}", seconds(a as f64 * dt), seconds(b as f64 * dt)),
+            };
+            format!("{subject} first {b} {when}")
+        }
+        Check::Reach { who, before, .. } => {
+            let who = match who {
+                Who::Agent(id) => format!("agent {id}"),
+                Who::Group(g) => format!("every agent of \"{}\"", group(*g)),
+            };
+            format!("{who} in the region by {}", seconds(*before as f64 * dt))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_ticks_reached() {
+        assert_eq!(tick_at(0.3, 0.1), 3);
+        assert_eq!(tick_at(0.0, 0.1), 0);
+        assert_eq!(tick_at(0.25, 0.1), 3);
+        assert_eq!(tick_at(300.0, 0.05), 6000);
+        assert_eq!(tick_at(1.0, 0.3), 4);
+    }
+
+    #[test]
+    fn metric_names_round_trip() {
+        let gates = ["door", "side"];
+        for name in Metric::names(&gates) {
+            let m = Metric::parse(&name, &gates).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(m.name(&gates), name);
+        }
+        assert_eq!(Metric::parse("gates.nowhere.crossings", &gates), None);
+        assert_eq!(Metric::parse("speed", &gates), None);
+    }
+}
