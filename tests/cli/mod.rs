@@ -13,6 +13,7 @@ mod expectations;
 mod feature_validation;
 mod limits;
 mod listed_points;
+mod measures;
 mod parse_errors;
 mod reference_errors;
 mod signals;

@@ -1,4 +1,5 @@
-//! The per-tick metrics CSV: one row per tick, a column per metric and per gate.
+//! The per-tick metrics CSV: one row per tick, a column per metric, two per gate (crossings and
+//! flow) and three per measurement area (count, density, speed).
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +14,8 @@ use super::meta::{self, RunInfo};
 /// A column: its name and how its value is written (times by the file's [`Seconds`]).
 type Column = (&'static str, fn(&TickMetrics, &Seconds) -> String);
 
-/// The metric columns, in file order; one column per gate (`gate_NAME`) follows them.
+/// The metric columns, in file order; per gate `gate_NAME` and `gate_NAME_flow` follow them,
+/// then per measurement area `measure_NAME_count`, `measure_NAME_density`, `measure_NAME_speed`.
 const COLUMNS: [Column; 11] = [
     ("tick", |m, _| m.tick.to_string()),
     ("time_s", |m, t| t.at(m.tick)),
@@ -38,11 +40,16 @@ pub struct MetricsCsv {
 impl MetricsCsv {
     /// Opens the metrics file of a run, with its metadata sidecar: a new file, or, for a run
     /// resumed at tick `resumed_at`, the file it was writing, continued from there. `world`
-    /// gives the gates and the time step.
+    /// gives the gates, the measurement areas and the time step.
     pub fn open(path: &Path, world: &World, run: &RunInfo, resumed_at: Option<u64>) -> Result<MetricsCsv> {
         let header = COLUMNS.iter().map(|(name, _)| name.to_string());
-        let gates = world.gates.iter().map(|g| format!("gate_{}", g.name));
-        let columns: Vec<String> = header.chain(gates).collect();
+        let gates =
+            world.gates.iter().flat_map(|g| [format!("gate_{}", g.name), format!("gate_{}_flow", g.name)]);
+        let areas = world
+            .measures
+            .iter()
+            .flat_map(|m| ["count", "density", "speed"].map(|what| format!("measure_{}_{what}", m.name)));
+        let columns: Vec<String> = header.chain(gates).chain(areas).collect();
         let at = resumed_at.map(|tick| ContinueAt { tick, last_row_tick: tick });
         let writer = file::open(path, "metrics file", &columns, at)?;
         meta::write(path, "throng metrics", run, 1, &columns)?;
@@ -51,9 +58,12 @@ impl MetricsCsv {
 
     pub fn write(&mut self, m: &TickMetrics) -> Result<()> {
         let values = COLUMNS.iter().map(|(_, value)| value(m, &self.seconds));
-        let gates = m.gate_crossings.iter().map(|c| c.to_string());
+        let gates =
+            m.gate_crossings.iter().zip(&m.gate_flow).flat_map(|(c, f)| [c.to_string(), f.to_string()]);
+        let areas =
+            m.areas.iter().flat_map(|a| [a.count.to_string(), a.density.to_string(), a.speed.to_string()]);
         self.writer
-            .write_record(values.chain(gates).collect::<Vec<_>>())
+            .write_record(values.chain(gates).chain(areas).collect::<Vec<_>>())
             .with_context(|| format!("cannot write metrics file {}", self.path.display()))
     }
 

@@ -196,8 +196,16 @@ fn read_metrics(path: &Path, panels: &[&str]) -> Result<Table> {
             missing.join(", ")
         );
     }
-    let gates: Vec<(usize, &str)> =
-        header.iter().enumerate().filter_map(|(i, h)| h.strip_prefix("gate_").map(|n| (i, n))).collect();
+    // Each gate's crossings column `gate_NAME` is followed by its `gate_NAME_flow`.
+    let is_flow = |i: usize| {
+        i > 0 && header[i] == format!("{}_flow", header[i - 1]) && header[i - 1].starts_with("gate_")
+    };
+    let gates: Vec<(usize, &str)> = header
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| !is_flow(i))
+        .filter_map(|(i, h)| h.strip_prefix("gate_").map(|n| (i, n)))
+        .collect();
     let (tick_col, time_col) = (col("tick").unwrap_or(0), col("time_s").unwrap_or(1));
     let metrics: Vec<&str> = panels.iter().copied().filter(|p| *p != GATES).collect();
     let plotted: Vec<usize> = metrics.iter().map(|m| col(m).unwrap_or(0)).collect();

@@ -368,7 +368,18 @@ fn print_report(r: &RunReport, pipeline: &Pipeline) {
         );
         let _ = writeln!(out, "  queue length {}   mean wait {:.2} s", m.queue_length_max, m.mean_wait_s);
         for g in &m.gates {
-            let _ = writeln!(out, "  gate {}: {} crossings, {:.3} per s", g.name, g.crossings, g.per_s);
+            let _ = writeln!(
+                out,
+                "  gate {}: {} crossings, {:.3} per s, {:.3} per s per unit width",
+                g.name, g.crossings, g.per_s, g.flow
+            );
+        }
+        for a in &m.areas {
+            let _ = writeln!(
+                out,
+                "  area {}: density {:.3} mean, {:.3} max (per unit²), speed {:.3} mean",
+                a.name, a.density_mean, a.density_max, a.speed_mean
+            );
         }
     }
     if let Some(list) = &r.expectations {

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::outcome::{Outcome, Status};
 use crate::metrics::{Summary, TickMetrics};
-use crate::scenario::expectation::{Check, Expectation, Metric, Subject, Who, describe, number, seconds};
+use crate::scenario::expectation::{
+    Check, Expectation, Metric, SceneNames, Subject, Who, describe, number, seconds,
+};
 use crate::world::{Region, World};
 
 /// What one expectation has seen so far.
@@ -155,6 +157,8 @@ impl Watcher {
     pub fn outcomes(&self, world: &World, summary: &Summary) -> Vec<Outcome> {
         let gates: Vec<&str> = world.gates.iter().map(|g| g.name.as_str()).collect();
         let groups: Vec<&str> = world.groups.iter().map(|g| g.name.as_str()).collect();
+        let areas: Vec<&str> = world.measures.iter().map(|m| m.name.as_str()).collect();
+        let names = SceneNames { gates: &gates, groups: &groups, areas: &areas };
         let dt = world.dt as f64;
         let at = |tick: u64| tick as f64 * dt;
         let end = world.tick;
@@ -162,7 +166,7 @@ impl Watcher {
             .iter()
             .zip(&self.state.items)
             .map(|(e, item)| {
-                let what = describe(e, &gates, &groups, dt);
+                let what = describe(e, &names, dt);
                 let (status, value, time_s, detail) = match &e.check {
                     Check::End => {
                         let value = match &e.subject {
@@ -313,6 +317,10 @@ fn of_tick(m: &Metric, t: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
         Metric::QueueLength => t.queue_length as f64,
         Metric::Polarisation => t.polarisation,
         Metric::GateCrossings(i) => *gate_totals.get(*i)? as f64,
+        Metric::GateFlow(i) => *t.gate_flow.get(*i)?,
+        Metric::AreaCount(i) => t.areas.get(*i)?.count as f64,
+        Metric::AreaDensity(i) => t.areas.get(*i)?.density,
+        Metric::AreaSpeed(i) => t.areas.get(*i)?.speed,
         Metric::MeanWait | Metric::QueueLengthMax | Metric::GatePerSecond(_) => return None,
     })
 }

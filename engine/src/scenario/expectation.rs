@@ -123,6 +123,25 @@ pub enum Metric {
     QueueLengthMax,
     /// Crossings of gate `i` per second over the run (summary only).
     GatePerSecond(usize),
+    /// Gate `i`'s flow this tick: crossings per second per unit of its length.
+    GateFlow(usize),
+    /// Live agents inside measurement area `i`.
+    AreaCount(usize),
+    /// Agents per square unit inside measurement area `i`.
+    AreaDensity(usize),
+    /// Mean speed inside measurement area `i` (0 when empty).
+    AreaSpeed(usize),
+}
+
+/// The names expectations refer to: gates (and measurement lines), groups, measurement areas.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SceneNames<'a> {
+    /// Gate names, in gate order.
+    pub gates: &'a [&'a str],
+    /// Group names, in group order.
+    pub groups: &'a [&'a str],
+    /// Measurement area names, in `[[measure]]` order.
+    pub areas: &'a [&'a str],
 }
 
 /// The per-tick metric names, as the metrics CSV names its columns.
@@ -142,9 +161,9 @@ pub const TICK_METRICS: [&str; 9] = [
 pub const SUMMARY_METRICS: [&str; 2] = ["mean_wait_s", "queue_length_max"];
 
 impl Metric {
-    /// The metric called `name`, with the scenario's gate names for `gates.NAME.crossings`
-    /// and `gates.NAME.per_s`.
-    pub fn parse(name: &str, gates: &[&str]) -> Option<Metric> {
+    /// The metric called `name`: a plain one, `gates.NAME.crossings|per_s|flow`, or
+    /// `measures.NAME.count|density|speed`.
+    pub fn parse(name: &str, names: &SceneNames) -> Option<Metric> {
         let plain = [
             Metric::AgentsActive,
             Metric::AgentsExited,
@@ -158,33 +177,49 @@ impl Metric {
             Metric::MeanWait,
             Metric::QueueLengthMax,
         ];
-        if let Some(m) = plain.iter().find(|m| m.name(gates) == name) {
+        if let Some(m) = plain.iter().find(|m| m.name(names) == name) {
             return Some(*m);
         }
-        let gate = name.strip_prefix("gates.")?;
-        let (gate, what) = gate.rsplit_once('.')?;
-        let g = gates.iter().position(|n| *n == gate)?;
+        if let Some((gate, what)) = name.strip_prefix("gates.").and_then(|r| r.rsplit_once('.')) {
+            let g = names.gates.iter().position(|n| *n == gate)?;
+            return match what {
+                "crossings" => Some(Metric::GateCrossings(g)),
+                "per_s" => Some(Metric::GatePerSecond(g)),
+                "flow" => Some(Metric::GateFlow(g)),
+                _ => None,
+            };
+        }
+        let (area, what) = name.strip_prefix("measures.")?.rsplit_once('.')?;
+        let a = names.areas.iter().position(|n| *n == area)?;
         match what {
-            "crossings" => Some(Metric::GateCrossings(g)),
-            "per_s" => Some(Metric::GatePerSecond(g)),
+            "count" => Some(Metric::AreaCount(a)),
+            "density" => Some(Metric::AreaDensity(a)),
+            "speed" => Some(Metric::AreaSpeed(a)),
             _ => None,
         }
     }
 
-    /// Every name a scenario with these gates accepts (for "did you mean").
-    pub fn names(gates: &[&str]) -> Vec<String> {
+    /// Every name a scenario with these names accepts (for "did you mean").
+    pub fn names(names: &SceneNames) -> Vec<String> {
         let mut out: Vec<String> =
             TICK_METRICS.iter().chain(&SUMMARY_METRICS).map(|s| s.to_string()).collect();
-        for g in gates {
-            out.push(format!("gates.{g}.crossings"));
-            out.push(format!("gates.{g}.per_s"));
+        for g in names.gates {
+            for what in ["crossings", "per_s", "flow"] {
+                out.push(format!("gates.{g}.{what}"));
+            }
+        }
+        for a in names.areas {
+            for what in ["count", "density", "speed"] {
+                out.push(format!("measures.{a}.{what}"));
+            }
         }
         out
     }
 
     /// The metric's name in files and reports.
-    pub fn name(&self, gates: &[&str]) -> String {
-        let gate = |i: usize| gates.get(i).copied().unwrap_or("?");
+    pub fn name(&self, names: &SceneNames) -> String {
+        let gate = |i: usize| names.gates.get(i).copied().unwrap_or("?");
+        let area = |i: usize| names.areas.get(i).copied().unwrap_or("?");
         match self {
             Metric::AgentsActive => "agents_active".into(),
             Metric::AgentsExited => "agents_exited".into(),
@@ -199,6 +234,10 @@ impl Metric {
             Metric::QueueLengthMax => "queue_length_max".into(),
             Metric::GateCrossings(i) => format!("gates.{}.crossings", gate(*i)),
             Metric::GatePerSecond(i) => format!("gates.{}.per_s", gate(*i)),
+            Metric::GateFlow(i) => format!("gates.{}.flow", gate(*i)),
+            Metric::AreaCount(i) => format!("measures.{}.count", area(*i)),
+            Metric::AreaDensity(i) => format!("measures.{}.density", area(*i)),
+            Metric::AreaSpeed(i) => format!("measures.{}.speed", area(*i)),
         }
     }
 
@@ -258,11 +297,11 @@ fn window(from: u64, to: u64, dt: f64) -> String {
     }
 }
 
-/// What `e` checks, in words (`gates` and `groups`: the scenario's names, `dt` its step).
-pub fn describe(e: &Expectation, gates: &[&str], groups: &[&str], dt: f64) -> String {
-    let group = |g: u16| groups.get(g as usize).copied().unwrap_or("?");
+/// What `e` checks, in words (`names`: the scenario's, `dt` its step).
+pub fn describe(e: &Expectation, names: &SceneNames, dt: f64) -> String {
+    let group = |g: u16| names.groups.get(g as usize).copied().unwrap_or("?");
     let subject = match &e.subject {
-        Subject::Metric(m) => m.name(gates),
+        Subject::Metric(m) => m.name(names),
         Subject::InRegion { group: None, .. } => "agents in the region".into(),
         Subject::InRegion { group: Some(g), .. } => format!("agents of \"{}\" in the region", group(*g)),
         Subject::None => String::new(),
@@ -307,12 +346,13 @@ mod tests {
 
     #[test]
     fn metric_names_round_trip() {
-        let gates = ["door", "side"];
-        for name in Metric::names(&gates) {
-            let m = Metric::parse(&name, &gates).unwrap_or_else(|| panic!("{name}"));
-            assert_eq!(m.name(&gates), name);
+        let names = SceneNames { gates: &["door", "side"], groups: &["crowd"], areas: &["hall"] };
+        for name in Metric::names(&names) {
+            let m = Metric::parse(&name, &names).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(m.name(&names), name);
         }
-        assert_eq!(Metric::parse("gates.nowhere.crossings", &gates), None);
-        assert_eq!(Metric::parse("speed", &gates), None);
+        assert_eq!(Metric::parse("gates.nowhere.crossings", &names), None);
+        assert_eq!(Metric::parse("measures.hall.flow", &names), None);
+        assert_eq!(Metric::parse("speed", &names), None);
     }
 }

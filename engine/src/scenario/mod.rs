@@ -32,7 +32,7 @@ use crate::index::IndexKind;
 use crate::math::{PI, Vec2, sin_cos};
 use crate::rng::{self, Purpose};
 use crate::world::{
-    Agents, Bounds, Exit, Gate, Group, Obstacle, Path as PathDef, Region, Source, Target, World,
+    Agents, Bounds, Exit, Gate, Group, MeasureArea, Obstacle, Path as PathDef, Region, Source, Target, World,
 };
 
 /// The scenario format version this engine reads.
@@ -139,6 +139,8 @@ pub struct Scenario {
     pub sources: Vec<Source>,
     /// Settings of the stuck-agent metric (defaults when the file has no `[metrics]`).
     pub metrics: MetricsConfig,
+    /// The `[[measure]]` areas, in file order (its lines are among `gates`).
+    pub measures: Vec<MeasureArea>,
     /// The `[[expect]]` entries, in file order: checks on the run's outcome.
     pub expectations: Vec<expectation::Expectation>,
     /// Problems that do not stop a run (e.g. an exit outside the bounds), located like errors.
@@ -264,7 +266,7 @@ impl Scenario {
     }
 
     /// Multiplies all geometry (bounds, spawn regions, targets, obstacles, paths, exits,
-    /// gates, source regions, expectations' regions) by `s` about the origin; counts and agent parameters stay. With
+    /// gates, source regions, measurement areas, expectations' regions) by `s` about the origin; counts and agent parameters stay. With
     /// uniform spawns this divides the density by `s²`.
     pub fn scale_geometry(&mut self, s: f32) {
         let region = |r: &Region| match *r {
@@ -309,6 +311,9 @@ impl Scenario {
         for src in &mut self.sources {
             src.region = region(&src.region);
         }
+        for m in &mut self.measures {
+            m.region = region(&m.region);
+        }
         for e in &mut self.expectations {
             use expectation::{Check, Subject};
             if let Subject::InRegion { region: r, .. } = &mut e.subject {
@@ -335,6 +340,7 @@ impl Scenario {
             paths: self.paths.clone(),
             exits: self.exits.clone(),
             gates: self.gates.clone(),
+            measures: self.measures.clone(),
             sources: self.sources.clone(),
             agents: Agents::default(),
             next_id: 0,

@@ -41,6 +41,22 @@ pub(crate) struct ScenarioToml {
     pub(crate) metrics: Option<MetricsToml>,
     #[serde(default)]
     pub(crate) expect: Vec<ExpectToml>,
+    #[serde(default)]
+    pub(crate) measure: Vec<MeasureToml>,
+}
+
+/// A `[[measure]]` entry: an area (`rect`/`circle` keys) or a line (`from`, `to`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MeasureToml {
+    pub(crate) name: String,
+    pub(crate) kind: String,
+    pub(crate) min: Option<Pt>,
+    pub(crate) max: Option<Pt>,
+    pub(crate) centre: Option<Pt>,
+    pub(crate) radius: Option<f32>,
+    pub(crate) from: Option<Pt>,
+    pub(crate) to: Option<Pt>,
 }
 
 /// An `[[expect]]` entry: which keys a check takes is the validator's business.

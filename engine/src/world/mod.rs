@@ -19,7 +19,7 @@ pub use bounds::{Bounds, BoundsKind};
 pub use group::{AgentParams, Group, Param};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
-pub use scene::{Exit, Gate, Path, PathMode, Region, Source, Target, TargetId};
+pub use scene::{Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};
 
 use std::borrow::Cow;
 
@@ -54,6 +54,8 @@ pub struct World {
     pub exits: Vec<Exit>,
     /// Lines whose crossings each tick counts, in the order of the metrics' gate columns.
     pub gates: Vec<Gate>,
+    /// Measurement areas, in the order of the metrics' area columns.
+    pub measures: Vec<MeasureArea>,
     /// Spawn sources, with how many each has spawned so far (part of the state).
     pub sources: Vec<Source>,
     /// The live agents, one row each.

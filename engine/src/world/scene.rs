@@ -137,6 +137,27 @@ pub struct Gate {
     pub to: Vec2,
 }
 
+/// A measurement area (`[[measure]]` with a region): each tick the metrics read how many live
+/// agents are inside it, their density and their mean speed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeasureArea {
+    /// The entry's `name`, unique among measurement areas: the metrics CSV columns
+    /// `measure_NAME_count`, `measure_NAME_density`, `measure_NAME_speed`.
+    pub name: String,
+    /// Where it measures (edges included).
+    pub region: Region,
+}
+
+impl MeasureArea {
+    /// Its area in square world units (`π r²` for a disc).
+    pub fn area(&self) -> f64 {
+        match self.region {
+            Region::Rect { min, max } => (max.x - min.x) as f64 * (max.y - min.y) as f64,
+            Region::Circle { radius, .. } => std::f64::consts::PI * radius as f64 * radius as f64,
+        }
+    }
+}
+
 /// A spawn source: adds agents of `group` in `region` at `rate_per_s` between `start_s` and
 /// `end_s`, at most `max` in all.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

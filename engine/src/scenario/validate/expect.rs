@@ -2,7 +2,7 @@
 //! and the times (turned into ticks with the scenario's `dt`).
 
 use super::*;
-use crate::scenario::expectation::{Check, Expectation, Metric, Subject, Who, describe, tick_at};
+use crate::scenario::expectation::{Check, Expectation, Metric, SceneNames, Subject, Who, describe, tick_at};
 use crate::scenario::schema::*;
 
 /// Largest time accepted in an expectation (seconds), as for sources' `start_s`.
@@ -18,10 +18,10 @@ const CHECKS: [(&str, &[&str]); 6] = [
     ("reach", &["region", "group", "agent", "before_s"]),
 ];
 
-/// What the expectations may name: groups, gates, and how many agent ids a run can issue.
+/// What the expectations may name (groups, gates, measurement areas), and how many agent ids
+/// a run can issue.
 pub(super) struct ExpectNames<'a> {
-    pub(super) groups: &'a [&'a str],
-    pub(super) gates: &'a [&'a str],
+    pub(super) scene: SceneNames<'a>,
     pub(super) ids: u64,
 }
 
@@ -99,7 +99,7 @@ impl Validator<'_> {
             None => None,
         };
         let group = match &e.group {
-            Some(name) => Some(self.group_index(&at("group"), name, names.groups)?),
+            Some(name) => Some(self.group_index(&at("group"), name, names.scene.groups)?),
             None => None,
         };
         let min = self.bound(&at("min"), e.min)?;
@@ -176,8 +176,8 @@ impl Validator<'_> {
                     return self
                         .fail(&at("group"), "`group` goes with `region` (the agents of a group inside it)");
                 }
-                let Some(metric) = Metric::parse(name, names.gates) else {
-                    let known = Metric::names(names.gates);
+                let Some(metric) = Metric::parse(name, &names.scene) else {
+                    let known = Metric::names(&names.scene);
                     let hint = nearest_word(name, known.iter().map(String::as_str))
                         .map(|n| format!("; did you mean \"{n}\"?"))
                         .unwrap_or_default();
@@ -206,7 +206,7 @@ impl Validator<'_> {
         expectation.name = match &e.name {
             Some(n) if n.trim().is_empty() => return self.fail(&at("name"), "expected a non-empty name"),
             Some(n) => n.clone(),
-            None => describe(&expectation, names.gates, names.groups, dt as f64),
+            None => describe(&expectation, &names.scene, dt as f64),
         };
         Some(expectation)
     }

@@ -3,12 +3,14 @@
 mod behaviour;
 mod expect;
 mod group;
+mod measure;
 mod scene;
 
 use toml::Spanned;
 use toml::de::DeTable;
 
 use super::bulk::{BulkLists, array_at};
+use super::expectation::SceneNames;
 use super::locate::*;
 use super::schema::*;
 use super::*;
@@ -325,8 +327,11 @@ impl<'a> Validator<'a> {
                 ),
             );
         }
+        let measures = self.measures(&raw.measure, &mut gates)?;
         let gate_names: Vec<&str> = gates.iter().map(|g| g.name.as_str()).collect();
-        let expect_names = expect::ExpectNames { groups: &group_names, gates: &gate_names, ids: capacity };
+        let area_names: Vec<&str> = measures.iter().map(|m| m.name.as_str()).collect();
+        let scene = SceneNames { groups: &group_names, gates: &gate_names, areas: &area_names };
+        let expect_names = expect::ExpectNames { scene, ids: capacity };
         let expectations = self.expectations(&raw.expect, &expect_names, dt, raw.ticks)?;
         let metrics = match &raw.metrics {
             None => MetricsConfig::default(),
@@ -385,6 +390,7 @@ impl<'a> Validator<'a> {
             sources,
             metrics,
             expectations,
+            measures,
             warnings: Vec::new(),
             content_hash: *blake3::hash(text.as_bytes()).as_bytes(),
             overrides: Vec::new(),

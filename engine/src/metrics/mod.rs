@@ -1,8 +1,13 @@
 //! Crowd metrics, observed after a tick: counts, speeds, overlaps, obstacle penetrations,
-//! stuck agents, queues, waiting time, polarisation and gate throughput.
+//! stuck agents, queues, waiting time, polarisation and gate throughput; `areas` the
+//! measurement areas (density, speed) and the gates' flow per unit width.
 //!
 //! Everything here is deterministic: counts are integers (any summation order gives the same
 //! total), and float means are summed serially in row (id) order, never through rayon.
+
+mod areas;
+
+pub use areas::{AreaReading, AreaSummary, AreaTotals};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -47,6 +52,10 @@ pub struct TickMetrics {
     pub polarisation: f64,
     /// Crossings of each gate this tick, in gate order.
     pub gate_crossings: Vec<u32>,
+    /// Each gate's flow this tick: crossings per second per unit of its length, in gate order.
+    pub gate_flow: Vec<f64>,
+    /// Each measurement area after the tick, in `[[measure]]` order.
+    pub areas: Vec<AreaReading>,
 }
 
 /// A gate's throughput over the run.
@@ -59,6 +68,9 @@ pub struct GateSummary {
     /// Throughput: `crossings` divided by the observed time, observed ticks · `dt`
     /// (crossings per second).
     pub per_s: f64,
+    /// Specific flow: `per_s` per unit of the gate's length (crossings per second per unit
+    /// width).
+    pub flow: f64,
 }
 
 /// The run's summary (`metrics` in `throng run --json`).
@@ -88,6 +100,8 @@ pub struct Summary {
     pub polarisation: f64,
     /// Throughput of every gate, in scenario order.
     pub gates: Vec<GateSummary>,
+    /// Every measurement area over the run, in `[[measure]]` order.
+    pub areas: Vec<AreaSummary>,
 }
 
 /// Observes a run tick by tick and keeps what the summary needs.
@@ -120,6 +134,14 @@ pub enum MetricsStateError {
         /// Gates in the scenario.
         scenario: usize,
     },
+    /// Another number of measurement areas.
+    #[error("the metrics state measures {saved} areas, the scenario has {scenario}")]
+    Areas {
+        /// Areas in the state.
+        saved: usize,
+        /// Areas in the scenario.
+        scenario: usize,
+    },
     /// Saved at another tick than the world's.
     #[error(
         "the metrics state was saved at tick {saved} ({observed} observed), the world is at tick {world}"
@@ -145,6 +167,7 @@ pub struct MetricsState {
     blocked_agent_ticks: u64,
     spawned: u64,
     gate_totals: Vec<u64>,
+    area_totals: Vec<AreaTotals>,
     observed_ticks: u64,
     summary: Summary,
     last: TickMetrics,
@@ -160,7 +183,11 @@ impl MetricsCollector {
             window_ticks: Self::window_ticks(config, world),
             index: SpatialIndex::new(IndexKind::Grid),
             targeted: vec![false; world.groups.len()],
-            state: MetricsState { gate_totals: vec![0; world.gates.len()], ..MetricsState::default() },
+            state: MetricsState {
+                gate_totals: vec![0; world.gates.len()],
+                area_totals: vec![AreaTotals::default(); world.measures.len()],
+                ..MetricsState::default()
+            },
         };
         c.anchor_all(world);
         c
@@ -186,6 +213,12 @@ impl MetricsCollector {
             return Err(MetricsStateError::Gates {
                 saved: state.gate_totals.len(),
                 scenario: world.gates.len(),
+            });
+        }
+        if state.area_totals.len() != world.measures.len() {
+            return Err(MetricsStateError::Areas {
+                saved: state.area_totals.len(),
+                scenario: world.measures.len(),
             });
         }
         if state.observed_ticks > world.tick || state.last.tick != world.tick && state.observed_ticks > 0 {
@@ -249,6 +282,10 @@ impl MetricsCollector {
             self.anchor_all(world);
         }
 
+        let area_readings: Vec<AreaReading> = world.measures.iter().map(|m| areas::read(world, m)).collect();
+        for (t, r) in self.state.area_totals.iter_mut().zip(&area_readings) {
+            t.add(r);
+        }
         self.state.last = TickMetrics {
             tick: world.tick,
             time_s: world.time_s(),
@@ -262,6 +299,13 @@ impl MetricsCollector {
             queue_length: events.queue_length,
             polarisation,
             gate_crossings: events.gate_crossings.clone(),
+            gate_flow: world
+                .gates
+                .iter()
+                .zip(&events.gate_crossings)
+                .map(|(g, &c)| areas::flow(g, c, world.dt))
+                .collect(),
+            areas: area_readings,
         };
         let s = &mut self.state.summary;
         s.overlap_pairs = s.overlap_pairs.max(overlap_pairs);
@@ -292,6 +336,8 @@ impl MetricsCollector {
             queue_length: 0,
             polarisation,
             gate_crossings: vec![0; world.gates.len()],
+            gate_flow: vec![0.0; world.gates.len()],
+            areas: world.measures.iter().map(|m| areas::read(world, m)).collect(),
         }
     }
 
@@ -364,7 +410,18 @@ impl MetricsCollector {
             .gates
             .iter()
             .zip(&self.state.gate_totals)
-            .map(|(g, &c)| GateSummary { name: g.name.clone(), crossings: c, per_s: c as f64 / seconds })
+            .map(|(g, &c)| GateSummary {
+                name: g.name.clone(),
+                crossings: c,
+                per_s: c as f64 / seconds,
+                flow: c as f64 / seconds / areas::width(g),
+            })
+            .collect();
+        s.areas = world
+            .measures
+            .iter()
+            .zip(&self.state.area_totals)
+            .map(|(m, t)| t.summary(&m.name, self.state.observed_ticks))
             .collect();
         s
     }
