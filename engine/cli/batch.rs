@@ -24,7 +24,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
-use throng_engine::batch::{Plan, PlannedRun};
+use throng_engine::batch::{BatchExpectation, Plan, PlannedRun};
 use throng_engine::metrics::Summary;
 use throng_engine::state::checkpoint::ENGINE_VERSION;
 use throng_engine::state::files::write_atomically;
@@ -73,6 +73,10 @@ pub struct Manifest {
     pub engine_version: String,
     /// Every override key of the batch, sorted: the `set.` columns of results.csv.
     pub keys: Vec<String>,
+    /// The batch file's `[[expect]]` entries, as of the last `throng batch` here, for
+    /// `throng report` to judge.
+    #[serde(default)]
+    pub expect: Vec<BatchExpectation>,
 }
 
 pub const MANIFEST: &str = "batch.json";
@@ -100,6 +104,9 @@ pub struct Row {
     pub ms_per_tick: f64,
     /// Summary metrics, by name (see [`metrics_summary`]).
     pub metrics: BTreeMap<String, f64>,
+    /// The scenario's expectations: name → `pass`, `fail` or `unchecked`.
+    #[serde(default)]
+    pub expectations: BTreeMap<String, String>,
 }
 
 /// The run's summary metrics as named numbers: the hook through which rows and reports get
@@ -156,11 +163,10 @@ fn default_out(batch: &Path, shard: Option<(usize, usize)>) -> PathBuf {
     }
 }
 
-/// Checks that `out` is empty, absent, or holds this very batch and shard; returns the manifest
-/// to write, and whether one is there already.
-fn check_out_dir(out: &Path, manifest: &Manifest) -> Result<bool> {
+/// Checks that `out` is empty, absent, or holds this very batch and shard (by this engine).
+fn check_out_dir(out: &Path, manifest: &Manifest) -> Result<()> {
     if !out.exists() {
-        return Ok(false);
+        return Ok(());
     }
     if !out.is_dir() {
         bail!("{}: exists and is not a directory", out.display());
@@ -174,7 +180,7 @@ fn check_out_dir(out: &Path, manifest: &Manifest) -> Result<bool> {
                 out.display()
             );
         }
-        return Ok(false);
+        return Ok(());
     }
     let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let found: Manifest = serde_json::from_str(&text)
@@ -210,7 +216,7 @@ fn check_out_dir(out: &Path, manifest: &Manifest) -> Result<bool> {
             manifest.engine_version
         );
     }
-    Ok(true)
+    Ok(())
 }
 
 /// Removes temporary files left by a crash in `dir` (not recursive).
@@ -275,6 +281,12 @@ fn execute(run: &PlannedRun, threads: usize, keep_awake: bool, out: &Path, save_
         wall_s,
         ms_per_tick: wall_s * 1e3 / run.ticks.max(1) as f64,
         metrics: metrics_summary(&metrics.summary(world)),
+        expectations: sim
+            .outcomes()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|o| (o.name, o.status.word().to_string()))
+            .collect(),
     };
     let mut json = serde_json::to_string_pretty(&row)?;
     json.push('\n');
@@ -313,10 +325,13 @@ pub fn value_text(v: &serde_json::Value) -> String {
 /// for every metric any row has (sorted).
 pub fn csv_bytes(rows: &[&Row], keys: &[String]) -> Result<Vec<u8>> {
     let metrics: std::collections::BTreeSet<&String> = rows.iter().flat_map(|r| r.metrics.keys()).collect();
+    let expectations: std::collections::BTreeSet<&String> =
+        rows.iter().flat_map(|r| r.expectations.keys()).collect();
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut header: Vec<String> = CSV_COLUMNS.iter().map(|s| s.to_string()).collect();
     header.extend(keys.iter().map(|k| format!("set.{k}")));
     header.extend(metrics.iter().map(|m| format!("metric.{m}")));
+    header.extend(expectations.iter().map(|e| format!("expect.{e}")));
     w.write_record(&header)?;
     for r in rows {
         let overrides: Vec<String> =
@@ -339,6 +354,7 @@ pub fn csv_bytes(rows: &[&Row], keys: &[String]) -> Result<Vec<u8>> {
         ];
         rec.extend(keys.iter().map(|k| r.overrides.get(k).map(value_text).unwrap_or_default()));
         rec.extend(metrics.iter().map(|m| r.metrics.get(*m).map(|x| x.to_string()).unwrap_or_default()));
+        rec.extend(expectations.iter().map(|e| r.expectations.get(*e).cloned().unwrap_or_default()));
         w.write_record(&rec)?;
     }
     w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))
@@ -403,8 +419,9 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
         batch_runs: plan.runs.len(),
         engine_version: ENGINE_VERSION.into(),
         keys: plan.keys.clone(),
+        expect: plan.expectations.clone(),
     };
-    let has_manifest = check_out_dir(&out, &manifest)?;
+    check_out_dir(&out, &manifest)?;
 
     std::fs::create_dir_all(out.join("runs")).with_context(|| format!("cannot create {}", out.display()))?;
     let lock = std::fs::File::create(out.join(".lock"))
@@ -412,7 +429,9 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
     if lock.try_lock().is_err() {
         bail!("{}: another throng batch is writing here", out.display());
     }
-    if !has_manifest {
+    // Written again on every start (its identity checked above): the batch file's
+    // expectations may have changed since, and the report judges the latest.
+    {
         let mut json = serde_json::to_string_pretty(&manifest)?;
         json.push('\n');
         write_atomically(&out.join(MANIFEST), json.as_bytes())

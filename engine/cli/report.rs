@@ -1,5 +1,7 @@
 //! `throng report`: merge the output directories of a batch (its shards) and aggregate every
-//! metric over the seeds of each parameter point: count, mean, standard deviation, min, max.
+//! metric over the seeds of each parameter point: count, mean, standard deviation, min, max;
+//! a scenario expectation's mean is its pass rate. The batch file's own `[[expect]]` entries
+//! are judged per point (exit 1 when one fails).
 //!
 //! Deterministic: points in plan order, metrics in sorted name order, sums taken serially in
 //! plan (seed) order, so the same rows give the same bytes.
@@ -12,6 +14,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use throng_engine::state::files::write_atomically;
+
+use throng_engine::batch::Stat;
 
 use crate::batch::{MANIFEST, MANIFEST_FORMAT, Manifest, Row, csv_bytes};
 
@@ -66,6 +70,10 @@ fn numbers(row: &Row) -> BTreeMap<String, f64> {
     m.insert("agents".into(), row.agents as f64);
     m.insert("wall_s".into(), row.wall_s);
     m.insert("ms_per_tick".into(), row.ms_per_tick);
+    // 1 for a passed scenario expectation, 0 otherwise: the mean over seeds is its pass rate.
+    for (name, status) in &row.expectations {
+        m.insert(format!("expect.{name}"), if status == "pass" { 1.0 } else { 0.0 });
+    }
     m
 }
 
@@ -177,6 +185,23 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
             header.push(format!("{n}.{s}"));
         }
     }
+    // The batch's own expectations: every metric they read must be one the rows have.
+    for e in &manifest.expect {
+        if !names.contains(&e.metric) {
+            let hint = throng_engine::scenario::nearest_word(&e.metric, names.iter().map(String::as_str))
+                .map(|n| format!("; did you mean \"{n}\"?"))
+                .unwrap_or_default();
+            bail!(
+                "{}: expectation \"{}\": no result row has a number \"{}\"{hint} (they have: {})",
+                manifest.batch_file,
+                e.name,
+                e.metric,
+                names.iter().cloned().collect::<Vec<_>>().join(", ")
+            );
+        }
+        header.push(format!("check.{}", e.name));
+    }
+    let (mut passed, mut failed) = (0usize, 0usize);
     w.write_record(&header)?;
     let mut table = String::new();
     let title = if manifest.name.is_empty() { manifest.batch_file.clone() } else { manifest.name.clone() };
@@ -237,6 +262,40 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
                 None => rec.extend(std::iter::repeat_n(String::new(), 4)),
             }
         }
+        for e in &manifest.expect {
+            let values: Vec<f64> = ok.iter().filter_map(|r| numbers(r).get(&e.metric).copied()).collect();
+            let verdict = stats(&values).map(|s| {
+                let v = match e.stat {
+                    Stat::Mean => s.mean,
+                    Stat::Std => s.std,
+                    Stat::Min => s.min,
+                    Stat::Max => s.max,
+                };
+                (e.holds(v), v)
+            });
+            let (word, line) = match verdict {
+                Some((true, v)) => {
+                    ("pass", format!("PASS      {}: {} of {} = {}", e.name, e.stat.name(), e.metric, fmt(v)))
+                }
+                Some((false, v)) => {
+                    ("fail", format!("FAIL      {}: {} of {} = {}", e.name, e.stat.name(), e.metric, fmt(v)))
+                }
+                None => ("fail", format!("FAIL      {}: no finished run has {}", e.name, e.metric)),
+            };
+            if word == "pass" {
+                passed += 1;
+            } else {
+                failed += 1;
+            }
+            let bounds = match (e.min, e.max) {
+                (Some(lo), Some(hi)) => format!(" (between {} and {})", fmt(lo), fmt(hi)),
+                (Some(lo), None) => format!(" (>= {})", fmt(lo)),
+                (None, Some(hi)) => format!(" (<= {})", fmt(hi)),
+                (None, None) => String::new(),
+            };
+            table.push_str(&format!("  {line}{bounds}\n"));
+            rec.push(word.into());
+        }
         w.write_record(&rec)?;
     }
     let summary = w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))?;
@@ -262,7 +321,20 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     if !args.quiet {
         let mut stdout = std::io::stdout().lock();
         let _ = stdout.write_all(table.as_bytes());
+        if !manifest.expect.is_empty() {
+            let _ = writeln!(
+                stdout,
+                "\nbatch expectations: {passed} passed, {failed} failed (over {} points)",
+                points.len()
+            );
+        }
         let _ = writeln!(stdout, "\nsummary    {}\nruns       {}", path.display(), runs_path.display());
+    }
+    if failed > 0 {
+        if args.quiet {
+            eprintln!("{failed} batch expectations failed");
+        }
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,7 @@
 //! counted in characters), not read back from the implementation.
 
 mod batch;
+mod batch_expectations;
 mod bench;
 mod check_and_run;
 mod expect_errors;

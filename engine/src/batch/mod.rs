@@ -12,6 +12,11 @@
 //! set = { "groups.boids.max_force" = 2.5 }                        # fixed overrides
 //! grid = { "groups.boids.max_speed" = [1.0, 1.3, 1.6] }           # every combination
 //! points = [{ dt = 0.1 }, { dt = 0.05, "groups.boids.count" = 500 }]   # an explicit list
+//!
+//! [[expect]]                            # optional: judged per point by `throng report`
+//! metric = "polarisation"
+//! stat = "mean"                         # mean (default), std, min or max over the seeds
+//! min = 0.9
 //! ```
 //!
 //! A sweep's runs are, outermost first: scenarios, points (one empty point if none), grid
@@ -22,7 +27,10 @@
 //! the seed. Runs with the same scenario content and overrides are one *parameter point*;
 //! reports aggregate over the seeds of a point.
 
+mod expect;
 mod parse;
+
+pub use expect::{BatchExpectation, Stat};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -79,6 +87,8 @@ pub struct Plan {
     pub runs: Vec<PlannedRun>,
     /// Every override key used by some run, sorted.
     pub keys: Vec<String>,
+    /// The `[[expect]]` entries: bounds on statistics over each point's seeds.
+    pub expectations: Vec<BatchExpectation>,
 }
 
 fn hex16(bytes: &[u8]) -> String {

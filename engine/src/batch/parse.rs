@@ -19,7 +19,7 @@ pub(super) struct Parser<'a> {
 }
 
 /// Entries of a table in file order (toml sorts them by key).
-fn entries<'t, 'i>(
+pub(super) fn entries<'t, 'i>(
     t: &'t DeTable<'i>,
 ) -> Vec<(&'t Spanned<std::borrow::Cow<'i, str>>, &'t Spanned<DeValue<'i>>)> {
     let mut v: Vec<_> = t.iter().collect();
@@ -56,7 +56,12 @@ impl Parser<'_> {
         Origin::File { file: self.file.into(), line, col }
     }
 
-    fn unknown(&self, k: &Spanned<std::borrow::Cow<'_, str>>, path: &str, allowed: &[&str]) -> ScenarioError {
+    pub(super) fn unknown(
+        &self,
+        k: &Spanned<std::borrow::Cow<'_, str>>,
+        path: &str,
+        allowed: &[&str],
+    ) -> ScenarioError {
         let key = k.get_ref();
         let hint = nearest_word(key, allowed.iter().copied())
             .map(|n| format!("; did you mean `{n}`?"))
@@ -69,7 +74,7 @@ impl Parser<'_> {
         )
     }
 
-    fn table<'t, 'i>(
+    pub(super) fn table<'t, 'i>(
         &self,
         v: &'t Spanned<DeValue<'i>>,
         key: &str,
@@ -81,7 +86,7 @@ impl Parser<'_> {
         }
     }
 
-    fn string(&self, v: &Spanned<DeValue<'_>>, key: &str) -> Result<String, ScenarioError> {
+    pub(super) fn string(&self, v: &Spanned<DeValue<'_>>, key: &str) -> Result<String, ScenarioError> {
         match v.get_ref() {
             DeValue::String(s) => Ok(s.to_string()),
             other => Err(self.err(v.span(), key, format!("expected a string, found {}", other.type_str()))),
@@ -104,7 +109,7 @@ impl Parser<'_> {
     }
 
     /// The value at `v` as a `toml::Value`, from its source text.
-    fn value(&self, v: &Spanned<DeValue<'_>>, key: &str) -> Result<toml::Value, ScenarioError> {
+    pub(super) fn value(&self, v: &Spanned<DeValue<'_>>, key: &str) -> Result<toml::Value, ScenarioError> {
         let src = &self.text[v.span()];
         match v.get_ref() {
             DeValue::String(s) => Ok(toml::Value::String(s.to_string())),
@@ -320,7 +325,8 @@ impl Parser<'_> {
     pub(super) fn plan(&self, doc: &Spanned<DeTable<'_>>, dir: &Path) -> Result<Plan, ScenarioError> {
         let (mut version, mut name, mut ticks, mut global, mut sweeps) =
             (None, String::new(), None, Vec::new(), Vec::new());
-        const ALLOWED: [&str; 6] = ["version", "name", "description", "ticks", "set", "sweep"];
+        let mut expectations = Vec::new();
+        const ALLOWED: [&str; 7] = ["version", "name", "description", "ticks", "set", "sweep", "expect"];
         // A scenario given where a batch file is expected: say what it is.
         let has = |key: &str| doc.get_ref().iter().any(|(k, _)| k.get_ref() == key);
         if let Some((k, _)) = entries(doc.get_ref()).into_iter().find(|(k, _)| k.get_ref() == "groups")
@@ -358,6 +364,7 @@ impl Parser<'_> {
                 "set" => {
                     self.overrides(self.table(v, &key, "a table of overrides")?, &[], &key, &mut global)?
                 }
+                "expect" => expectations = self.expectations(v)?,
                 "sweep" => match v.get_ref() {
                     DeValue::Array(items) => {
                         for (i, item) in items.iter().enumerate() {
@@ -504,6 +511,7 @@ impl Parser<'_> {
             id: hex16(h.finalize().as_bytes()),
             runs,
             keys: keys.into_iter().collect(),
+            expectations,
         })
     }
 }

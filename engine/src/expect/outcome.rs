@@ -15,6 +15,15 @@ pub enum Status {
 }
 
 impl Status {
+    /// `pass`, `fail` or `unchecked`, as JSON and batch results write it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Unchecked => "unchecked",
+        }
+    }
+
     /// `PASS`, `FAIL` or `UNCHECKED`, as reports print it.
     pub fn label(self) -> &'static str {
         match self {
