@@ -251,7 +251,17 @@ fn execute(run: &PlannedRun, threads: usize, keep_awake: bool, out: &Path, save_
     let settings = RunSettings { threads, keep_awake, ..RunSettings::default() };
     let mut sim = Simulation::new(&scenario, settings)?;
     // The whole run on a worker thread of the pipeline: no hand-over to the pool per tick.
-    let error = sim.enter(|sim| (0..run.ticks).try_for_each(|_| sim.step()).err().map(|e| e.to_string()));
+    let error = sim.enter(|sim| {
+        for _ in 0..run.ticks {
+            if sim.stopped() {
+                break;
+            }
+            if let Err(e) = sim.step() {
+                return Some(e.to_string());
+            }
+        }
+        None
+    });
     let wall_s = start.elapsed().as_secs_f64();
     let dir = out.join("runs").join(&run.id);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;

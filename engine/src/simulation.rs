@@ -215,8 +215,13 @@ impl Simulation {
     /// Advances one tick, then observes the metrics (when on).
     pub fn step(&mut self) -> Result<(), NonFinite> {
         let start = Instant::now();
+        let before = self.world.tick;
         self.pipeline.step(&mut self.world)?;
         self.step_time += start.elapsed();
+        // A `stop` event ended the run before the tick: nothing ran, nothing to observe.
+        if self.world.tick == before {
+            return Ok(());
+        }
         let Simulation { world, pipeline, metrics, watcher, .. } = self;
         if let Some(m) = metrics.as_mut() {
             let start = Instant::now();
@@ -238,9 +243,18 @@ impl Simulation {
         self.pipeline.run_pass(&mut self.world, pass)
     }
 
-    /// Advances `ticks` ticks, all on the pipeline's own workers (see [`Simulation::enter`]).
+    /// Advances `ticks` ticks (fewer if a `stop` event ends the run), all on the pipeline's own
+    /// workers (see [`Simulation::enter`]).
     pub fn run(&mut self, ticks: u64) -> Result<(), NonFinite> {
-        self.enter(|sim| (0..ticks).try_for_each(|_| sim.step()))
+        self.enter(|sim| {
+            for _ in 0..ticks {
+                if sim.stopped() {
+                    break;
+                }
+                sim.step()?;
+            }
+            Ok(())
+        })
     }
 
     /// Runs `f` on one of the pipeline's worker threads with the simulation lent to it, the
@@ -307,6 +321,11 @@ impl Simulation {
     /// the resumed ticks only.
     pub fn metrics_restarted(&self) -> bool {
         self.metrics_restarted
+    }
+
+    /// Whether a `stop` event has ended the run (further steps do nothing).
+    pub fn stopped(&self) -> bool {
+        self.world.stopped
     }
 
     /// Ticks completed.

@@ -4,6 +4,7 @@
 //! and non-finite state is caught and reported with its tick, pass and agent.
 
 mod checkpoint;
+mod events;
 mod expectations;
 mod group_independence;
 mod non_finite;

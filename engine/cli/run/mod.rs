@@ -131,6 +131,24 @@ struct RunReport<'a> {
     /// The verdict of each `[[expect]]` entry, when the scenario has some.
     #[serde(skip_serializing_if = "Option::is_none")]
     expectations: Option<Vec<Outcome>>,
+    /// Each `[[events]]` entry: how often it fired, and when first and last.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    events: Vec<EventRecord>,
+    /// Whether a `stop` event ended the run (at tick `ticks_run` after the start).
+    stopped_by_event: bool,
+}
+
+/// What an event did in the run.
+#[derive(Serialize)]
+struct EventRecord {
+    name: String,
+    fired: u32,
+    /// Ticks completed when it first and last fired (it applies before the next tick), and
+    /// the same in seconds.
+    first_tick: Option<u64>,
+    last_tick: Option<u64>,
+    first_s: Option<f64>,
+    last_s: Option<f64>,
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
@@ -219,6 +237,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     sim.enter(|sim| -> Result<()> {
         for _ in first_tick..ticks {
             sim.step().context(stopped_msg.clone())?;
+            // A `stop` event ended the run before this tick.
+            if sim.stopped() {
+                break;
+            }
             if let (Some(csv), Some(m)) = (metrics_csv.as_mut(), sim.metrics()) {
                 csv.write(m.last())?;
             }
@@ -270,7 +292,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let pipeline = sim.pipeline();
     let passes: serde_json::Map<_, _> =
         pipeline.timers.ms_per_tick().map(|(name, ms)| (name.to_string(), serde_json::json!(ms))).collect();
-    let done = (ticks - first_tick).max(1) as f64;
+    let done = (sim.tick() - first_tick).max(1) as f64;
     let report = RunReport {
         scenario: &scenario.name,
         file: args.scenario.as_ref().unwrap_or(&plan.scenario).display().to_string(),
@@ -284,10 +306,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         agents_exited: world.exited,
         agents_active: world.agents.len(),
         ticks,
-        ticks_run: ticks - first_tick,
+        ticks_run: sim.tick() - first_tick,
         dt: scenario.dt,
         wall_s,
-        ticks_per_s: (ticks - first_tick) as f64 / wall_s.max(1e-12),
+        ticks_per_s: (sim.tick() - first_tick) as f64 / wall_s.max(1e-12),
         ms_per_tick: wall_s * 1e3 / done,
         passes,
         metrics_ms_per_tick: sim.metrics_time().as_secs_f64() * 1e3 / done,
@@ -296,6 +318,19 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         hashes,
         resumed_from: resumed.map(|_| first_tick),
         expectations: sim.outcomes(),
+        events: world
+            .events
+            .iter()
+            .map(|e| EventRecord {
+                name: e.name.clone(),
+                fired: e.fired,
+                first_tick: e.first_tick,
+                last_tick: e.last_tick,
+                first_s: e.first_tick.map(|t| t as f64 * world.dt as f64),
+                last_s: e.last_tick.map(|t| t as f64 * world.dt as f64),
+            })
+            .collect(),
+        stopped_by_event: world.stopped,
     };
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
@@ -380,6 +415,21 @@ fn print_report(r: &RunReport, pipeline: &Pipeline) {
                 "  area {}: density {:.3} mean, {:.3} max (per unit²), speed {:.3} mean",
                 a.name, a.density_mean, a.density_max, a.speed_mean
             );
+        }
+    }
+    if !r.events.is_empty() {
+        let _ = writeln!(out, "\nevents");
+        for e in &r.events {
+            let when = match (e.first_s, e.last_s, e.fired) {
+                (_, _, 0) => "never fired".to_string(),
+                (Some(a), _, 1) => format!("fired at {a:.2} s (after tick {})", e.first_tick.unwrap_or(0)),
+                (Some(a), Some(b), n) => format!("fired {n} times, {a:.2} s to {b:.2} s"),
+                _ => String::new(),
+            };
+            let _ = writeln!(out, "  {}: {when}", e.name);
+        }
+        if r.stopped_by_event {
+            let _ = writeln!(out, "  the run was stopped by an event after {} ticks", r.ticks_run);
         }
     }
     if let Some(list) = &r.expectations {

@@ -234,12 +234,16 @@ fn run_one(
         }
     };
     let error = sim.enter(|sim| {
-        (0..scenario.ticks)
-            .try_for_each(|_| {
-                tick();
-                sim.step()
-            })
-            .err()
+        for _ in 0..scenario.ticks {
+            if sim.stopped() {
+                break;
+            }
+            tick();
+            if let Err(e) = sim.step() {
+                return Some(e);
+            }
+        }
+        None
     });
     result.wall_s = start.elapsed().as_secs_f64();
     match error {

@@ -108,7 +108,7 @@ mod tests {
 
     #[test]
     fn flow_is_per_second_per_unit_width() {
-        let gate = Gate { name: "g".into(), from: Vec2::new(0.0, 0.0), to: Vec2::new(0.0, 4.0) };
+        let gate = Gate { name: "g".into(), from: Vec2::new(0.0, 0.0), to: Vec2::new(0.0, 4.0), open: true };
         // 3 crossings in a 0.5 s tick over 4 units: 3 / 0.5 / 4 = 1.5 per s per unit.
         assert_eq!(flow(&gate, 3, 0.5), 1.5);
     }

@@ -15,9 +15,9 @@ pub fn exits(exits: &[Exit], agents: &mut Agents, keep: &mut Vec<bool>) -> u32 {
     keep.clear();
     keep.resize(agents.len(), true);
     keep.par_iter_mut().enumerate().with_min_len(1024).for_each(|(i, k)| {
-        *k = !exits
-            .iter()
-            .any(|e| (e.groups.is_empty() || e.groups.contains(&group[i])) && e.region.contains(position[i]));
+        *k = !exits.iter().any(|e| {
+            e.open && (e.groups.is_empty() || e.groups.contains(&group[i])) && e.region.contains(position[i])
+        });
     });
     let gone = keep.iter().filter(|k| !**k).count();
     if gone > 0 {

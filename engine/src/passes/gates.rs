@@ -11,7 +11,7 @@ use crate::world::{Bounds, Gate};
 /// crossed it.
 pub fn gates(bounds: &Bounds, gates: &[Gate], before: &[Vec2], after: &[Vec2], crossings: &mut [u32]) {
     for (count, gate) in crossings.iter_mut().zip(gates) {
-        *count = count_crossings(bounds, gate, before, after);
+        *count = if gate.open { count_crossings(bounds, gate, before, after) } else { 0 };
     }
 }
 

@@ -6,6 +6,7 @@
 
 mod build_index;
 mod collide;
+mod events;
 mod exits;
 mod find_threats;
 mod gates;
@@ -18,6 +19,7 @@ mod steer;
 
 pub use build_index::{build_agent_index, refresh_obstacle_index};
 pub use collide::collide;
+pub use events::events;
 pub use exits::exits;
 pub use find_threats::find_threats;
 pub use gates::{gates, segments_cross};

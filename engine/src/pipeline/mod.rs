@@ -179,6 +179,14 @@ impl Pipeline {
     pub fn step(&mut self, world: &mut World) -> Result<(), NonFinite> {
         let Pipeline { pool, scratch: s, timers: t, reorder_every, last_reorder, .. } = self;
         pool.install(|| {
+            // The scenario's events due now, on the state the last tick left; a `stop` ends the
+            // run here, before the tick.
+            if !world.events.is_empty() {
+                crate::passes::events(world);
+            }
+            if world.stopped {
+                return Ok(());
+            }
             // Positions finite; the tick's events at zero.
             s.begin(world)?;
             // Whether sensing is due, or the last candidates still hold.

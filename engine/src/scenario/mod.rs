@@ -32,7 +32,8 @@ use crate::index::IndexKind;
 use crate::math::{PI, Vec2, sin_cos};
 use crate::rng::{self, Purpose};
 use crate::world::{
-    Agents, Bounds, Exit, Gate, Group, MeasureArea, Obstacle, Path as PathDef, Region, Source, Target, World,
+    Action, Agents, Bounds, Door, Event, Exit, Gate, Group, MeasureArea, Obstacle, Path as PathDef, Quantity,
+    Region, Source, Target, Trigger, World,
 };
 
 /// The scenario format version this engine reads.
@@ -139,6 +140,10 @@ pub struct Scenario {
     pub sources: Vec<Source>,
     /// Settings of the stuck-agent metric (defaults when the file has no `[metrics]`).
     pub metrics: MetricsConfig,
+    /// The named obstacles, which events open and close (closed at tick 0).
+    pub doors: Vec<Door>,
+    /// The `[[events]]` entries, in file order.
+    pub events: Vec<Event>,
     /// The `[[measure]]` areas, in file order (its lines are among `gates`).
     pub measures: Vec<MeasureArea>,
     /// The `[[expect]]` entries, in file order: checks on the run's outcome.
@@ -266,7 +271,8 @@ impl Scenario {
     }
 
     /// Multiplies all geometry (bounds, spawn regions, targets, obstacles, paths, exits,
-    /// gates, source regions, measurement areas, expectations' regions) by `s` about the origin; counts and agent parameters stay. With
+    /// gates, source regions, measurement areas, doors, events' regions and points, expectations'
+    /// regions) by `s` about the origin; counts and agent parameters stay. With
     /// uniform spawns this divides the density by `s²`.
     pub fn scale_geometry(&mut self, s: f32) {
         let region = |r: &Region| match *r {
@@ -290,13 +296,25 @@ impl Scenario {
                 Target::Agent(_) | Target::NearestOf(_) => {}
             }
         }
+        let obstacle = |o: &Obstacle| match *o {
+            Obstacle::Circle { centre, radius } => {
+                Obstacle::Circle { centre: centre * s, radius: radius * s }
+            }
+            Obstacle::Rect { min, max } => Obstacle::Rect { min: min * s, max: max * s },
+        };
         for o in &mut self.obstacles {
-            *o = match *o {
-                Obstacle::Circle { centre, radius } => {
-                    Obstacle::Circle { centre: centre * s, radius: radius * s }
-                }
-                Obstacle::Rect { min, max } => Obstacle::Rect { min: min * s, max: max * s },
-            };
+            *o = obstacle(o);
+        }
+        for d in &mut self.doors {
+            d.obstacle = obstacle(&d.obstacle);
+        }
+        for e in &mut self.events {
+            if let Trigger::When { value: Quantity::InRegion { region: r, .. }, .. } = &mut e.trigger {
+                *r = region(r);
+            }
+            if let Action::MoveTarget { to, .. } = &mut e.action {
+                *to *= s;
+            }
         }
         for p in &mut self.paths {
             p.nodes.iter_mut().for_each(|n| *n *= s);
@@ -336,6 +354,8 @@ impl Scenario {
             groups: self.groups.iter().map(|g| g.group.clone()).collect(),
             targets: self.targets.clone(),
             obstacles: self.obstacles.clone(),
+            fixed_obstacles: self.obstacles.len() as u32,
+            doors: self.doors.clone(),
             solid_obstacles: self.solid_obstacles,
             paths: self.paths.clone(),
             exits: self.exits.clone(),
@@ -345,7 +365,10 @@ impl Scenario {
             agents: Agents::default(),
             next_id: 0,
             exited: 0,
+            events: self.events.clone(),
+            stopped: false,
         };
+        world.refresh_obstacles();
         for (g, spec) in self.groups.iter().enumerate() {
             let spawner = rng::name_key(&spec.group.name);
             for k in 0..spec.count {

@@ -43,6 +43,48 @@ pub(crate) struct ScenarioToml {
     pub(crate) expect: Vec<ExpectToml>,
     #[serde(default)]
     pub(crate) measure: Vec<MeasureToml>,
+    #[serde(default)]
+    pub(crate) events: Vec<EventToml>,
+}
+
+/// An `[[events]]` entry: one trigger and one action; which keys each takes is the validator's.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EventToml {
+    pub(crate) name: Option<String>,
+    pub(crate) at_s: Option<f64>,
+    pub(crate) every_s: Option<f64>,
+    pub(crate) start_s: Option<f64>,
+    pub(crate) end_s: Option<f64>,
+    pub(crate) when: Option<WhenToml>,
+    pub(crate) repeat: Option<bool>,
+    pub(crate) action: String,
+    pub(crate) door: Option<String>,
+    pub(crate) exit: Option<String>,
+    pub(crate) gate: Option<String>,
+    pub(crate) group: Option<String>,
+    pub(crate) behaviour: Option<BehaviourRef>,
+    pub(crate) target: Option<String>,
+    pub(crate) to: Option<Pt>,
+}
+
+/// A behaviour of a group, by its index in the group's list or by kind (the first of it).
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(crate) enum BehaviourRef {
+    Index(u32),
+    Kind(String),
+}
+
+/// An event's condition: a count (`metric`) or the agents in a region, within bounds.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WhenToml {
+    pub(crate) metric: Option<String>,
+    pub(crate) region: Option<RegionToml>,
+    pub(crate) group: Option<String>,
+    pub(crate) min: Option<f64>,
+    pub(crate) max: Option<f64>,
 }
 
 /// A `[[measure]]` entry: an area (`rect`/`circle` keys) or a line (`from`, `to`).
@@ -98,6 +140,8 @@ pub(crate) fn yes() -> bool {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ObstacleToml {
+    /// A named obstacle is a door: events open and close it.
+    pub(crate) name: Option<String>,
     pub(crate) kind: String,
     pub(crate) min: Option<Pt>,
     pub(crate) max: Option<Pt>,

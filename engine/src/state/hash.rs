@@ -1,5 +1,5 @@
 //! The state hash: BLAKE3 over the canonical little-endian bytes of every column that affects
-//! the future, in agent-id order. The layout is documented in `docs/determinism.md`; changing
+//! the future, in agent-id order, and, for a world with events, what events change. The layout is documented in `docs/determinism.md`; changing
 //! it changes every golden hash.
 
 use crate::world::{Agents, ColumnValue, ColumnVisitor, World};
@@ -70,6 +70,22 @@ fn hash_rows(world: &World, a: &Agents) -> StateHash {
     c.hasher.update(&world.next_id.to_le_bytes());
     c.hasher.update(&world.exited.to_le_bytes());
     c.column("source_spawned", &world.sources, |s, o| o.extend_from_slice(&s.spawned.to_le_bytes()));
+    // What events change, for a world that has events (a world without them hashes as before):
+    // their records, the doors, exits and gates they switch, the targets they move and the
+    // behaviours they retarget.
+    if !world.events.is_empty() {
+        let scene = (
+            &world.events,
+            &world.doors,
+            &world.exits,
+            &world.gates,
+            &world.targets,
+            &world.groups,
+            world.stopped,
+        );
+        c.hasher.update(b"scene");
+        c.hasher.update(&postcard::to_stdvec(&scene).expect("the scene always serializes"));
+    }
     // Every agent column, in declaration order, tagged with its name.
     a.visit_columns(&mut c);
     StateHash(*c.hasher.finalize().as_bytes())

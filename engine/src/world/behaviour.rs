@@ -257,6 +257,23 @@ impl Behaviour {
             _ => None,
         }
     }
+
+    /// Gives the behaviour the target `t`, if it takes one (see [`Behaviour::target`]);
+    /// false, changing nothing, if it takes none.
+    pub fn set_target(&mut self, t: TargetId) -> bool {
+        match self {
+            Behaviour::Seek { target }
+            | Behaviour::Flee { target }
+            | Behaviour::Arrive { target, .. }
+            | Behaviour::Pursuit { target, .. }
+            | Behaviour::Evade { target, .. }
+            | Behaviour::FlockTarget { target, .. }
+            | Behaviour::RandomWalk { target, .. } => *target = t,
+            Behaviour::FollowLeader { leader, .. } => *leader = t,
+            _ => return false,
+        }
+        true
+    }
 }
 
 /// A behaviour with its weight, one entry of [`Group::behaviours`](crate::world::Group::behaviours):

@@ -9,6 +9,7 @@
 mod agents;
 mod behaviour;
 mod bounds;
+mod event;
 mod group;
 mod obstacle;
 mod scene;
@@ -16,6 +17,7 @@ mod scene;
 pub use agents::{AgentRow, Agents, ColumnValue, ColumnVisitor, PermuteScratch};
 pub use behaviour::{Behaviour, CohesionForm, EvadePrediction, SeparationVariant, WeightedBehaviour};
 pub use bounds::{Bounds, BoundsKind};
+pub use event::{Action, Door, Event, Quantity, Switch, Trigger};
 pub use group::{AgentParams, Group, Param};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
@@ -44,8 +46,13 @@ pub struct World {
     pub groups: Vec<Group>,
     /// What behaviours steer towards, indexed by [`TargetId`].
     pub targets: Vec<Target>,
-    /// Static obstacles; threats and collisions name them by index.
+    /// The obstacles standing: the unnamed ones (the first `fixed_obstacles`), then the closed
+    /// doors in door order; threats and collisions name them by index.
     pub obstacles: Vec<Obstacle>,
+    /// How many of `obstacles` are unnamed, never opened.
+    pub fixed_obstacles: u32,
+    /// Named obstacles that events open and close.
+    pub doors: Vec<Door>,
     /// Agents are pushed out of obstacles after integration (on by default).
     pub solid_obstacles: bool,
     /// Paths for `follow_path`, indexed by its `path`.
@@ -64,12 +71,24 @@ pub struct World {
     pub next_id: u32,
     /// Agents removed by exits so far.
     pub exited: u64,
+    /// The `[[events]]` entries with their records, in file order.
+    pub events: Vec<Event>,
+    /// Set by a `stop` event: no further tick runs.
+    pub stopped: bool,
 }
 
 impl World {
     /// Simulated time at the start of the next tick, in seconds.
     pub fn time_s(&self) -> f64 {
         self.tick as f64 * self.dt as f64
+    }
+
+    /// Rebuilds `obstacles` after a door opened or closed: the unnamed ones, then the closed
+    /// doors in door order.
+    pub fn refresh_obstacles(&mut self) {
+        self.obstacles.truncate(self.fixed_obstacles as usize);
+        let closed = self.doors.iter().filter(|d| d.closed).map(|d| d.obstacle);
+        self.obstacles.extend(closed);
     }
 
     /// The row of agent `id`, if it is alive (see [`Agents::row_of`]).

@@ -123,6 +123,8 @@ pub struct Exit {
     pub region: Region,
     /// Groups that leave here; empty means every group.
     pub groups: Vec<u16>,
+    /// Whether it removes agents (state: events close and open it; open at tick 0).
+    pub open: bool,
 }
 
 /// A gate line; crossings in either direction are counted (doorway throughput).
@@ -135,6 +137,8 @@ pub struct Gate {
     pub from: Vec2,
     /// The other end (world units; different from `from`).
     pub to: Vec2,
+    /// Whether it counts crossings (state: events close and open it; open at tick 0).
+    pub open: bool,
 }
 
 /// A measurement area (`[[measure]]` with a region): each tick the metrics read how many live

@@ -50,7 +50,7 @@ impl Validator<'_> {
                         ),
                     );
                 }
-                gates.push(Gate { name: m.name.clone(), from, to });
+                gates.push(Gate { name: m.name.clone(), from, to, open: true });
                 continue;
             }
             let lines = [("from", m.from.is_some()), ("to", m.to.is_some())];

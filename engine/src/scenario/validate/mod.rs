@@ -1,6 +1,7 @@
 //! The validator: range checks on the TOML shapes, with located errors and warnings.
 
 mod behaviour;
+mod events;
 mod expect;
 mod group;
 mod measure;
@@ -16,7 +17,7 @@ use super::schema::*;
 use super::*;
 use crate::index::IndexKind;
 use crate::math::Vec2;
-use crate::world::{Gate, Obstacle, Param, Region, Target};
+use crate::world::{Door, Gate, Obstacle, Param, Region, Target};
 
 pub(super) struct Validator<'a> {
     pub(super) origin: &'a str,
@@ -267,7 +268,7 @@ impl<'a> Validator<'a> {
             paths.push(self.path(name, p)?);
         }
         let path_names: Vec<&str> = raw.paths.keys().map(|k| k.as_str()).collect();
-        let mut obstacles = Vec::new();
+        let (mut obstacles, mut doors) = (Vec::new(), Vec::<Door>::new());
         for (o, raw_o) in raw.obstacles.iter().enumerate() {
             let base = [Key("obstacles"), Seg::Index(o)];
             let region = self.region(
@@ -279,10 +280,23 @@ impl<'a> Validator<'a> {
                 raw_o.radius,
                 "obstacle",
             )?;
-            obstacles.push(match region {
+            let obstacle = match region {
                 Region::Rect { min, max } => Obstacle::Rect { min, max },
                 Region::Circle { centre, radius } => Obstacle::Circle { centre, radius },
-            });
+            };
+            match &raw_o.name {
+                None => obstacles.push(obstacle),
+                Some(name) => {
+                    let at = [Key("obstacles"), Seg::Index(o), Key("name")];
+                    if name.trim().is_empty() {
+                        return self.fail(&at, "expected a non-empty name");
+                    }
+                    if doors.iter().any(|d| d.name == *name) {
+                        return self.fail(&at, format!("obstacle name \"{name}\" is used twice"));
+                    }
+                    doors.push(Door { name: name.clone(), obstacle, closed: true });
+                }
+            }
         }
         let names =
             Names { groups: &group_names, targets: &target_names, paths: &path_names, counts: &counts };
@@ -304,7 +318,7 @@ impl<'a> Validator<'a> {
             if raw.gates[..i].iter().any(|g| g.name == gate.name) {
                 return self.fail(&at("name"), format!("gate name \"{}\" is used twice", gate.name));
             }
-            gates.push(Gate { name: gate.name.clone(), from, to });
+            gates.push(Gate { name: gate.name.clone(), from, to, open: true });
         }
         let mut sources = Vec::new();
         let mut capacity = total;
@@ -329,6 +343,14 @@ impl<'a> Validator<'a> {
         }
         let measures = self.measures(&raw.measure, &mut gates)?;
         let gate_names: Vec<&str> = gates.iter().map(|g| g.name.as_str()).collect();
+        let event_names = events::EventNames {
+            doors: &doors.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(),
+            exits: &exits.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(),
+            gates: &gate_names,
+            groups: &group_names,
+            targets: &target_names,
+        };
+        let events = self.events(&raw.events, &event_names, &groups, &targets, dt, raw.ticks)?;
         let area_names: Vec<&str> = measures.iter().map(|m| m.name.as_str()).collect();
         let scene = SceneNames { groups: &group_names, gates: &gate_names, areas: &area_names };
         let expect_names = expect::ExpectNames { scene, ids: capacity };
@@ -391,6 +413,8 @@ impl<'a> Validator<'a> {
             metrics,
             expectations,
             measures,
+            doors,
+            events,
             warnings: Vec::new(),
             content_hash: *blake3::hash(text.as_bytes()).as_bytes(),
             overrides: Vec::new(),

@@ -60,7 +60,7 @@ impl Validator<'_> {
                 };
                 self.warn(&base, format!("exit \"{}\" lies outside the bounds; {hint}", e.name));
             }
-            exits.push(Exit { name: e.name.clone(), region, groups: gs });
+            exits.push(Exit { name: e.name.clone(), region, groups: gs, open: true });
         }
         Some(exits)
     }

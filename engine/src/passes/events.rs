@@ -1,0 +1,133 @@
+//! The `events` pass, before a tick's first pass: fires every `[[events]]` entry due, in file
+//! order, on the state the last tick left. Reads: the world's counters and, for region
+//! conditions, positions and groups. Writes: the events' records, doors, exits' and gates'
+//! switches, behaviours' targets, point targets, `stopped`. Serial: a handful of events.
+
+use crate::world::{Action, Quantity, Switch, Target, Trigger, World};
+
+/// Fires the events due at `world.tick`; returns how many fired.
+pub fn events(world: &mut World) -> u32 {
+    let tick = world.tick;
+    let mut fired = 0;
+    for k in 0..world.events.len() {
+        if world.stopped {
+            break;
+        }
+        if !due(world, k, tick) {
+            continue;
+        }
+        let e = &mut world.events[k];
+        e.fired += 1;
+        e.first_tick.get_or_insert(tick);
+        e.last_tick = Some(tick);
+        let action = e.action.clone();
+        apply(world, &action);
+        fired += 1;
+    }
+    fired
+}
+
+/// Whether event `k` fires at `tick`; keeps a repeating condition's `armed` up to date.
+fn due(world: &mut World, k: usize, tick: u64) -> bool {
+    let e = &world.events[k];
+    match &e.trigger {
+        Trigger::At { tick: at } => *at == tick && e.fired == 0,
+        Trigger::Every { start, period, end } => {
+            tick >= *start && tick <= *end && (tick - start).is_multiple_of(*period)
+        }
+        Trigger::When { value, min, max, repeat } => {
+            let v = quantity(world, value);
+            let holds = min.is_none_or(|lo| v >= lo) && max.is_none_or(|hi| v <= hi);
+            let (repeat, fired, armed) = (*repeat, e.fired, e.armed);
+            let fire = holds && (fired == 0 || repeat && armed);
+            world.events[k].armed = !holds;
+            fire
+        }
+    }
+}
+
+/// A condition's value on the current state: integer counts, whatever the row order.
+fn quantity(world: &World, q: &Quantity) -> f64 {
+    match q {
+        Quantity::AgentsActive => world.agents.len() as f64,
+        Quantity::AgentsExited => world.exited as f64,
+        Quantity::AgentsSpawned => world.sources.iter().map(|s| s.spawned as u64).sum::<u64>() as f64,
+        Quantity::InRegion { region, group } => {
+            let a = &world.agents;
+            a.position
+                .iter()
+                .zip(&a.group)
+                .filter(|(p, g)| group.is_none_or(|want| **g == want) && region.contains(**p))
+                .count() as f64
+        }
+    }
+}
+
+fn apply(world: &mut World, action: &Action) {
+    match action {
+        Action::Open(s) | Action::Close(s) => {
+            let open = matches!(action, Action::Open(_));
+            match *s {
+                Switch::Door(d) => {
+                    world.doors[d as usize].closed = !open;
+                    world.refresh_obstacles();
+                }
+                Switch::Exit(x) => world.exits[x as usize].open = open,
+                Switch::Gate(g) => world.gates[g as usize].open = open,
+            }
+        }
+        Action::Retarget { group, behaviour, target } => {
+            world.groups[*group as usize].behaviours[*behaviour as usize].behaviour.set_target(*target);
+        }
+        Action::MoveTarget { target, to } => world.targets[*target as usize] = Target::Point(*to),
+        Action::Stop => world.stopped = true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::{Event, Region};
+
+    #[test]
+    fn a_repeating_condition_fires_each_time_it_comes_back() {
+        use crate::math::Vec2;
+        let mut world = crate::scenario::Scenario::parse(
+            "version = 1\nname = \"e\"\nseed = 1\ndt = 0.1\nticks = 5\n[bounds]\nmin = [0, 0]\nmax = [10, 10]\n[[groups]]\nname = \"g\"\ncount = 1\nspawn = { kind = \"points\", points = [[1, 1]] }\nmax_speed = 1\nmax_force = 1\n",
+            "e.toml",
+        )
+        .expect("valid")
+        .build_world();
+        let region = Region::Circle { centre: Vec2::new(1.0, 1.0), radius: 0.5 };
+        world.events.push(Event {
+            name: "in".into(),
+            trigger: Trigger::When {
+                value: Quantity::InRegion { region, group: None },
+                min: Some(1.0),
+                max: None,
+                repeat: true,
+            },
+            action: Action::Stop,
+            fired: 0,
+            first_tick: None,
+            last_tick: None,
+            armed: false,
+        });
+        world.stopped = false;
+        // Inside: fires; still inside: does not; out and back: fires again.
+        assert_eq!(events(&mut world), 1);
+        world.stopped = false;
+        world.tick = 1;
+        assert_eq!(events(&mut world), 0);
+        world.agents.position[0] = Vec2::new(5.0, 5.0);
+        world.tick = 2;
+        assert_eq!(events(&mut world), 0);
+        world.agents.position[0] = Vec2::new(1.0, 1.0);
+        world.tick = 3;
+        assert_eq!(events(&mut world), 1);
+        assert_eq!(
+            (world.events[0].fired, world.events[0].first_tick, world.events[0].last_tick),
+            (2, Some(0), Some(3))
+        );
+    }
+}

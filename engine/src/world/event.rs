@@ -1,0 +1,128 @@
+//! Events on a scenario's timeline (`[[events]]`): what triggers each, what it does, and what
+//! it has done so far. Definitions and state both live in the world, so checkpoints carry them
+//! and the state hash covers them; the `events` pass applies them before a tick's first pass.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Obstacle, Region, TargetId};
+use crate::math::Vec2;
+
+/// A named obstacle that events open (remove) and close (put back): a door. A closed door is
+/// among `World::obstacles`, after the unnamed ones.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Door {
+    /// The obstacle's `name` in the scenario.
+    pub name: String,
+    /// Its shape.
+    pub obstacle: Obstacle,
+    /// Whether it stands (state; every door starts closed).
+    pub closed: bool,
+}
+
+/// One `[[events]]` entry: its trigger, its action, and its record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// The entry's `name` (default `events[i]`).
+    pub name: String,
+    /// When it fires.
+    pub trigger: Trigger,
+    /// What it does.
+    pub action: Action,
+    /// Times it has fired (state).
+    pub fired: u32,
+    /// The tick (ticks completed before it applied) it first and last fired (state).
+    pub first_tick: Option<u64>,
+    /// See `first_tick`.
+    pub last_tick: Option<u64>,
+    /// For a repeating condition: whether it was false since it last fired (state).
+    pub armed: bool,
+}
+
+/// When an event fires, judged before a tick's first pass on the state the last tick left.
+/// `tick` is the number of ticks completed, so `At { tick: 200 }` with `dt = 0.1` applies at
+/// 20 s, before the tick that starts there.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Trigger {
+    /// Once, at this tick.
+    At {
+        /// The tick.
+        tick: u64,
+    },
+    /// At `start`, then every `period` ticks, up to `end` (inclusive).
+    Every {
+        /// First tick.
+        start: u64,
+        /// Ticks between firings (at least 1).
+        period: u64,
+        /// Last tick it may fire at.
+        end: u64,
+    },
+    /// When the value comes within bounds: once, or (with `repeat`) each time it does again
+    /// after having left them.
+    When {
+        /// The value judged.
+        value: Quantity,
+        /// Lower bound, inclusive.
+        min: Option<f64>,
+        /// Upper bound, inclusive.
+        max: Option<f64>,
+        /// Fire again each time the value comes back within bounds.
+        repeat: bool,
+    },
+}
+
+/// A quantity a condition reads from the state between ticks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Quantity {
+    /// Live agents.
+    AgentsActive,
+    /// Agents removed by exits so far.
+    AgentsExited,
+    /// Agents added by sources so far.
+    AgentsSpawned,
+    /// Live agents (of one group, when given) inside a region.
+    InRegion {
+        /// The region.
+        region: Region,
+        /// Only this group's agents.
+        group: Option<u16>,
+    },
+}
+
+/// What an event does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Action {
+    /// Opens a door (removes its obstacle), or lets an exit remove or a gate count again.
+    Open(Switch),
+    /// Closes a door (puts its obstacle back), or stops an exit removing or a gate counting.
+    Close(Switch),
+    /// Gives behaviour `behaviour` of group `group` the target `target`.
+    Retarget {
+        /// The group.
+        group: u16,
+        /// The behaviour's index in the group's list.
+        behaviour: u16,
+        /// The new target.
+        target: TargetId,
+    },
+    /// Moves a point target.
+    MoveTarget {
+        /// The target (a `point` target).
+        target: TargetId,
+        /// Where to.
+        to: Vec2,
+    },
+    /// Ends the run: no further tick runs.
+    Stop,
+}
+
+/// What `open` and `close` act on, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Switch {
+    /// A door (`World::doors`).
+    Door(u32),
+    /// An exit (`World::exits`).
+    Exit(u32),
+    /// A gate (`World::gates`).
+    Gate(u32),
+}
