@@ -172,7 +172,7 @@ impl Watcher {
                         let value = match &e.subject {
                             Subject::Metric(m) if m.summary_only() => summary_value(m, summary),
                             Subject::InRegion { region, group } => {
-                                Some(count_in(world, region, *group) as f64)
+                                Some(world.count_in(region, *group) as f64)
                             }
                             _ => item.last.map(|(_, v)| v),
                         };
@@ -191,41 +191,31 @@ impl Watcher {
                             (Status::Unchecked, None, None, format!("the run ended at {}", seconds(at(end))))
                         }
                     },
-                    Check::Always { to, .. } => match item.found {
-                        Some((t, v)) => (
-                            Status::Fail,
-                            Some(v),
-                            Some(at(t)),
-                            format!("was {} at {}", number(v), seconds(at(t))),
-                        ),
-                        None if *to != u64::MAX && end < *to => (
-                            Status::Unchecked,
-                            None,
-                            None,
-                            format!("the run ended at {}, before the window did", seconds(at(end))),
-                        ),
-                        None => (
-                            Status::Pass,
-                            None,
-                            None,
-                            format!("held at every tick; {}", extremes(e, item, dt)),
-                        ),
-                    },
-                    Check::Ever { to, .. } => match item.found {
-                        Some((t, v)) => (
-                            Status::Pass,
-                            Some(v),
-                            Some(at(t)),
-                            format!("was {} at {}", number(v), seconds(at(t))),
-                        ),
-                        None if *to != u64::MAX && end < *to => (
-                            Status::Unchecked,
-                            None,
-                            None,
-                            format!("the run ended at {}, before the window did", seconds(at(end))),
-                        ),
-                        None => (Status::Fail, None, None, format!("never; {}", extremes(e, item, dt))),
-                    },
+                    // `always` records the first tick out of bounds, `ever` the first within.
+                    Check::Always { to, .. } | Check::Ever { to, .. } => {
+                        let always = matches!(e.check, Check::Always { .. });
+                        match item.found {
+                            Some((t, v)) => (
+                                if always { Status::Fail } else { Status::Pass },
+                                Some(v),
+                                Some(at(t)),
+                                format!("was {} at {}", number(v), seconds(at(t))),
+                            ),
+                            None if *to != u64::MAX && end < *to => (
+                                Status::Unchecked,
+                                None,
+                                None,
+                                format!("the run ended at {}, before the window did", seconds(at(end))),
+                            ),
+                            None if always => (
+                                Status::Pass,
+                                None,
+                                None,
+                                format!("held at every tick; {}", extremes(e, item, dt)),
+                            ),
+                            None => (Status::Fail, None, None, format!("never; {}", extremes(e, item, dt))),
+                        }
+                    }
                     Check::First { after, before } => match item.found {
                         Some((t, _)) => {
                             let ok = t >= *after && t <= *before;
@@ -298,7 +288,7 @@ fn extremes(e: &Expectation, item: &ItemState, dt: f64) -> String {
 fn read(subject: &Subject, world: &World, metrics: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
     match subject {
         Subject::Metric(m) => of_tick(m, metrics, gate_totals),
-        Subject::InRegion { region, group } => Some(count_in(world, region, *group) as f64),
+        Subject::InRegion { region, group } => Some(world.count_in(region, *group) as f64),
         Subject::None => None,
     }
 }
@@ -333,16 +323,6 @@ fn summary_value(m: &Metric, s: &Summary) -> Option<f64> {
         Metric::GatePerSecond(i) => s.gates.get(*i).map(|g| g.per_s),
         _ => None,
     }
-}
-
-/// Live agents (of `group`, when given) inside `region`: an integer count, serial.
-fn count_in(world: &World, region: &Region, group: Option<u16>) -> u64 {
-    let a = &world.agents;
-    a.position
-        .iter()
-        .zip(&a.group)
-        .filter(|(p, g)| group.is_none_or(|want| **g == want) && region.contains(**p))
-        .count() as u64
 }
 
 /// Records who is followed and who is inside the region now.

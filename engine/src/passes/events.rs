@@ -52,14 +52,7 @@ fn quantity(world: &World, q: &Quantity) -> f64 {
         Quantity::AgentsActive => world.agents.len() as f64,
         Quantity::AgentsExited => world.exited as f64,
         Quantity::AgentsSpawned => world.sources.iter().map(|s| s.spawned as u64).sum::<u64>() as f64,
-        Quantity::InRegion { region, group } => {
-            let a = &world.agents;
-            a.position
-                .iter()
-                .zip(&a.group)
-                .filter(|(p, g)| group.is_none_or(|want| **g == want) && region.contains(**p))
-                .count() as f64
-        }
+        Quantity::InRegion { region, group } => world.count_in(region, *group) as f64,
     }
 }
 

@@ -11,6 +11,7 @@
 //! (comments, underscores, hex, `inf`, a third number, an integer beyond 64 bits) is left to
 //! the parser; and when a cut list is not a place points belong, the caller parses the
 //! original text instead, so every error reads as it would without this file.
+//! [`Placeholders`] keeps the lists aside, as strings, while overrides edit the document.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -140,6 +141,62 @@ impl BulkLists {
         };
         read.list()?;
         read.starts?.get(i).copied()
+    }
+}
+
+/// A scenario's text with each long point list replaced by a placeholder string, and the lists.
+pub(crate) struct Placeholders<'a> {
+    pub(crate) text: String,
+    lists: Vec<&'a str>,
+}
+
+impl<'a> Placeholders<'a> {
+    const MARK: &'static str = "\u{1}throng-list-";
+
+    /// `None` when the text has no long lists (or already holds the mark).
+    pub(crate) fn new(text: &'a str) -> Option<Placeholders<'a>> {
+        if text.contains("throng-list-") {
+            return None;
+        }
+        let (bulk, _) = BulkLists::extract(text)?;
+        let mut out = String::with_capacity(text.len().min(1 << 20));
+        let mut lists = Vec::new();
+        let mut at = 0;
+        for span in bulk.spans() {
+            out.push_str(&text[at..span.start]);
+            out.push_str(&toml::Value::String(format!("{}{}", Self::MARK, lists.len())).to_string());
+            lists.push(&text[span.clone()]);
+            at = span.end;
+        }
+        out.push_str(&text[at..]);
+        Some(Placeholders { text: out, lists })
+    }
+
+    /// `text` written from the edited document, with each placeholder still in it replaced by
+    /// its list (an override may have replaced a list; its placeholder is then gone).
+    pub(crate) fn restore(&self, text: &str) -> String {
+        // How the writer spells a placeholder: `"` + the escaped mark + the number + `"`.
+        let quoted = toml::Value::String(Self::MARK.into()).to_string();
+        let opening = quoted.trim_end_matches('"');
+        let mut out = String::with_capacity(text.len() + self.lists.iter().map(|l| l.len()).sum::<usize>());
+        let mut rest = text;
+        while let Some(at) = rest.find(opening) {
+            let after = &rest[at + opening.len()..];
+            let digits = after.find('"').unwrap_or(0);
+            match after[..digits].parse::<usize>().ok().and_then(|i| self.lists.get(i)) {
+                Some(list) => {
+                    out.push_str(&rest[..at]);
+                    out.push_str(list);
+                    rest = &after[digits + 1..];
+                }
+                None => {
+                    out.push_str(&rest[..at + opening.len()]);
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
     }
 }
 

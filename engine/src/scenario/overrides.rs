@@ -27,7 +27,7 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::scenario::bulk::BulkLists;
+use crate::scenario::bulk::Placeholders;
 pub use crate::scenario::error::{KeyError, ValueError};
 use crate::scenario::{MAX_AGENTS, Scenario, ScenarioError, nearest_word};
 
@@ -563,61 +563,5 @@ kind = "separation"
         assert!(e.contains("did you mean `a`?"), "{e}");
         let e = set(&mut doc, &seg("groupz.a.count"), v).unwrap_err();
         assert!(e.contains("did you mean `groups`?"), "{e}");
-    }
-}
-
-/// A scenario's text with each long point list replaced by a placeholder string, and the lists.
-struct Placeholders<'a> {
-    text: String,
-    lists: Vec<&'a str>,
-}
-
-impl<'a> Placeholders<'a> {
-    const MARK: &'static str = "\u{1}throng-list-";
-
-    /// `None` when the text has no long lists (or already holds the mark).
-    fn new(text: &'a str) -> Option<Placeholders<'a>> {
-        if text.contains("throng-list-") {
-            return None;
-        }
-        let (bulk, _) = BulkLists::extract(text)?;
-        let mut out = String::with_capacity(text.len().min(1 << 20));
-        let mut lists = Vec::new();
-        let mut at = 0;
-        for span in bulk.spans() {
-            out.push_str(&text[at..span.start]);
-            out.push_str(&toml::Value::String(format!("{}{}", Self::MARK, lists.len())).to_string());
-            lists.push(&text[span.clone()]);
-            at = span.end;
-        }
-        out.push_str(&text[at..]);
-        Some(Placeholders { text: out, lists })
-    }
-
-    /// `text` written from the edited document, with each placeholder still in it replaced by
-    /// its list (an override may have replaced a list; its placeholder is then gone).
-    fn restore(&self, text: &str) -> String {
-        // How the writer spells a placeholder: `"` + the escaped mark + the number + `"`.
-        let quoted = toml::Value::String(Self::MARK.into()).to_string();
-        let opening = quoted.trim_end_matches('"');
-        let mut out = String::with_capacity(text.len() + self.lists.iter().map(|l| l.len()).sum::<usize>());
-        let mut rest = text;
-        while let Some(at) = rest.find(opening) {
-            let after = &rest[at + opening.len()..];
-            let digits = after.find('"').unwrap_or(0);
-            match after[..digits].parse::<usize>().ok().and_then(|i| self.lists.get(i)) {
-                Some(list) => {
-                    out.push_str(&rest[..at]);
-                    out.push_str(list);
-                    rest = &after[digits + 1..];
-                }
-                None => {
-                    out.push_str(&rest[..at + opening.len()]);
-                    rest = after;
-                }
-            }
-        }
-        out.push_str(rest);
-        out
     }
 }

@@ -91,6 +91,17 @@ impl World {
         self.obstacles.extend(closed);
     }
 
+    /// Live agents (of `group`, when given) inside `region`: an integer count, whatever the
+    /// row order (events' conditions and expectations read it).
+    pub fn count_in(&self, region: &Region, group: Option<u16>) -> u64 {
+        let a = &self.agents;
+        a.position
+            .iter()
+            .zip(&a.group)
+            .filter(|(p, g)| group.is_none_or(|want| **g == want) && region.contains(**p))
+            .count() as u64
+    }
+
     /// The row of agent `id`, if it is alive (see [`Agents::row_of`]).
     pub fn row_of(&self, id: u32) -> Option<usize> {
         self.agents.row_of(id)
