@@ -115,6 +115,19 @@ fn a_periodic_event_fires_on_its_period_and_stop_ends_the_run() {
 }
 
 #[test]
+fn a_gate_condition_fires_after_the_tick_that_crossed() {
+    let s = scene(
+        "\n[[gates]]\nname = \"line\"\nfrom = [5, 0]\nto = [5, 10]\n\n[[events]]\nwhen = { metric = \"gates.line.crossings\", min = 1 }\naction = \"stop\"\n",
+    );
+    let mut sim = sim(&s);
+    sim.run(1000).expect("runs");
+    // Stopped right after the crossing: at most one tick's move (0.1 unit) past the line.
+    assert!(sim.stopped());
+    assert!(x(&sim) > 5.0 && x(&sim) <= 5.1, "x = {}", x(&sim));
+    assert_eq!(sim.world().gate_totals, [1]);
+}
+
+#[test]
 fn the_run_report_lists_the_events() {
     let out = throng(&["run", "scenarios/doors.toml", "--json", "--quiet"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

@@ -1,5 +1,5 @@
 //! Events are part of the state: the doors scene (the north door and the retargeting fire
-//! after tick 104, the east door after tick 200) gives the same hashes at 1–8 threads and with
+//! after tick 157, when the queue passes 60; the east door after tick 200) gives the same hashes at 1–8 threads and with
 //! every index, and a run resumed from a checkpoint just before, at or just after an event
 //! continues bit for bit.
 
@@ -34,8 +34,8 @@ fn run(scenario: &Scenario, threads: usize, index: IndexKind) -> (Vec<String>, V
 fn events_fire_the_same_at_any_thread_count_and_index() {
     let scenario = doors();
     let (reference, fired) = run(&scenario, 1, IndexKind::Kd);
-    // The north door and the retargeting once at tick 104, the east door once at 200.
-    assert_eq!(fired, [(1, Some(200)), (1, Some(104)), (1, Some(104)), (0, None)]);
+    // The north door and the retargeting once at tick 157, the east door once at 200.
+    assert_eq!(fired, [(1, Some(200)), (1, Some(157)), (1, Some(157)), (0, None)]);
     for threads in [2, 3, 4, 8] {
         assert_eq!(run(&scenario, threads, IndexKind::Kd).0, reference, "{threads} threads");
     }
@@ -49,7 +49,7 @@ fn a_run_resumed_around_an_event_continues_bit_for_bit() {
     let scenario = doors();
     let (reference, _) = run(&scenario, 2, IndexKind::Kd);
     let path = std::path::Path::new("in-memory.ckpt");
-    for at in [103, 104, 105, 199, 200, 201] {
+    for at in [156, 157, 158, 199, 200, 201] {
         let mut sim = Simulation::new(&scenario, settings(2, IndexKind::Kd)).expect("simulation");
         sim.run(at).expect("runs");
         let saved = checkpoint::decode(&sim.checkpoint(), "in-memory.ckpt").expect("decodes");

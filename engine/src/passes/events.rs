@@ -1,6 +1,6 @@
 //! The `events` pass, before a tick's first pass: fires every `[[events]]` entry due, in file
 //! order, on the state the last tick left. Reads: the world's counters and, for region
-//! conditions, positions and groups. Writes: the events' records, doors, exits' and gates'
+//! conditions, positions and groups, the last tick's queue length and the gates' totals. Writes: the events' records, doors, exits' and gates'
 //! switches, behaviours' targets, point targets, `stopped`. Serial: a handful of events.
 
 use crate::world::{Action, Quantity, Switch, Target, Trigger, World};
@@ -52,6 +52,8 @@ fn quantity(world: &World, q: &Quantity) -> f64 {
         Quantity::AgentsActive => world.agents.len() as f64,
         Quantity::AgentsExited => world.exited as f64,
         Quantity::AgentsSpawned => world.sources.iter().map(|s| s.spawned as u64).sum::<u64>() as f64,
+        Quantity::QueueLength => world.queue_length as f64,
+        Quantity::GateCrossings(g) => world.gate_totals.get(*g as usize).copied().unwrap_or(0) as f64,
         Quantity::InRegion { region, group } => world.count_in(region, *group) as f64,
     }
 }

@@ -365,6 +365,8 @@ impl Scenario {
             agents: Agents::default(),
             next_id: 0,
             exited: 0,
+            queue_length: 0,
+            gate_totals: vec![0; self.gates.len()],
             events: self.events.clone(),
             stopped: false,
         };

@@ -70,9 +70,9 @@ fn hash_rows(world: &World, a: &Agents) -> StateHash {
     c.hasher.update(&world.next_id.to_le_bytes());
     c.hasher.update(&world.exited.to_le_bytes());
     c.column("source_spawned", &world.sources, |s, o| o.extend_from_slice(&s.spawned.to_le_bytes()));
-    // What events change, for a world that has events (a world without them hashes as before):
-    // their records, the doors, exits and gates they switch, the targets they move and the
-    // behaviours they retarget.
+    // What events change and read, for a world that has events (a world without them hashes as
+    // before): their records, the doors, exits and gates they switch, the targets they move,
+    // the behaviours they retarget, and the queue length and gate totals conditions read.
     if !world.events.is_empty() {
         let scene = (
             &world.events,

@@ -80,6 +80,10 @@ pub enum Quantity {
     AgentsExited,
     /// Agents added by sources so far.
     AgentsSpawned,
+    /// Agents that braked behind a blocker in the last tick.
+    QueueLength,
+    /// Crossings of a gate so far (its index), either way.
+    GateCrossings(u32),
     /// Live agents (of one group, when given) inside a region.
     InRegion {
         /// The region.

@@ -71,6 +71,11 @@ pub struct World {
     pub next_id: u32,
     /// Agents removed by exits so far.
     pub exited: u64,
+    /// Agents that braked behind a blocker in the last tick (what events' `queue_length`
+    /// conditions read).
+    pub queue_length: u32,
+    /// Crossings of each gate since tick 0, in gate order (what events' gate conditions read).
+    pub gate_totals: Vec<u64>,
     /// The `[[events]]` entries with their records, in file order.
     pub events: Vec<Event>,
     /// Set by a `stop` event: no further tick runs.

@@ -15,8 +15,9 @@ const ACTIONS: [(&str, &[&str]); 5] = [
     ("stop", &[]),
 ];
 
-/// The condition quantities `when.metric` names.
-const COUNTS: [(&str, u8); 3] = [("agents_active", 0), ("agents_exited", 1), ("agents_spawned", 2)];
+/// The condition quantities `when.metric` names (besides `gates.NAME.crossings`).
+const COUNTS: [(&str, u8); 4] =
+    [("agents_active", 0), ("agents_exited", 1), ("agents_spawned", 2), ("queue_length", 3)];
 
 /// What events may name.
 pub(super) struct EventNames<'a> {
@@ -263,17 +264,30 @@ impl Validator<'_> {
                     return self
                         .fail(&at("group"), "`group` goes with `region` (the agents of a group inside it)");
                 }
-                let Some(&(_, q)) = COUNTS.iter().find(|(n, _)| n == m) else {
-                    let known: Vec<&str> = COUNTS.iter().map(|(n, _)| *n).collect();
-                    let hint = nearest_word(m, known.iter().copied())
-                        .map(|n| format!("; did you mean \"{n}\"?"))
-                        .unwrap_or_default();
-                    return self.fail(&at("metric"), format!("unknown condition \"{m}\"{hint} (conditions read: {}, or the agents in a `region`)", known.join(", ")));
-                };
-                match q {
-                    0 => Quantity::AgentsActive,
-                    1 => Quantity::AgentsExited,
-                    _ => Quantity::AgentsSpawned,
+                let gate = m
+                    .strip_prefix("gates.")
+                    .and_then(|r| r.strip_suffix(".crossings"))
+                    .and_then(|g| names.gates.iter().position(|n| *n == g));
+                match (gate, COUNTS.iter().find(|(n, _)| n == m)) {
+                    (Some(g), _) => Quantity::GateCrossings(g as u32),
+                    (None, Some((_, 0))) => Quantity::AgentsActive,
+                    (None, Some((_, 1))) => Quantity::AgentsExited,
+                    (None, Some((_, 2))) => Quantity::AgentsSpawned,
+                    (None, Some(_)) => Quantity::QueueLength,
+                    (None, None) => {
+                        let mut known: Vec<String> = COUNTS.iter().map(|(n, _)| n.to_string()).collect();
+                        known.extend(names.gates.iter().map(|g| format!("gates.{g}.crossings")));
+                        let hint = nearest_word(m, known.iter().map(String::as_str))
+                            .map(|n| format!("; did you mean \"{n}\"?"))
+                            .unwrap_or_default();
+                        return self.fail(
+                            &at("metric"),
+                            format!(
+                                "unknown condition \"{m}\"{hint} (conditions read: {}, or the agents in a `region`)",
+                                known.join(", ")
+                            ),
+                        );
+                    }
                 }
             }
             (None, Some(r)) => {
