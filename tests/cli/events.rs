@@ -138,6 +138,48 @@ fn the_run_report_lists_the_events() {
     assert_eq!(v["ticks_run"], v["events"][3]["first_tick"]);
 }
 
+/// The metrics CSV names the events that fired before each row's tick ran, and `plot` draws
+/// them, from the file and from the scenario alike.
+#[test]
+fn metrics_files_and_plots_mark_the_events() {
+    let dir = scratch_dir("events_marks");
+    let csv = dir.join("m.csv");
+    let out = throng(&[
+        "run",
+        "scenarios/doors.toml",
+        "--ticks",
+        "250",
+        "--quiet",
+        "--metrics",
+        csv.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let content = std::fs::read_to_string(&csv).expect("metrics CSV");
+    let marked: Vec<(&str, &str)> = content
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(',').map(|(tick, _)| (tick, l.rsplit(',').next().unwrap_or(""))))
+        .filter(|(_, events)| !events.is_empty())
+        .collect();
+    assert_eq!(
+        marked,
+        [("158", "the north door opens; the northern half heads north"), ("201", "the east door opens")]
+    );
+    for (input, svg) in
+        [(csv.to_str().expect("utf-8"), "from-file.svg"), ("scenarios/doors.toml", "from-run.svg")]
+    {
+        let path = dir.join(svg);
+        let mut args = vec!["plot", input, "--out", path.to_str().expect("utf-8"), "--quiet"];
+        if input.ends_with(".toml") {
+            args.extend(["--ticks", "250"]);
+        }
+        let out = throng(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let svg = std::fs::read_to_string(&path).expect("svg");
+        assert!(svg.contains("the east door opens") && svg.contains("the north door opens"), "{input}");
+    }
+}
+
 #[test]
 fn bad_events_are_rejected() {
     let with = |entry: &str| format!("{BASE}\n[[events]]\n{entry}\n");

@@ -1,5 +1,6 @@
 //! The per-tick metrics CSV: one row per tick, a column per metric, two per gate (crossings and
-//! flow) and three per measurement area (count, density, speed).
+//! flow), three per measurement area (count, density, speed) and, with events, the names of
+//! those that fired before the row's tick ran.
 
 use std::path::{Path, PathBuf};
 
@@ -35,6 +36,8 @@ pub struct MetricsCsv {
     path: PathBuf,
     writer: CsvWriter,
     seconds: Seconds,
+    /// Whether the file has the `events` column.
+    events: bool,
 }
 
 impl MetricsCsv {
@@ -49,21 +52,40 @@ impl MetricsCsv {
             .measures
             .iter()
             .flat_map(|m| ["count", "density", "speed"].map(|what| format!("measure_{}_{what}", m.name)));
-        let columns: Vec<String> = header.chain(gates).chain(areas).collect();
+        // With events, a last column names those that fired before the row's tick ran.
+        let events = (!world.events.is_empty()).then(|| "events".to_string());
+        let columns: Vec<String> = header.chain(gates).chain(areas).chain(events).collect();
         let at = resumed_at.map(|tick| ContinueAt { tick, last_row_tick: tick });
         let writer = file::open(path, "metrics file", &columns, at)?;
         meta::write(path, "throng metrics", run, 1, &columns)?;
-        Ok(MetricsCsv { path: path.to_owned(), writer, seconds: Seconds::of(world.dt) })
+        Ok(MetricsCsv {
+            path: path.to_owned(),
+            writer,
+            seconds: Seconds::of(world.dt),
+            events: !world.events.is_empty(),
+        })
     }
 
-    pub fn write(&mut self, m: &TickMetrics) -> Result<()> {
+    /// Writes the row of `m`; `world` is the state it was observed on (for the events column).
+    pub fn write(&mut self, m: &TickMetrics, world: &World) -> Result<()> {
         let values = COLUMNS.iter().map(|(_, value)| value(m, &self.seconds));
         let gates =
             m.gate_crossings.iter().zip(&m.gate_flow).flat_map(|(c, f)| [c.to_string(), f.to_string()]);
         let areas =
             m.areas.iter().flat_map(|a| [a.count.to_string(), a.density.to_string(), a.speed.to_string()]);
+        // The events applied before this tick ran: those that last fired after tick - 1.
+        let events = self.events.then(|| {
+            let before = m.tick.checked_sub(1);
+            let fired: Vec<&str> = world
+                .events
+                .iter()
+                .filter(|e| before.is_some() && e.last_tick == before)
+                .map(|e| e.name.as_str())
+                .collect();
+            fired.join("; ")
+        });
         self.writer
-            .write_record(values.chain(gates).chain(areas).collect::<Vec<_>>())
+            .write_record(values.chain(gates).chain(areas).chain(events).collect::<Vec<_>>())
             .with_context(|| format!("cannot write metrics file {}", self.path.display()))
     }
 

@@ -23,6 +23,9 @@ pub(super) struct Table {
     pub(super) ticks: Vec<u64>,
     pub(super) dt: Option<f64>,
     pub(super) panels: Vec<Series>,
+    /// Events that fired, by tick (ticks completed when they applied) and name: each a
+    /// vertical line across the panels.
+    pub(super) events: Vec<(u64, String)>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -62,6 +65,10 @@ pub(super) enum Mark {
 }
 
 pub(super) const GRID: Rgb = Rgb(228, 228, 224);
+/// Event lines and their names.
+pub(super) const EVENT: Rgb = Rgb(200, 90, 30);
+/// Most event names written on a chart.
+const MAX_EVENT_LABELS: usize = 8;
 /// Text height in pixels (the bitmap font doubled; the SVG font size matches it).
 pub(super) const TEXT_H: f32 = 14.0;
 
@@ -205,6 +212,24 @@ pub(super) fn layout(table: &Table, width: f32, height: f32) -> Vec<Mark> {
     }
     // The tick axis, under the last panel.
     let axis_y = top + n * panel_h + (n - 1.0) * gap;
+    // Events: a line across every panel, named at the foot of the last one, staggered over
+    // three rows (the first few names: an event firing every tick would bury the chart).
+    let mut named = 0;
+    for (k, (tick, name)) in table.events.iter().enumerate() {
+        let x = x_of(*tick as f64);
+        marks.push(Mark::Line { from: (x, top), to: (x, axis_y), colour: EVENT, width: 1.0 });
+        if named < MAX_EVENT_LABELS && table.events[..k].iter().all(|(t, n)| t != tick || n != name) {
+            let y = axis_y - (TEXT_H + 2.0) * (1 + named % 3) as f32;
+            marks.push(Mark::Text {
+                x: x + 3.0,
+                y,
+                text: name.clone(),
+                anchor: Anchor::Start,
+                colour: EVENT,
+            });
+            named += 1;
+        }
+    }
     for &t in &xticks {
         let x = x_of(t);
         marks.push(Mark::Line { from: (x, axis_y), to: (x, axis_y + 4.0), colour: BOUNDS, width: 1.0 });

@@ -213,6 +213,9 @@ fn read_metrics(path: &Path, panels: &[&str]) -> Result<Table> {
     let mut ticks = Vec::new();
     let mut dt = None;
     let mut columns: Vec<Vec<f64>> = vec![Vec::new(); plotted.len() + gates.len()];
+    // With events: each row names those that fired before its tick ran, at the tick before.
+    let events_col = col("events");
+    let mut events: Vec<(u64, String)> = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| match (e.kind(), e.position()) {
             (csv::ErrorKind::UnequalLengths { expected_len, len, .. }, Some(p)) => {
@@ -251,6 +254,9 @@ fn read_metrics(path: &Path, panels: &[&str]) -> Result<Table> {
         for (slot, &i) in columns.iter_mut().zip(plotted.iter().chain(gates.iter().map(|(i, _)| i))) {
             slot.push(number(i)?);
         }
+        if let Some(names) = events_col.and_then(|i| record.get(i)).filter(|n| !n.is_empty()) {
+            events.extend(names.split("; ").map(|n| (tick.saturating_sub(1), n.to_string())));
+        }
         ticks.push(tick);
     }
     if ticks.is_empty() {
@@ -266,7 +272,7 @@ fn read_metrics(path: &Path, panels: &[&str]) -> Result<Table> {
         .collect();
     let panels = series(panels, &by_column, &gates, dt);
     let name = path.file_stem().map_or("metrics".into(), |s| s.to_string_lossy().into_owned());
-    Ok(Table { name, ticks, dt, panels })
+    Ok(Table { name, ticks, dt, panels, events })
 }
 
 fn run_metrics(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
@@ -286,8 +292,16 @@ fn run_metrics(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
     let mut rows = Vec::with_capacity(ticks as usize + 1);
     // The starting state first, as `throng run --metrics` writes it.
     rows.extend(sim.initial_metrics());
+    let mut events: Vec<(u64, String)> = Vec::new();
     for _ in 0..ticks {
+        let before = sim.tick();
         sim.step().with_context(|| format!("{} stopped", scenario.origin))?;
+        let fired = sim.world().events.iter().filter(|e| e.last_tick == Some(before));
+        events.extend(fired.map(|e| (before, e.name.clone())));
+        // A `stop` event ended the run before this tick.
+        if sim.stopped() {
+            break;
+        }
         rows.push(sim.metrics().expect("metrics are on").last().clone());
         progress.inc(1);
     }
@@ -308,7 +322,13 @@ fn run_metrics(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
         })
         .collect();
     let panels = series(panels, &|p: &Plottable| rows.iter().map(p.value).collect(), &gates, dt);
-    Ok(Table { name: scenario.name.clone(), ticks: rows.iter().map(|m| m.tick).collect(), dt, panels })
+    Ok(Table {
+        name: scenario.name.clone(),
+        ticks: rows.iter().map(|m| m.tick).collect(),
+        dt,
+        panels,
+        events,
+    })
 }
 
 pub fn plot(args: PlotArgs) -> Result<ExitCode> {

@@ -225,7 +225,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     if let (Some(csv), 0) = (metrics_csv.as_mut(), first_tick)
         && let Some(m) = sim.initial_metrics()
     {
-        csv.write(&m)?;
+        csv.write(&m, sim.world())?;
     }
 
     let progress = args::progress_bar(ticks - first_tick, args.quiet);
@@ -242,7 +242,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
                 break;
             }
             if let (Some(csv), Some(m)) = (metrics_csv.as_mut(), sim.metrics()) {
-                csv.write(m.last())?;
+                csv.write(m.last(), sim.world())?;
             }
             observe(sim.world(), &mut hashes, &mut trace)?;
             if let Some(c) = &checkpointer
