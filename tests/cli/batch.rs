@@ -198,17 +198,17 @@ fn agents_in_a_grid_scale_runs_as_run_agents_does() {
     }
 }
 
-/// Kills the batch with SIGKILL at several moments, re-running it in between; checks no file
+/// Kills the batch with SIGKILL at several moments (each once its attempt has finished a run,
+/// so it progresses at any speed), re-running it in between; checks no file
 /// is torn after any kill and finished runs are never redone; then compares with an
 /// uninterrupted batch.
 #[test]
 fn a_killed_batch_resumes_to_the_rows_of_an_uninterrupted_one() {
     let (dir, b) = setup("batch_kill", 700, &BATCH.replace("ticks = 8", "ticks = 25"));
     let (reference, out) = (dir.join("reference"), dir.join("killed"));
-    let started = Instant::now();
     run_batch(&[s(&b), "--jobs", "2", "--out", s(&reference), "--quiet"]);
-    let full = started.elapsed();
     let want = rows(&reference);
+    let results = |dir: &Path| files(dir).iter().filter(|p| p.ends_with("result.json")).count();
 
     let mut finished: BTreeMap<PathBuf, Vec<u8>> = BTreeMap::new();
     let mut kills = 0;
@@ -220,9 +220,18 @@ fn a_killed_batch_resumes_to_the_rows_of_an_uninterrupted_one() {
             .stderr(Stdio::piped())
             .spawn()
             .expect("throng starts");
-        // Spread the kills over the batch's run time: early, mid-run, late.
-        let delay = full.mul_f64(0.05 + 0.05 * attempt as f64).max(Duration::from_millis(15));
-        std::thread::sleep(delay);
+        // Kill once this attempt has finished a run (so every attempt makes progress, whatever
+        // the machine's speed or load), at a moment that varies: right after the run's result
+        // appears, or a little later, mid-way through the next runs.
+        let before = if out.exists() { results(&out) } else { 0 };
+        let started = Instant::now();
+        while child.try_wait().expect("wait").is_none()
+            && !(out.exists() && results(&out) > before)
+            && started.elapsed() < Duration::from_secs(60)
+        {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        std::thread::sleep(Duration::from_millis(7 * (attempt % 4)));
         let done = child.try_wait().expect("wait").is_some();
         if !done {
             child.kill().expect("SIGKILL");
