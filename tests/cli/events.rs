@@ -74,6 +74,20 @@ fn a_door_holds_the_walker_until_it_opens() {
 }
 
 #[test]
+fn a_door_that_starts_open_lets_the_walker_through_until_it_closes() {
+    // Open at first; closed at 1 s, before the walker (x = 2, at most 1 unit/s) reaches it.
+    let s = scene_with(
+        "obstacles = [{ name = \"door\", open = true, kind = \"rect\", min = [5, 0], max = [6, 10] }]",
+        "\n[[events]]\nat_s = 1\naction = \"close\"\ndoor = \"door\"\n",
+    );
+    let mut sim = sim(&s);
+    assert!(sim.world().obstacles.is_empty(), "open at tick 0");
+    sim.run(200).expect("runs");
+    assert_eq!(sim.world().obstacles.len(), 1);
+    assert!(x(&sim) < 5.0, "through the door it closed: x = {}", x(&sim));
+}
+
+#[test]
 fn retarget_and_move_target_change_where_the_walker_goes() {
     // At 2 s the seek turns to "left"; at 4 s "left" moves to (2, 9).
     let s = scene(
@@ -223,6 +237,15 @@ fn bad_events_are_rejected() {
         with("when = { metric = \"agent_exited\", min = 1 }\naction = \"stop\""),
         (27, 19),
         &["`events[0].when.metric`", "unknown condition \"agent_exited\"; did you mean \"agents_exited\"?"],
+    );
+    check_rejects(
+        "event_open_without_name",
+        BASE.replace(
+            "[bounds]",
+            "obstacles = [{ open = true, kind = \"circle\", centre = [5, 5], radius = 1 }]\n\n[bounds]",
+        ),
+        (7, 23),
+        &["`obstacles[0].open`", "`open` is for a door: give the obstacle a `name`"],
     );
     // A time past the run's end is a warning: the event never fires.
     let dir = scratch_dir("event_late");

@@ -140,7 +140,7 @@ pub struct Scenario {
     pub sources: Vec<Source>,
     /// Settings of the stuck-agent metric (defaults when the file has no `[metrics]`).
     pub metrics: MetricsConfig,
-    /// The named obstacles, which events open and close (closed at tick 0).
+    /// The named obstacles, which events open and close (closed at tick 0 unless `open`).
     pub doors: Vec<Door>,
     /// The `[[events]]` entries, in file order.
     pub events: Vec<Event>,

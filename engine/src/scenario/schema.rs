@@ -142,6 +142,8 @@ pub(crate) fn yes() -> bool {
 pub(crate) struct ObstacleToml {
     /// A named obstacle is a door: events open and close it.
     pub(crate) name: Option<String>,
+    /// A door that starts open (default: closed).
+    pub(crate) open: Option<bool>,
     pub(crate) kind: String,
     pub(crate) min: Option<Pt>,
     pub(crate) max: Option<Pt>,

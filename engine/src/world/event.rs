@@ -15,7 +15,7 @@ pub struct Door {
     pub name: String,
     /// Its shape.
     pub obstacle: Obstacle,
-    /// Whether it stands (state; every door starts closed).
+    /// Whether it stands (state; a door starts closed unless the scenario says `open = true`).
     pub closed: bool,
 }
 

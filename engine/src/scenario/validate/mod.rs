@@ -285,6 +285,12 @@ impl<'a> Validator<'a> {
                 Region::Circle { centre, radius } => Obstacle::Circle { centre, radius },
             };
             match &raw_o.name {
+                None if raw_o.open.is_some() => {
+                    return self.fail(
+                        &[Key("obstacles"), Seg::Index(o), Key("open")],
+                        "`open` is for a door: give the obstacle a `name` (events open and close named obstacles)",
+                    );
+                }
                 None => obstacles.push(obstacle),
                 Some(name) => {
                     let at = [Key("obstacles"), Seg::Index(o), Key("name")];
@@ -294,7 +300,7 @@ impl<'a> Validator<'a> {
                     if doors.iter().any(|d| d.name == *name) {
                         return self.fail(&at, format!("obstacle name \"{name}\" is used twice"));
                     }
-                    doors.push(Door { name: name.clone(), obstacle, closed: true });
+                    doors.push(Door { name: name.clone(), obstacle, closed: !raw_o.open.unwrap_or(false) });
                 }
             }
         }
