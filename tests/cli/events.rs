@@ -8,12 +8,12 @@ use crate::common::{scratch_dir, throng};
 
 /// One agent at (2, 5) seeking (20, 5) at up to 1 unit/s in a 30 × 10 field, with `extra`
 /// appended (exits, gates, events).
-fn scene(extra: &str) -> Scenario {
+pub(super) fn scene(extra: &str) -> Scenario {
     scene_with("", extra)
 }
 
 /// [`scene`] with `top` among the top-level keys (obstacles).
-fn scene_with(top: &str, extra: &str) -> Scenario {
+pub(super) fn scene_with(top: &str, extra: &str) -> Scenario {
     let text = format!(
         r#"version = 1
 name = "one"
@@ -48,11 +48,11 @@ target = "right"
     Scenario::parse(&text, "one.toml").expect("a valid scene")
 }
 
-fn sim(s: &Scenario) -> Simulation {
+pub(super) fn sim(s: &Scenario) -> Simulation {
     Simulation::new(s, RunSettings { threads: 1, ..RunSettings::default() }).expect("simulation")
 }
 
-fn x(sim: &Simulation) -> f32 {
+pub(super) fn x(sim: &Simulation) -> f32 {
     sim.world().agents.position[0].x
 }
 

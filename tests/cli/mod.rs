@@ -9,6 +9,7 @@ mod batch;
 mod batch_expectations;
 mod bench;
 mod check_and_run;
+mod event_actions;
 mod events;
 mod expect_errors;
 mod expectations;

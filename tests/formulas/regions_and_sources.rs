@@ -96,19 +96,19 @@ fn source_due_by_follows_rate_start_end_and_max() {
     for (t, due) in
         [(0.0, 0), (0.5, 0), (1.0, 0), (1.5, 1), (2.25, 2), (3.0, 4), (5.0, 8), (6.0, 8), (100.0, 8)]
     {
-        assert_eq!(s.due_by(t), due, "t = {t}");
+        assert_eq!(s.due_by(t, 0.1), due, "t = {t}");
     }
     // The same capped at 5 agents: 4 by 3 s, then 5.
     let s = source(2.0, 1.0, 5.0, 5);
     for (t, due) in [(3.0, 4), (3.5, 5), (5.0, 5), (100.0, 5)] {
-        assert_eq!(s.due_by(t), due, "t = {t}");
+        assert_eq!(s.due_by(t, 0.1), due, "t = {t}");
     }
     // Rate 0 never spawns.
-    assert_eq!(source(0.0, 0.0, 5.0, 10).due_by(4.0), 0);
+    assert_eq!(source(0.0, 0.0, 5.0, 10).due_by(4.0, 0.1), 0);
     // Rate 12.5/s from 0: 1 by 0.1 s (1.25), 2 by 0.2 s (2.5), 12 by 1 s (12.5), 125 by 10 s.
     let s = source(12.5, 0.0, 100.0, 1000);
     for (t, due) in [(0.1, 1), (0.2, 2), (1.0, 12), (10.0, 125)] {
-        assert_eq!(s.due_by(t), due, "t = {t}");
+        assert_eq!(s.due_by(t, 0.1), due, "t = {t}");
     }
 }
 
@@ -119,6 +119,6 @@ fn source_due_by_does_not_drift_over_many_ticks() {
     let s = source(10.0, 0.0, 1000.0, 100_000);
     let dt = 0.1f32;
     for k in 0..=5000u32 {
-        assert_eq!(s.due_by(k as f64 * dt as f64), k, "tick {k}");
+        assert_eq!(s.due_by(k as f64 * dt as f64, 0.1), k, "tick {k}");
     }
 }

@@ -1,8 +1,11 @@
 //! The `events` pass, before a tick's first pass: fires every `[[events]]` entry due, in file
 //! order, on the state the last tick left. Reads: the world's counters and, for region
-//! conditions, positions and groups, the last tick's queue length and the gates' totals. Writes: the events' records, doors, exits' and gates'
-//! switches, behaviours' targets, point targets, `stopped`. Serial: a handful of events.
+//! conditions, positions and groups, the last tick's queue length and the gates' totals.
+//! Writes: the events' records, doors, the switches of exits, gates and sources, behaviours'
+//! targets, point targets, `stopped`; a burst appends rows, a removal removes them. Serial: a
+//! handful of events.
 
+use crate::rng::{self, Purpose};
 use crate::world::{Action, Quantity, Switch, Target, Trigger, World};
 
 /// Fires the events due at `world.tick`; returns how many fired.
@@ -20,8 +23,9 @@ pub fn events(world: &mut World) -> u32 {
         e.fired += 1;
         e.first_tick.get_or_insert(tick);
         e.last_tick = Some(tick);
-        let action = e.action.clone();
-        apply(world, &action);
+        let (action, firing) = (e.action.clone(), e.fired - 1);
+        let key = rng::name_key(&format!("event/{}/{firing}", e.name));
+        apply(world, &action, key);
         fired += 1;
     }
     fired
@@ -55,10 +59,16 @@ fn quantity(world: &World, q: &Quantity) -> f64 {
         Quantity::QueueLength => world.queue_length as f64,
         Quantity::GateCrossings(g) => world.gate_totals.get(*g as usize).copied().unwrap_or(0) as f64,
         Quantity::InRegion { region, group } => world.count_in(region, *group) as f64,
+        Quantity::AgentsRemoved => world.removed as f64,
+        Quantity::AgentInRegion { agent, region } => {
+            let inside = world.row_of(*agent).is_some_and(|r| region.contains(world.agents.position[r]));
+            inside as u8 as f64
+        }
     }
 }
 
-fn apply(world: &mut World, action: &Action) {
+/// Applies `action`; `spawner` keys the agents a burst adds (the event's name and firing).
+fn apply(world: &mut World, action: &Action, spawner: u64) {
     match action {
         Action::Open(s) | Action::Close(s) => {
             let open = matches!(action, Action::Open(_));
@@ -69,6 +79,28 @@ fn apply(world: &mut World, action: &Action) {
                 }
                 Switch::Exit(x) => world.exits[x as usize].open = open,
                 Switch::Gate(g) => world.gates[g as usize].open = open,
+                Switch::Source(x) => world.sources[x as usize].open = open,
+            }
+        }
+        Action::Spawn { group, count, region } => {
+            for k in 0..*count {
+                let key = rng::agent_key(spawner, k as u64);
+                let p = region.sample(&mut rng::agent_rng(world.seed, key, Purpose::Spawn));
+                world.push_agent(*group, key, p);
+            }
+        }
+        Action::Remove { region, group } => {
+            let a = &world.agents;
+            let keep: Vec<bool> = a
+                .position
+                .iter()
+                .zip(&a.group)
+                .map(|(p, g)| !(group.is_none_or(|want| *g == want) && region.contains(*p)))
+                .collect();
+            let gone = keep.iter().filter(|k| !**k).count();
+            if gone > 0 {
+                world.agents.retain_rows(&keep);
+                world.removed += gone as u64;
             }
         }
         Action::Retarget { group, behaviour, target } => {

@@ -7,8 +7,9 @@
 //! buffers, the index), plus 16 bytes per neighbour slot (`max_neighbours` of the agent's group:
 //! row, distance² and offset), plus, when sensing candidates are reused (`sensing_skin > 0`),
 //! 10 bytes per neighbour slot for the candidate lists. Spawn sources count at their
-//! `max_agents`. The constants are measured: `throng bench` prints the estimate beside the
-//! measured peak RSS, and an ignored test holds it within 25 % at 10k and 1M agents.
+//! `max_agents`, event bursts at their count times the most times they can fire. The
+//! constants are measured: `throng bench` prints the estimate beside the measured peak RSS,
+//! and an ignored test holds it within 25 % at 10k and 1M agents.
 
 use super::Scenario;
 
@@ -45,8 +46,15 @@ impl Scenario {
         let per_agent = |g: usize| AGENT_BYTES + slot * self.groups[g].group.max_neighbours as u64;
         let initial = self.groups.iter().enumerate().map(|(g, spec)| (spec.count as u64, per_agent(g)));
         let spawned = self.sources.iter().map(|s| (s.max as u64, per_agent(s.group as usize)));
+        let bursts = self.events.iter().filter_map(|e| match e.action {
+            crate::world::Action::Spawn { group, count, .. } => {
+                Some((count as u64 * e.max_firings(self.ticks), per_agent(group as usize)))
+            }
+            _ => None,
+        });
         let (agents, bytes) = initial
             .chain(spawned)
+            .chain(bursts)
             .fold((0u64, BASE_BYTES), |(n, b), (count, each)| (n + count, b + count * each));
         MemoryEstimate { agents, bytes }
     }

@@ -309,11 +309,17 @@ impl Scenario {
             d.obstacle = obstacle(&d.obstacle);
         }
         for e in &mut self.events {
-            if let Trigger::When { value: Quantity::InRegion { region: r, .. }, .. } = &mut e.trigger {
+            if let Trigger::When {
+                value: Quantity::InRegion { region: r, .. } | Quantity::AgentInRegion { region: r, .. },
+                ..
+            } = &mut e.trigger
+            {
                 *r = region(r);
             }
-            if let Action::MoveTarget { to, .. } = &mut e.action {
-                *to *= s;
+            match &mut e.action {
+                Action::MoveTarget { to, .. } => *to *= s,
+                Action::Spawn { region: r, .. } | Action::Remove { region: r, .. } => *r = region(r),
+                _ => {}
             }
         }
         for p in &mut self.paths {
@@ -365,6 +371,7 @@ impl Scenario {
             agents: Agents::default(),
             next_id: 0,
             exited: 0,
+            removed: 0,
             queue_length: 0,
             gate_totals: vec![0; self.gates.len()],
             events: self.events.clone(),

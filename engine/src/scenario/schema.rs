@@ -62,10 +62,13 @@ pub(crate) struct EventToml {
     pub(crate) door: Option<String>,
     pub(crate) exit: Option<String>,
     pub(crate) gate: Option<String>,
+    pub(crate) source: Option<String>,
     pub(crate) group: Option<String>,
     pub(crate) behaviour: Option<BehaviourRef>,
     pub(crate) target: Option<String>,
     pub(crate) to: Option<Pt>,
+    pub(crate) count: Option<u64>,
+    pub(crate) region: Option<RegionToml>,
 }
 
 /// A behaviour of a group, by its index in the group's list or by kind (the first of it).
@@ -83,6 +86,7 @@ pub(crate) struct WhenToml {
     pub(crate) metric: Option<String>,
     pub(crate) region: Option<RegionToml>,
     pub(crate) group: Option<String>,
+    pub(crate) agent: Option<u32>,
     pub(crate) min: Option<f64>,
     pub(crate) max: Option<f64>,
 }
@@ -194,6 +198,8 @@ pub(crate) struct SourceToml {
     pub(crate) start_s: f32,
     pub(crate) end_s: Option<f32>,
     pub(crate) max_agents: u64,
+    /// A source that starts closed (default: open); events open it.
+    pub(crate) open: Option<bool>,
 }
 
 #[derive(Deserialize)]

@@ -72,7 +72,7 @@ fn hash_rows(world: &World, a: &Agents) -> StateHash {
     c.column("source_spawned", &world.sources, |s, o| o.extend_from_slice(&s.spawned.to_le_bytes()));
     // What events change and read, for a world that has events (a world without them hashes as
     // before): their records, the doors, exits and gates they switch, the targets they move,
-    // the behaviours they retarget, and the queue length and gate totals conditions read.
+    // the behaviours they retarget, the sources they switch, and the agents they removed.
     if !world.events.is_empty() {
         let scene = (
             &world.events,
@@ -82,6 +82,8 @@ fn hash_rows(world: &World, a: &Agents) -> StateHash {
             &world.targets,
             &world.groups,
             world.stopped,
+            &world.sources,
+            world.removed,
         );
         c.hasher.update(b"scene");
         c.hasher.update(&postcard::to_stdvec(&scene).expect("the scene always serializes"));

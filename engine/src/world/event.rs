@@ -38,6 +38,22 @@ pub struct Event {
     pub armed: bool,
 }
 
+impl Event {
+    /// The most times it can fire in a run of `ticks` ticks (events apply before ticks 0 to
+    /// `ticks - 1`).
+    pub fn max_firings(&self, ticks: u64) -> u64 {
+        match self.trigger {
+            Trigger::At { tick } => (tick < ticks) as u64,
+            Trigger::Every { start, period, end } if start < ticks => {
+                (end.min(ticks - 1) - start) / period + 1
+            }
+            Trigger::Every { .. } => 0,
+            Trigger::When { repeat: false, .. } => 1,
+            Trigger::When { repeat: true, .. } => ticks.div_ceil(2),
+        }
+    }
+}
+
 /// When an event fires, judged before a tick's first pass on the state the last tick left.
 /// `tick` is the number of ticks completed, so `At { tick: 200 }` with `dt = 0.1` applies at
 /// 20 s, before the tick that starts there.
@@ -91,6 +107,15 @@ pub enum Quantity {
         /// Only this group's agents.
         group: Option<u16>,
     },
+    /// Agents removed by `remove` events so far.
+    AgentsRemoved,
+    /// 1 while agent `agent` is alive and inside the region, else 0.
+    AgentInRegion {
+        /// The agent's id.
+        agent: u32,
+        /// The region.
+        region: Region,
+    },
 }
 
 /// What an event does.
@@ -118,6 +143,23 @@ pub enum Action {
     },
     /// Ends the run: no further tick runs.
     Stop,
+    /// Adds `count` agents of group `group` uniformly in `region`, with the next ids; their
+    /// draws are keyed by the event's name and how many times it had fired.
+    Spawn {
+        /// The group.
+        group: u16,
+        /// How many.
+        count: u32,
+        /// Where.
+        region: Region,
+    },
+    /// Removes the live agents (of one group, when given) inside a region.
+    Remove {
+        /// The region.
+        region: Region,
+        /// Only this group's agents.
+        group: Option<u16>,
+    },
 }
 
 /// What `open` and `close` act on, by index.
@@ -129,4 +171,6 @@ pub enum Switch {
     Exit(u32),
     /// A gate (`World::gates`).
     Gate(u32),
+    /// A spawn source (`World::sources`).
+    Source(u32),
 }

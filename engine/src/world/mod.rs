@@ -71,6 +71,8 @@ pub struct World {
     pub next_id: u32,
     /// Agents removed by exits so far.
     pub exited: u64,
+    /// Agents removed by `remove` events so far.
+    pub removed: u64,
     /// Agents that braked behind a blocker in the last tick (what events' `queue_length`
     /// conditions read).
     pub queue_length: u32,

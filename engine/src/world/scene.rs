@@ -186,13 +186,21 @@ pub struct Source {
     pub max: u32,
     /// Agents spawned so far (state).
     pub spawned: u32,
+    /// Whether it spawns (state; events open and close a source, `open = false` starts it
+    /// closed). A closed source pauses: it owes nothing for the time it is closed.
+    pub open: bool,
+    /// Ticks it spent closed between `start_s` and `end_s` (state): its schedule runs that
+    /// much behind.
+    pub closed_ticks: u64,
 }
 
 impl Source {
     /// How many agents the source should have spawned by time `t_s`: `floor(rate · (t −
-    /// start))` clamped to [0, max], evaluated in f64 from the tick count so it never drifts.
-    pub fn due_by(&self, t_s: f64) -> u32 {
-        let t = t_s.min(self.end_s as f64) - self.start_s as f64;
+    /// start − paused))` clamped to [0, max], with `paused` its closed ticks times `dt`,
+    /// evaluated in f64 from tick counts so it never drifts.
+    pub fn due_by(&self, t_s: f64, dt: f32) -> u32 {
+        let paused = self.closed_ticks as f64 * dt as f64;
+        let t = t_s.min(self.end_s as f64) - self.start_s as f64 - paused;
         if t <= 0.0 {
             return 0;
         }

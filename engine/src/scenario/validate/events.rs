@@ -4,20 +4,16 @@
 use super::*;
 use crate::scenario::expectation::tick_at;
 use crate::scenario::schema::*;
-use crate::world::{Action, Event, Quantity, Switch, Trigger};
-
-/// The actions and the keys each takes besides the trigger's and `name`.
-const ACTIONS: [(&str, &[&str]); 5] = [
-    ("open", &["door", "exit", "gate"]),
-    ("close", &["door", "exit", "gate"]),
-    ("retarget", &["group", "behaviour", "target"]),
-    ("move_target", &["target", "to"]),
-    ("stop", &[]),
-];
+use crate::world::{Action, Event, Quantity, Trigger};
 
 /// The condition quantities `when.metric` names (besides `gates.NAME.crossings`).
-const COUNTS: [(&str, u8); 4] =
-    [("agents_active", 0), ("agents_exited", 1), ("agents_spawned", 2), ("queue_length", 3)];
+const COUNTS: [(&str, u8); 5] = [
+    ("agents_active", 0),
+    ("agents_exited", 1),
+    ("agents_spawned", 2),
+    ("queue_length", 3),
+    ("agents_removed", 4),
+];
 
 /// What events may name.
 pub(super) struct EventNames<'a> {
@@ -26,9 +22,13 @@ pub(super) struct EventNames<'a> {
     pub(super) gates: &'a [&'a str],
     pub(super) groups: &'a [&'a str],
     pub(super) targets: &'a [&'a str],
+    pub(super) sources: &'a [&'a str],
 }
 
 impl Validator<'_> {
+    /// The events, with `capacity` (the agents the groups and sources may make) raised by
+    /// what their bursts may add at most.
+    #[allow(clippy::too_many_arguments)] // the names and tables events may refer to
     pub(super) fn events(
         &mut self,
         raw: &[EventToml],
@@ -37,15 +37,42 @@ impl Validator<'_> {
         targets: &[Target],
         dt: f32,
         ticks: u64,
+        capacity: &mut u64,
     ) -> Option<Vec<Event>> {
+        use Seg::{Index, Key};
         let mut out: Vec<Event> = Vec::new();
         for (i, e) in raw.iter().enumerate() {
             let event = self.event(i, e, names, groups, targets, dt, ticks)?;
             if out.iter().any(|o| o.name == event.name) {
-                let path = [Seg::Key("events"), Seg::Index(i), Seg::Key("name")];
+                let path = [Key("events"), Index(i), Key("name")];
                 return self.fail(&path, format!("event name \"{}\" is used twice", event.name));
             }
+            if let Action::Spawn { count, .. } = event.action {
+                *capacity = capacity.saturating_add((count as u64).saturating_mul(event.max_firings(ticks)));
+                if *capacity > MAX_AGENTS {
+                    return self.fail(
+                        &[Key("events"), Index(i), Key("count")],
+                        format!(
+                            "up to {capacity} agents with this burst (it may fire {} times); at most {MAX_AGENTS} are supported",
+                            event.max_firings(ticks)
+                        ),
+                    );
+                }
+            }
             out.push(event);
+        }
+        for (i, e) in out.iter().enumerate() {
+            if let Trigger::When { value: Quantity::AgentInRegion { agent, .. }, .. } = e.trigger
+                && agent as u64 >= *capacity
+            {
+                return self.fail(
+                    &[Key("events"), Index(i), Key("when"), Key("agent")],
+                    format!(
+                        "no agent has id {agent}: this scenario's ids run from 0 to {}",
+                        capacity.saturating_sub(1)
+                    ),
+                );
+            }
         }
         Some(out)
     }
@@ -64,9 +91,10 @@ impl Validator<'_> {
         use Seg::{Index, Key};
         let base = [Key("events"), Index(i)];
         let at = |k: &'static str| [Key("events"), Index(i), Key(k)];
-        let options: Vec<(&str, usize)> = ACTIONS.iter().enumerate().map(|(k, (n, _))| (*n, k)).collect();
+        let options: Vec<(&str, usize)> =
+            event_action::ACTIONS.iter().enumerate().map(|(k, (n, _))| (*n, k)).collect();
         let k = self.choice(&at("action"), &e.action, &options)?;
-        let mut allowed: Vec<&str> = ACTIONS[k].1.to_vec();
+        let mut allowed: Vec<&str> = event_action::ACTIONS[k].1.to_vec();
         allowed.extend(["at_s", "every_s", "start_s", "end_s", "when", "repeat"]);
         let present = [
             ("door", e.door.is_some()),
@@ -76,6 +104,9 @@ impl Validator<'_> {
             ("behaviour", e.behaviour.is_some()),
             ("target", e.target.is_some()),
             ("to", e.to.is_some()),
+            ("source", e.source.is_some()),
+            ("count", e.count.is_some()),
+            ("region", e.region.is_some()),
         ];
         self.only_allowed(&base, &present, &allowed, &format!("a \"{}\" event", e.action))?;
 
@@ -143,106 +174,7 @@ impl Validator<'_> {
             _ => self.condition(i, e.when.as_ref()?, e.repeat.unwrap_or(false), names)?,
         };
 
-        let switch = |v: &mut Self| -> Option<Switch> {
-            let chosen: Vec<(&'static str, &String)> =
-                [("door", &e.door), ("exit", &e.exit), ("gate", &e.gate)]
-                    .into_iter()
-                    .filter_map(|(k, n)| n.as_ref().map(|n| (k, n)))
-                    .collect();
-            let [(key, name)] = chosen.as_slice() else {
-                return v
-                    .fail(&base, format!("an \"{}\" event needs one of `door`, `exit` or `gate`", e.action));
-            };
-            let (list, what, plural): (&[&str], &str, &str) = match *key {
-                "door" => (names.doors, "door", "doors (named obstacles)"),
-                "exit" => (names.exits, "exit", "exits"),
-                _ => (names.gates, "gate", "gates"),
-            };
-            let Some(index) = list.iter().position(|n| n == name) else {
-                let hint = nearest_word(name, list.iter().copied())
-                    .map(|n| format!("; did you mean \"{n}\"?"))
-                    .unwrap_or_default();
-                let known = if list.is_empty() { "none are defined".to_string() } else { list.join(", ") };
-                return v.fail(&at(key), format!("no {what} is named \"{name}\"{hint} ({plural}: {known})"));
-            };
-            Some(match *key {
-                "door" => Switch::Door(index as u32),
-                "exit" => Switch::Exit(index as u32),
-                _ => Switch::Gate(index as u32),
-            })
-        };
-        let target = |v: &mut Self| -> Option<u16> {
-            let Some(name) = &e.target else {
-                return v.fail(&base, format!("missing key `target` for a \"{}\" event", e.action));
-            };
-            match names.targets.iter().position(|n| n == name) {
-                Some(t) => Some(t as u16),
-                None => {
-                    let hint = nearest_word(name, names.targets.iter().copied())
-                        .map(|n| format!("; did you mean \"{n}\"?"))
-                        .unwrap_or_default();
-                    v.fail(
-                        &at("target"),
-                        format!(
-                            "no target is named \"{name}\"{hint} (targets: {})",
-                            names.targets.join(", ")
-                        ),
-                    )
-                }
-            }
-        };
-        let action = match e.action.as_str() {
-            "open" => Action::Open(switch(self)?),
-            "close" => Action::Close(switch(self)?),
-            "stop" => Action::Stop,
-            "move_target" => {
-                let t = target(self)?;
-                if !matches!(targets[t as usize], Target::Point(_)) {
-                    return self.fail(
-                        &at("target"),
-                        format!(
-                            "\"{}\" is not a point target: only a point target can be moved",
-                            names.targets[t as usize]
-                        ),
-                    );
-                }
-                let Some(to) = e.to else {
-                    return self.fail(&base, "missing key `to` for a \"move_target\" event");
-                };
-                Action::MoveTarget { target: t, to: self.point(&at("to"), to)? }
-            }
-            _ => {
-                let Some(group) = &e.group else {
-                    return self.fail(&base, "missing key `group` for a \"retarget\" event");
-                };
-                let g = self.group_index(&at("group"), group, names.groups)?;
-                let list = &groups[g as usize].group.behaviours;
-                let b = match &e.behaviour {
-                    None => return self.fail(&base, "missing key `behaviour` for a \"retarget\" event (its index in the group's list, or its kind)"),
-                    Some(BehaviourRef::Index(b)) if (*b as usize) < list.len() => *b as usize,
-                    Some(BehaviourRef::Index(b)) => {
-                        return self.fail(&at("behaviour"), format!("group \"{group}\" has {} behaviours (0 to {}), found {b}", list.len(), list.len().saturating_sub(1)));
-                    }
-                    Some(BehaviourRef::Kind(kind)) => match list.iter().position(|w| w.behaviour.name() == kind) {
-                        Some(b) => b,
-                        None => {
-                            let kinds: Vec<&str> = list.iter().map(|w| w.behaviour.name()).collect();
-                            return self.fail(&at("behaviour"), format!("group \"{group}\" has no \"{kind}\" behaviour (it has: {})", kinds.join(", ")));
-                        }
-                    },
-                };
-                if list[b].behaviour.target().is_none() {
-                    return self.fail(
-                        &at("behaviour"),
-                        format!(
-                            "behaviour {b} of group \"{group}\" (\"{}\") takes no target to change",
-                            list[b].behaviour.name()
-                        ),
-                    );
-                }
-                Action::Retarget { group: g, behaviour: b as u16, target: target(self)? }
-            }
-        };
+        let action = self.event_action(i, e, names, groups, targets)?;
         let name = match &e.name {
             Some(n) if n.trim().is_empty() => return self.fail(&at("name"), "expected a non-empty name"),
             Some(n) => n.clone(),
@@ -264,6 +196,9 @@ impl Validator<'_> {
                     return self
                         .fail(&at("group"), "`group` goes with `region` (the agents of a group inside it)");
                 }
+                if w.agent.is_some() {
+                    return self.fail(&at("agent"), "`agent` goes with `region` (the agent reaching it)");
+                }
                 let gate = m
                     .strip_prefix("gates.")
                     .and_then(|r| r.strip_suffix(".crossings"))
@@ -273,7 +208,8 @@ impl Validator<'_> {
                     (None, Some((_, 0))) => Quantity::AgentsActive,
                     (None, Some((_, 1))) => Quantity::AgentsExited,
                     (None, Some((_, 2))) => Quantity::AgentsSpawned,
-                    (None, Some(_)) => Quantity::QueueLength,
+                    (None, Some((_, 3))) => Quantity::QueueLength,
+                    (None, Some(_)) => Quantity::AgentsRemoved,
                     (None, None) => {
                         let mut known: Vec<String> = COUNTS.iter().map(|(n, _)| n.to_string()).collect();
                         known.extend(names.gates.iter().map(|g| format!("gates.{g}.crossings")));
@@ -293,18 +229,28 @@ impl Validator<'_> {
             (None, Some(r)) => {
                 let region =
                     self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
-                let group = match &w.group {
-                    Some(g) => Some(self.group_index(&at("group"), g, names.groups)?),
-                    None => None,
-                };
-                Quantity::InRegion { region, group }
+                match (w.agent, &w.group) {
+                    (Some(_), Some(_)) => {
+                        return self.fail(&at("group"), "give `agent` or `group`, not both");
+                    }
+                    (Some(agent), None) => Quantity::AgentInRegion { agent, region },
+                    (None, Some(g)) => Quantity::InRegion {
+                        region,
+                        group: Some(self.group_index(&at("group"), g, names.groups)?),
+                    },
+                    (None, None) => Quantity::InRegion { region, group: None },
+                }
             }
         };
         let bound = |v: &mut Self, key: &'static str, x: Option<f64>| match x {
             Some(x) if !x.is_finite() => v.fail(&at(key), format!("expected a finite number, found {x}")),
             x => Some(x),
         };
-        let (min, max) = (bound(self, "min", w.min)?, bound(self, "max", w.max)?);
+        let (mut min, max) = (bound(self, "min", w.min)?, bound(self, "max", w.max)?);
+        // An agent's condition is 1 while it is inside: without bounds, "when it gets there".
+        if matches!(value, Quantity::AgentInRegion { .. }) && min.is_none() && max.is_none() {
+            min = Some(1.0);
+        }
         match (min, max) {
             (None, None) => return self.fail(&base, "a condition needs `min`, `max` or both"),
             (Some(lo), Some(hi)) if lo > hi => {

@@ -1,6 +1,7 @@
 //! The validator: range checks on the TOML shapes, with located errors and warnings.
 
 mod behaviour;
+mod event_action;
 mod events;
 mod expect;
 mod group;
@@ -355,8 +356,10 @@ impl<'a> Validator<'a> {
             gates: &gate_names,
             groups: &group_names,
             targets: &target_names,
+            sources: &sources.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
         };
-        let events = self.events(&raw.events, &event_names, &groups, &targets, dt, raw.ticks)?;
+        let events =
+            self.events(&raw.events, &event_names, &groups, &targets, dt, raw.ticks, &mut capacity)?;
         let area_names: Vec<&str> = measures.iter().map(|m| m.name.as_str()).collect();
         let scene = SceneNames { groups: &group_names, gates: &gate_names, areas: &area_names };
         let expect_names = expect::ExpectNames { scene, ids: capacity };

@@ -93,6 +93,8 @@ impl Validator<'_> {
             end_s,
             max: s.max_agents as u32,
             spawned: 0,
+            open: s.open.unwrap_or(true),
+            closed_ticks: 0,
         })
     }
 

@@ -1,0 +1,196 @@
+//! Validating an `[[events]]` entry's action: its kind, the names it acts on (with
+//! suggestions), and whether it fits them (only a behaviour with a target is retargeted, only a
+//! point target is moved).
+
+use super::events::EventNames;
+use super::*;
+use crate::world::{Action, Switch};
+
+/// The actions and the keys each takes besides the trigger's and `name`.
+pub(super) const ACTIONS: [(&str, &[&str]); 7] = [
+    ("open", &["door", "exit", "gate", "source"]),
+    ("close", &["door", "exit", "gate", "source"]),
+    ("retarget", &["group", "behaviour", "target"]),
+    ("move_target", &["target", "to"]),
+    ("stop", &[]),
+    ("spawn", &["group", "count", "region"]),
+    ("remove", &["group", "region"]),
+];
+
+/// What `open` and `close` may name: the key, the word for one, the words for the list.
+const SWITCHES: [(&str, &str, &str); 4] = [
+    ("door", "door", "doors (named obstacles)"),
+    ("exit", "exit", "exits"),
+    ("gate", "gate", "gates"),
+    ("source", "source", "sources"),
+];
+
+impl Validator<'_> {
+    /// The action of event `i` (its keys already checked against [`ACTIONS`]).
+    pub(super) fn event_action(
+        &mut self,
+        i: usize,
+        e: &EventToml,
+        names: &EventNames,
+        groups: &[GroupSpec],
+        targets: &[Target],
+    ) -> Option<Action> {
+        use Seg::{Index, Key};
+        let base = [Key("events"), Index(i)];
+        let at = |k: &'static str| [Key("events"), Index(i), Key(k)];
+        let missing = |v: &mut Self, key: &str| -> Option<Action> {
+            v.fail(&base, format!("missing key `{key}` for a \"{}\" event", e.action))
+        };
+        match e.action.as_str() {
+            "open" | "close" => {
+                let s = self.switch(i, e, names)?;
+                Some(if e.action == "open" { Action::Open(s) } else { Action::Close(s) })
+            }
+            "stop" => Some(Action::Stop),
+            "move_target" => {
+                let Some(name) = &e.target else { return missing(self, "target") };
+                let t = self.named_target(&at("target"), name, names)?;
+                if !matches!(targets[t as usize], Target::Point(_)) {
+                    return self.fail(
+                        &at("target"),
+                        format!("\"{name}\" is not a point target: only a point target can be moved"),
+                    );
+                }
+                let Some(to) = e.to else { return missing(self, "to") };
+                Some(Action::MoveTarget { target: t, to: self.point(&at("to"), to)? })
+            }
+            "spawn" => {
+                let Some(group) = &e.group else { return missing(self, "group") };
+                let group = self.group_index(&at("group"), group, names.groups)?;
+                let Some(count) = e.count else { return missing(self, "count") };
+                if count == 0 || count > MAX_AGENTS {
+                    return self.fail(
+                        &at("count"),
+                        format!("expected a whole number of agents from 1 to {MAX_AGENTS}, found {count}"),
+                    );
+                }
+                let Some(r) = &e.region else { return missing(self, "region") };
+                let region =
+                    self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
+                Some(Action::Spawn { group, count: count as u32, region })
+            }
+            "remove" => {
+                let group = match &e.group {
+                    Some(g) => Some(self.group_index(&at("group"), g, names.groups)?),
+                    None => None,
+                };
+                let Some(r) = &e.region else { return missing(self, "region") };
+                let region =
+                    self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
+                Some(Action::Remove { region, group })
+            }
+            _ => self.retarget(i, e, names, groups),
+        }
+    }
+
+    /// `retarget`: a group's behaviour (by index or kind) that takes a target, and the new one.
+    fn retarget(
+        &mut self,
+        i: usize,
+        e: &EventToml,
+        names: &EventNames,
+        groups: &[GroupSpec],
+    ) -> Option<Action> {
+        use Seg::{Index, Key};
+        let base = [Key("events"), Index(i)];
+        let at = |k: &'static str| [Key("events"), Index(i), Key(k)];
+        let Some(group) = &e.group else {
+            return self.fail(&base, "missing key `group` for a \"retarget\" event");
+        };
+        let g = self.group_index(&at("group"), group, names.groups)?;
+        let list = &groups[g as usize].group.behaviours;
+        let b = match &e.behaviour {
+            None => {
+                return self.fail(
+                    &base,
+                    "missing key `behaviour` for a \"retarget\" event (its index in the group's list, or its kind)",
+                );
+            }
+            Some(BehaviourRef::Index(b)) if (*b as usize) < list.len() => *b as usize,
+            Some(BehaviourRef::Index(b)) => {
+                return self.fail(
+                    &at("behaviour"),
+                    format!(
+                        "group \"{group}\" has {} behaviours (0 to {}), found {b}",
+                        list.len(),
+                        list.len().saturating_sub(1)
+                    ),
+                );
+            }
+            Some(BehaviourRef::Kind(kind)) => match list.iter().position(|w| w.behaviour.name() == kind) {
+                Some(b) => b,
+                None => {
+                    let kinds: Vec<&str> = list.iter().map(|w| w.behaviour.name()).collect();
+                    return self.fail(
+                        &at("behaviour"),
+                        format!(
+                            "group \"{group}\" has no \"{kind}\" behaviour (it has: {})",
+                            kinds.join(", ")
+                        ),
+                    );
+                }
+            },
+        };
+        if list[b].behaviour.target().is_none() {
+            return self.fail(
+                &at("behaviour"),
+                format!(
+                    "behaviour {b} of group \"{group}\" (\"{}\") takes no target to change",
+                    list[b].behaviour.name()
+                ),
+            );
+        }
+        let Some(name) = &e.target else {
+            return self.fail(&base, "missing key `target` for a \"retarget\" event");
+        };
+        let target = self.named_target(&at("target"), name, names)?;
+        Some(Action::Retarget { group: g, behaviour: b as u16, target })
+    }
+
+    /// What an `open` or `close` event names: exactly one door, exit, gate or source.
+    fn switch(&mut self, i: usize, e: &EventToml, names: &EventNames) -> Option<Switch> {
+        use Seg::{Index, Key};
+        let given = [&e.door, &e.exit, &e.gate, &e.source];
+        let chosen: Vec<(usize, &String)> =
+            given.iter().enumerate().filter_map(|(k, n)| n.as_ref().map(|n| (k, n))).collect();
+        let [(k, name)] = chosen.as_slice() else {
+            return self.fail(
+                &[Key("events"), Index(i)],
+                format!("an \"{}\" event needs one of `door`, `exit`, `gate` or `source`", e.action),
+            );
+        };
+        let (key, what, plural) = SWITCHES[*k];
+        let list: &[&str] = [names.doors, names.exits, names.gates, names.sources][*k];
+        let Some(index) = list.iter().position(|n| n == name) else {
+            let hint = nearest_word(name, list.iter().copied())
+                .map(|n| format!("; did you mean \"{n}\"?"))
+                .unwrap_or_default();
+            let known = if list.is_empty() { "none are defined".to_string() } else { list.join(", ") };
+            let path = [Key("events"), Index(i), Key(key)];
+            return self.fail(&path, format!("no {what} is named \"{name}\"{hint} ({plural}: {known})"));
+        };
+        let index = index as u32;
+        Some([Switch::Door(index), Switch::Exit(index), Switch::Gate(index), Switch::Source(index)][*k])
+    }
+
+    /// The index of the target called `name`, or an error at `path` with a suggestion.
+    fn named_target(&mut self, path: &[Seg], name: &str, names: &EventNames) -> Option<u16> {
+        match names.targets.iter().position(|n| *n == name) {
+            Some(t) => Some(t as u16),
+            None => {
+                let hint = nearest_word(name, names.targets.iter().copied())
+                    .map(|n| format!("; did you mean \"{n}\"?"))
+                    .unwrap_or_default();
+                self.fail(
+                    path,
+                    format!("no target is named \"{name}\"{hint} (targets: {})", names.targets.join(", ")),
+                )
+            }
+        }
+    }
+}
