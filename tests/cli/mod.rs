@@ -21,6 +21,7 @@ mod parse_errors;
 mod reference_errors;
 mod signals;
 mod value_errors;
+mod waiting;
 
 use std::path::Path;
 use std::process::Output;

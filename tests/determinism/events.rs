@@ -1,28 +1,32 @@
-//! Events are part of the state: the doors scene (the north door and the retargeting fire
-//! after tick 157, when the queue passes 60; the east door after tick 200) gives the same hashes at 1–8 threads and with
-//! every index, and a run resumed from a checkpoint just before, at or just after an event
-//! continues bit for bit.
+//! Events are part of the state. The doors scene (the north door and the retargeting fire
+//! after tick 157, when the queue passes 60; the east door after tick 200) and the boarding
+//! scene (a burst after tick 200, releases from the waiting hall every 40 ticks from 300, the
+//! source closed after 450) give the same hashes at 1–8 threads and with every index, and a run
+//! resumed from a checkpoint just before, at or just after an event continues bit for bit.
 
 use throng_engine::state::checkpoint;
 use throng_engine::{IndexKind, RunSettings, Scenario, Simulation};
 
 use crate::common::{load, root};
 
-const TICKS: u64 = 230;
-
-fn doors() -> Scenario {
-    load(&root().join("scenarios/doors.toml"))
+fn scene(name: &str) -> Scenario {
+    load(&root().join(format!("scenarios/{name}.toml")))
 }
 
 fn settings(threads: usize, index: IndexKind) -> RunSettings {
     RunSettings { threads, index: Some(index), ..RunSettings::default() }
 }
 
-/// The state hash after every tick, and the events' records at the end.
-fn run(scenario: &Scenario, threads: usize, index: IndexKind) -> (Vec<String>, Vec<(u32, Option<u64>)>) {
+/// The state hash after each of `ticks` ticks, and the events' records at the end.
+fn run(
+    scenario: &Scenario,
+    ticks: u64,
+    threads: usize,
+    index: IndexKind,
+) -> (Vec<String>, Vec<(u32, Option<u64>)>) {
     let mut sim = Simulation::new(scenario, settings(threads, index)).expect("simulation");
     let mut hashes = Vec::new();
-    for _ in 0..TICKS {
+    for _ in 0..ticks {
         sim.step().expect("steps");
         hashes.push(sim.hash().to_hex());
     }
@@ -30,32 +34,27 @@ fn run(scenario: &Scenario, threads: usize, index: IndexKind) -> (Vec<String>, V
     (hashes, fired)
 }
 
-#[test]
-fn events_fire_the_same_at_any_thread_count_and_index() {
-    let scenario = doors();
-    let (reference, fired) = run(&scenario, 1, IndexKind::Kd);
-    // The north door and the retargeting once at tick 157, the east door once at 200.
-    assert_eq!(fired, [(1, Some(200)), (1, Some(157)), (1, Some(157)), (0, None)]);
+fn same_everywhere(scenario: &Scenario, ticks: u64, fired: &[(u32, Option<u64>)]) {
+    let (reference, got) = run(scenario, ticks, 1, IndexKind::Kd);
+    assert_eq!(got, fired);
     for threads in [2, 3, 4, 8] {
-        assert_eq!(run(&scenario, threads, IndexKind::Kd).0, reference, "{threads} threads");
+        assert_eq!(run(scenario, ticks, threads, IndexKind::Kd).0, reference, "{threads} threads");
     }
     for index in [IndexKind::Grid, IndexKind::Brute] {
-        assert_eq!(run(&scenario, 2, index).0, reference, "{index:?}");
+        assert_eq!(run(scenario, ticks, 2, index).0, reference, "{index:?}");
     }
 }
 
-#[test]
-fn a_run_resumed_around_an_event_continues_bit_for_bit() {
-    let scenario = doors();
-    let (reference, _) = run(&scenario, 2, IndexKind::Kd);
+fn resumed_bit_for_bit(scenario: &Scenario, ticks: u64, at: &[u64]) {
+    let (reference, _) = run(scenario, ticks, 2, IndexKind::Kd);
     let path = std::path::Path::new("in-memory.ckpt");
-    for at in [156, 157, 158, 199, 200, 201] {
-        let mut sim = Simulation::new(&scenario, settings(2, IndexKind::Kd)).expect("simulation");
+    for &at in at {
+        let mut sim = Simulation::new(scenario, settings(2, IndexKind::Kd)).expect("simulation");
         sim.run(at).expect("runs");
         let saved = checkpoint::decode(&sim.checkpoint(), "in-memory.ckpt").expect("decodes");
         let mut resumed =
-            Simulation::resume_from(&scenario, saved, path, settings(3, IndexKind::Grid)).expect("resumes");
-        for tick in at..TICKS {
+            Simulation::resume_from(scenario, saved, path, settings(3, IndexKind::Grid)).expect("resumes");
+        for tick in at..ticks {
             resumed.step().expect("steps");
             assert_eq!(
                 resumed.hash().to_hex(),
@@ -65,4 +64,23 @@ fn a_run_resumed_around_an_event_continues_bit_for_bit() {
             );
         }
     }
+}
+
+#[test]
+fn events_fire_the_same_at_any_thread_count_and_index() {
+    // The north door and the retargeting once at tick 157, the east door once at 200.
+    same_everywhere(&scene("doors"), 230, &[(1, Some(200)), (1, Some(157)), (1, Some(157)), (0, None)]);
+}
+
+#[test]
+fn a_run_resumed_around_an_event_continues_bit_for_bit() {
+    resumed_bit_for_bit(&scene("doors"), 230, &[156, 157, 158, 199, 200, 201]);
+}
+
+#[test]
+fn waiting_areas_bursts_and_sources_are_the_same_everywhere_and_resume_bit_for_bit() {
+    // The burst at 200; releases at 300, 340, ..., 460 (5 by tick 480); the source closes at 450.
+    let boarding = scene("boarding");
+    same_everywhere(&boarding, 480, &[(1, Some(200)), (5, Some(300)), (1, Some(450)), (0, None)]);
+    resumed_bit_for_bit(&boarding, 480, &[199, 200, 201, 300, 301, 449, 450, 451]);
 }

@@ -60,6 +60,7 @@ fn quantity(world: &World, q: &Quantity) -> f64 {
         Quantity::GateCrossings(g) => world.gate_totals.get(*g as usize).copied().unwrap_or(0) as f64,
         Quantity::InRegion { region, group } => world.count_in(region, *group) as f64,
         Quantity::AgentsRemoved => world.removed as f64,
+        Quantity::Waiting(w) => world.waiting[*w as usize].held.len() as f64,
         Quantity::AgentInRegion { agent, region } => {
             let inside = world.row_of(*agent).is_some_and(|r| region.contains(world.agents.position[r]));
             inside as u8 as f64
@@ -88,6 +89,9 @@ fn apply(world: &mut World, action: &Action, spawner: u64) {
                 let p = region.sample(&mut rng::agent_rng(world.seed, key, Purpose::Spawn));
                 world.push_agent(*group, key, p);
             }
+        }
+        Action::Release { area, count } => {
+            world.waiting[*area as usize].release(*count);
         }
         Action::Remove { region, group } => {
             let a = &world.agents;

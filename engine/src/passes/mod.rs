@@ -16,6 +16,7 @@ mod reorder;
 mod sense_neighbours;
 mod spawns;
 mod steer;
+mod waiting;
 
 pub use build_index::{build_agent_index, refresh_obstacle_index};
 pub use collide::collide;
@@ -29,6 +30,7 @@ pub use reorder::{ReorderScratch, reorder};
 pub use sense_neighbours::sense_neighbours;
 pub use spawns::spawns;
 pub use steer::{AgentMut, SteerInputs, SteerState, headings, steer};
+pub use waiting::{hold, wait};
 
 use crate::world::{Bounds, Group};
 

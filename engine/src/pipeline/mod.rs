@@ -221,6 +221,10 @@ impl Pipeline {
             t.time(Pass::Exits, || s.run(Pass::Exits, world))?;
             // New agents from spawn sources, with the next ids.
             t.time(Pass::Spawns, || s.run(Pass::Spawns, world))?;
+            // Waiting areas take in the agents that arrived (timed with the spawns).
+            if !world.waiting.is_empty() {
+                t.time(Pass::Spawns, || crate::passes::wait(world));
+            }
             // What the next tick's events may read of this one.
             world.queue_length = s.events.queue_length;
             for (total, c) in world.gate_totals.iter_mut().zip(&s.events.gate_crossings) {

@@ -200,6 +200,9 @@ impl Scratch {
             }
             Pass::Integrate => {
                 let a = &mut world.agents;
+                if !world.waiting.is_empty() {
+                    passes::hold(&world.waiting, &a.id, &mut self.steering, &mut a.velocity);
+                }
                 if !world.gates.is_empty() {
                     self.prev_position.clear();
                     self.prev_position.extend_from_slice(&a.position);

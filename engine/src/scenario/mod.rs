@@ -33,7 +33,7 @@ use crate::math::{PI, Vec2, sin_cos};
 use crate::rng::{self, Purpose};
 use crate::world::{
     Action, Agents, Bounds, Door, Event, Exit, Gate, Group, MeasureArea, Obstacle, Path as PathDef, Quantity,
-    Region, Source, Target, Trigger, World,
+    Region, Source, Target, Trigger, WaitingArea, World,
 };
 
 /// The scenario format version this engine reads.
@@ -144,6 +144,8 @@ pub struct Scenario {
     pub doors: Vec<Door>,
     /// The `[[events]]` entries, in file order.
     pub events: Vec<Event>,
+    /// The `[[waiting]]` areas, in file order.
+    pub waiting: Vec<WaitingArea>,
     /// The `[[measure]]` areas, in file order (its lines are among `gates`).
     pub measures: Vec<MeasureArea>,
     /// The `[[expect]]` entries, in file order: checks on the run's outcome.
@@ -332,6 +334,9 @@ impl Scenario {
             g.from *= s;
             g.to *= s;
         }
+        for w in &mut self.waiting {
+            w.region = region(&w.region);
+        }
         for src in &mut self.sources {
             src.region = region(&src.region);
         }
@@ -368,6 +373,7 @@ impl Scenario {
             gates: self.gates.clone(),
             measures: self.measures.clone(),
             sources: self.sources.clone(),
+            waiting: self.waiting.clone(),
             agents: Agents::default(),
             next_id: 0,
             exited: 0,

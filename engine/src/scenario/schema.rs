@@ -45,6 +45,9 @@ pub(crate) struct ScenarioToml {
     pub(crate) measure: Vec<MeasureToml>,
     #[serde(default)]
     pub(crate) events: Vec<EventToml>,
+    /// Waiting areas: the same keys as an exit.
+    #[serde(default)]
+    pub(crate) waiting: Vec<ExitToml>,
 }
 
 /// An `[[events]]` entry: one trigger and one action; which keys each takes is the validator's.
@@ -69,6 +72,7 @@ pub(crate) struct EventToml {
     pub(crate) to: Option<Pt>,
     pub(crate) count: Option<u64>,
     pub(crate) region: Option<RegionToml>,
+    pub(crate) area: Option<String>,
 }
 
 /// A behaviour of a group, by its index in the group's list or by kind (the first of it).

@@ -88,6 +88,11 @@ fn hash_rows(world: &World, a: &Agents) -> StateHash {
         c.hasher.update(b"scene");
         c.hasher.update(&postcard::to_stdvec(&scene).expect("the scene always serializes"));
     }
+    // The waiting areas and whom they hold, for a world that has them.
+    if !world.waiting.is_empty() {
+        c.hasher.update(b"waiting");
+        c.hasher.update(&postcard::to_stdvec(&world.waiting).expect("waiting areas always serialize"));
+    }
     // Every agent column, in declaration order, tagged with its name.
     a.visit_columns(&mut c);
     StateHash(*c.hasher.finalize().as_bytes())

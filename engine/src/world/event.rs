@@ -109,6 +109,8 @@ pub enum Quantity {
     },
     /// Agents removed by `remove` events so far.
     AgentsRemoved,
+    /// Agents a waiting area holds (its index).
+    Waiting(u32),
     /// 1 while agent `agent` is alive and inside the region, else 0.
     AgentInRegion {
         /// The agent's id.
@@ -152,6 +154,13 @@ pub enum Action {
         count: u32,
         /// Where.
         region: Region,
+    },
+    /// Releases the agents a waiting area holds: the `count` that arrived first, or all.
+    Release {
+        /// The area (`World::waiting`).
+        area: u32,
+        /// How many (all when `None`).
+        count: Option<u32>,
     },
     /// Removes the live agents (of one group, when given) inside a region.
     Remove {

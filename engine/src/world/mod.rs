@@ -13,6 +13,7 @@ mod event;
 mod group;
 mod obstacle;
 mod scene;
+mod waiting;
 
 pub use agents::{AgentRow, Agents, ColumnValue, ColumnVisitor, PermuteScratch};
 pub use behaviour::{Behaviour, CohesionForm, EvadePrediction, SeparationVariant, WeightedBehaviour};
@@ -22,6 +23,7 @@ pub use group::{AgentParams, Group, Param};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
 pub use scene::{Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};
+pub use waiting::WaitingArea;
 
 use std::borrow::Cow;
 
@@ -65,6 +67,8 @@ pub struct World {
     pub measures: Vec<MeasureArea>,
     /// Spawn sources, with how many each has spawned so far (part of the state).
     pub sources: Vec<Source>,
+    /// Waiting areas, with the agents each holds.
+    pub waiting: Vec<WaitingArea>,
     /// The live agents, one row each.
     pub agents: Agents,
     /// The id the next spawned agent gets.

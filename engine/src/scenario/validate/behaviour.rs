@@ -162,7 +162,7 @@ impl Validator<'_> {
 
     /// The index of `name` among `known` (the names of [targets] or [paths]), or an error
     /// at `path` with a suggestion.
-    fn named(&mut self, path: &[Seg], what: &str, name: &str, known: &[&str]) -> Option<usize> {
+    pub(super) fn named(&mut self, path: &[Seg], what: &str, name: &str, known: &[&str]) -> Option<usize> {
         if let Some(i) = known.iter().position(|n| *n == name) {
             return Some(i);
         }

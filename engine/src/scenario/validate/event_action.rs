@@ -7,7 +7,7 @@ use super::*;
 use crate::world::{Action, Switch};
 
 /// The actions and the keys each takes besides the trigger's and `name`.
-pub(super) const ACTIONS: [(&str, &[&str]); 7] = [
+pub(super) const ACTIONS: [(&str, &[&str]); 8] = [
     ("open", &["door", "exit", "gate", "source"]),
     ("close", &["door", "exit", "gate", "source"]),
     ("retarget", &["group", "behaviour", "target"]),
@@ -15,6 +15,7 @@ pub(super) const ACTIONS: [(&str, &[&str]); 7] = [
     ("stop", &[]),
     ("spawn", &["group", "count", "region"]),
     ("remove", &["group", "region"]),
+    ("release", &["area", "count"]),
 ];
 
 /// What `open` and `close` may name: the key, the word for one, the words for the list.
@@ -49,7 +50,7 @@ impl Validator<'_> {
             "stop" => Some(Action::Stop),
             "move_target" => {
                 let Some(name) = &e.target else { return missing(self, "target") };
-                let t = self.named_target(&at("target"), name, names)?;
+                let t = self.named(&at("target"), "target", name, names.targets)? as u16;
                 if !matches!(targets[t as usize], Target::Point(_)) {
                     return self.fail(
                         &at("target"),
@@ -73,6 +74,21 @@ impl Validator<'_> {
                 let region =
                     self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
                 Some(Action::Spawn { group, count: count as u32, region })
+            }
+            "release" => {
+                let Some(name) = &e.area else { return missing(self, "area") };
+                let area = self.named(&at("area"), "waiting area", name, names.waiting)? as u32;
+                let count = match e.count {
+                    None => None,
+                    Some(c) if (1..=MAX_AGENTS).contains(&c) => Some(c as u32),
+                    Some(c) => {
+                        return self.fail(
+                            &at("count"),
+                            format!("expected a whole number of agents from 1 to {MAX_AGENTS}, found {c}"),
+                        );
+                    }
+                };
+                Some(Action::Release { area, count })
             }
             "remove" => {
                 let group = match &e.group {
@@ -148,7 +164,7 @@ impl Validator<'_> {
         let Some(name) = &e.target else {
             return self.fail(&base, "missing key `target` for a \"retarget\" event");
         };
-        let target = self.named_target(&at("target"), name, names)?;
+        let target = self.named(&at("target"), "target", name, names.targets)? as u16;
         Some(Action::Retarget { group: g, behaviour: b as u16, target })
     }
 
@@ -176,21 +192,5 @@ impl Validator<'_> {
         };
         let index = index as u32;
         Some([Switch::Door(index), Switch::Exit(index), Switch::Gate(index), Switch::Source(index)][*k])
-    }
-
-    /// The index of the target called `name`, or an error at `path` with a suggestion.
-    fn named_target(&mut self, path: &[Seg], name: &str, names: &EventNames) -> Option<u16> {
-        match names.targets.iter().position(|n| *n == name) {
-            Some(t) => Some(t as u16),
-            None => {
-                let hint = nearest_word(name, names.targets.iter().copied())
-                    .map(|n| format!("; did you mean \"{n}\"?"))
-                    .unwrap_or_default();
-                self.fail(
-                    path,
-                    format!("no target is named \"{name}\"{hint} (targets: {})", names.targets.join(", ")),
-                )
-            }
-        }
     }
 }

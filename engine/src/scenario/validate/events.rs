@@ -23,6 +23,7 @@ pub(super) struct EventNames<'a> {
     pub(super) groups: &'a [&'a str],
     pub(super) targets: &'a [&'a str],
     pub(super) sources: &'a [&'a str],
+    pub(super) waiting: &'a [&'a str],
 }
 
 impl Validator<'_> {
@@ -107,6 +108,7 @@ impl Validator<'_> {
             ("source", e.source.is_some()),
             ("count", e.count.is_some()),
             ("region", e.region.is_some()),
+            ("area", e.area.is_some()),
         ];
         self.only_allowed(&base, &present, &allowed, &format!("a \"{}\" event", e.action))?;
 
@@ -203,8 +205,13 @@ impl Validator<'_> {
                     .strip_prefix("gates.")
                     .and_then(|r| r.strip_suffix(".crossings"))
                     .and_then(|g| names.gates.iter().position(|n| *n == g));
+                let waiting = m
+                    .strip_prefix("waiting.")
+                    .and_then(|r| r.strip_suffix(".count"))
+                    .and_then(|w| names.waiting.iter().position(|n| *n == w));
                 match (gate, COUNTS.iter().find(|(n, _)| n == m)) {
                     (Some(g), _) => Quantity::GateCrossings(g as u32),
+                    (None, _) if waiting.is_some() => Quantity::Waiting(waiting? as u32),
                     (None, Some((_, 0))) => Quantity::AgentsActive,
                     (None, Some((_, 1))) => Quantity::AgentsExited,
                     (None, Some((_, 2))) => Quantity::AgentsSpawned,
@@ -213,6 +220,7 @@ impl Validator<'_> {
                     (None, None) => {
                         let mut known: Vec<String> = COUNTS.iter().map(|(n, _)| n.to_string()).collect();
                         known.extend(names.gates.iter().map(|g| format!("gates.{g}.crossings")));
+                        known.extend(names.waiting.iter().map(|w| format!("waiting.{w}.count")));
                         let hint = nearest_word(m, known.iter().map(String::as_str))
                             .map(|n| format!("; did you mean \"{n}\"?"))
                             .unwrap_or_default();

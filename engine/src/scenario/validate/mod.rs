@@ -7,6 +7,7 @@ mod expect;
 mod group;
 mod measure;
 mod scene;
+mod waiting;
 
 use toml::Spanned;
 use toml::de::DeTable;
@@ -349,6 +350,7 @@ impl<'a> Validator<'a> {
             );
         }
         let measures = self.measures(&raw.measure, &mut gates)?;
+        let waiting = self.waiting(&raw.waiting, &group_names)?;
         let gate_names: Vec<&str> = gates.iter().map(|g| g.name.as_str()).collect();
         let event_names = events::EventNames {
             doors: &doors.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(),
@@ -357,6 +359,7 @@ impl<'a> Validator<'a> {
             groups: &group_names,
             targets: &target_names,
             sources: &sources.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+            waiting: &waiting.iter().map(|w| w.name.as_str()).collect::<Vec<_>>(),
         };
         let events =
             self.events(&raw.events, &event_names, &groups, &targets, dt, raw.ticks, &mut capacity)?;
@@ -422,6 +425,7 @@ impl<'a> Validator<'a> {
             metrics,
             expectations,
             measures,
+            waiting,
             doors,
             events,
             warnings: Vec::new(),
