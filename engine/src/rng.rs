@@ -19,6 +19,9 @@ pub enum Purpose {
     Behaviour = 3,
     /// Initial velocity direction.
     Heading = 4,
+    /// Per-agent parameters redrawn by a `set` event (keyed by the event's firing and the
+    /// agent's id).
+    Set = 5,
 }
 
 /// One SplitMix64 step: advances `state` and returns a well-mixed 64-bit value.

@@ -10,6 +10,7 @@ mod batch_expectations;
 mod bench;
 mod check_and_run;
 mod event_actions;
+mod event_set;
 mod events;
 mod expect_errors;
 mod expectations;

@@ -1,7 +1,7 @@
 //! Events are part of the state. The doors scene (the north door and the retargeting fire
 //! after tick 157, when the queue passes 60; the east door after tick 200) and the boarding
 //! scene (a burst after tick 200, releases from the waiting hall every 40 ticks from 300, the
-//! source closed after 450) give the same hashes at 1–8 threads and with every index, and a run
+//! source closed after 450) and the alarm scene (a `set` event after tick 335) give the same hashes at 1–8 threads and with every index, and a run
 //! resumed from a checkpoint just before, at or just after an event continues bit for bit.
 
 use throng_engine::state::checkpoint;
@@ -83,4 +83,12 @@ fn waiting_areas_bursts_and_sources_are_the_same_everywhere_and_resume_bit_for_b
     let boarding = scene("boarding");
     same_everywhere(&boarding, 480, &[(1, Some(200)), (5, Some(300)), (1, Some(450)), (0, None)]);
     resumed_bit_for_bit(&boarding, 480, &[199, 200, 201, 300, 301, 449, 450, 451]);
+}
+
+#[test]
+fn a_set_event_redraws_and_reroutes_the_same_everywhere_and_resumes_bit_for_bit() {
+    // The alarm (a new path and max_speed for the guards) when the intruder enters the yard.
+    let alarm = scene("alarm");
+    same_everywhere(&alarm, 360, &[(1, Some(335))]);
+    resumed_bit_for_bit(&alarm, 360, &[334, 335, 336]);
 }

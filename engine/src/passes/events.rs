@@ -90,6 +90,7 @@ fn apply(world: &mut World, action: &Action, spawner: u64) {
                 world.push_agent(*group, key, p);
             }
         }
+        Action::Set { group, params, behaviours } => super::set(world, *group, params, behaviours, spawner),
         Action::Release { area, count } => {
             world.waiting[*area as usize].release(*count);
         }

@@ -6,6 +6,7 @@
 
 mod build_index;
 mod collide;
+mod event_set;
 mod events;
 mod exits;
 mod find_threats;
@@ -20,6 +21,7 @@ mod waiting;
 
 pub use build_index::{build_agent_index, refresh_obstacle_index};
 pub use collide::collide;
+pub use event_set::set;
 pub use events::events;
 pub use exits::exits;
 pub use find_threats::find_threats;

@@ -273,8 +273,9 @@ impl Scenario {
     }
 
     /// Multiplies all geometry (bounds, spawn regions, targets, obstacles, paths, exits,
-    /// gates, source regions, measurement areas, doors, events' regions and points, expectations'
-    /// regions) by `s` about the origin; counts and agent parameters stay. With
+    /// gates, source regions, measurement areas, waiting areas, doors, events' regions and
+    /// points, expectations' regions) by `s` about the origin; counts and agent parameters
+    /// (also those `set` events give) stay. With
     /// uniform spawns this divides the density by `s²`.
     pub fn scale_geometry(&mut self, s: f32) {
         let region = |r: &Region| match *r {

@@ -73,6 +73,7 @@ pub(crate) struct EventToml {
     pub(crate) count: Option<u64>,
     pub(crate) region: Option<RegionToml>,
     pub(crate) area: Option<String>,
+    pub(crate) set: Option<toml::Table>,
 }
 
 /// A behaviour of a group, by its index in the group's list or by kind (the first of it).
@@ -274,7 +275,7 @@ pub(crate) struct SpawnToml {
 
 /// A behaviour entry: its kind, its weight, and its kind's parameters (checked against the
 /// kind's table in `validate::behaviour`).
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 pub(crate) struct BehaviourToml {
     pub(crate) kind: String,
     #[serde(default = "one")]

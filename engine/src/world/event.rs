@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Obstacle, Region, TargetId};
+use super::{Obstacle, Param, Region, TargetId, WeightedBehaviour};
 use crate::math::Vec2;
 
 /// A named obstacle that events open (remove) and close (put back): a door. A closed door is
@@ -162,6 +162,16 @@ pub enum Action {
         /// How many (all when `None`).
         count: Option<u32>,
     },
+    /// Changes a group's per-agent parameters (redrawn for its live agents) and its
+    /// behaviours' parameters.
+    Set {
+        /// The group.
+        group: u16,
+        /// New per-agent parameters, in the order `AgentParam` lists them.
+        params: Vec<(AgentParam, Param)>,
+        /// Behaviours changed.
+        behaviours: Vec<BehaviourPatch>,
+    },
     /// Removes the live agents (of one group, when given) inside a region.
     Remove {
         /// The region.
@@ -169,6 +179,42 @@ pub enum Action {
         /// Only this group's agents.
         group: Option<u16>,
     },
+}
+
+/// A per-agent parameter a `set` event changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum AgentParam {
+    /// `max_speed`.
+    MaxSpeed,
+    /// `max_force`.
+    MaxForce,
+    /// `mass`.
+    Mass,
+    /// `radius`.
+    Radius,
+}
+
+impl AgentParam {
+    /// Every one, with its key in a scenario.
+    pub const ALL: [(AgentParam, &'static str); 4] = [
+        (AgentParam::MaxSpeed, "max_speed"),
+        (AgentParam::MaxForce, "max_force"),
+        (AgentParam::Mass, "mass"),
+        (AgentParam::Radius, "radius"),
+    ];
+}
+
+/// The fields a `set` event changes in one behaviour of a group: copied from `patched` (the
+/// behaviour as the scenario would build it with the new values) into the live one, so what
+/// earlier events changed in its other fields stays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BehaviourPatch {
+    /// The behaviour's index in the group's list.
+    pub behaviour: u16,
+    /// The behaviour with the new values.
+    pub patched: WeightedBehaviour,
+    /// The fields to copy (the scenario's keys; `weight` is the entry's weight).
+    pub fields: Vec<String>,
 }
 
 /// What `open` and `close` act on, by index.

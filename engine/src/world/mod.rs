@@ -18,7 +18,7 @@ mod waiting;
 pub use agents::{AgentRow, Agents, ColumnValue, ColumnVisitor, PermuteScratch};
 pub use behaviour::{Behaviour, CohesionForm, EvadePrediction, SeparationVariant, WeightedBehaviour};
 pub use bounds::{Bounds, BoundsKind};
-pub use event::{Action, Door, Event, Quantity, Switch, Trigger};
+pub use event::{Action, AgentParam, BehaviourPatch, Door, Event, Quantity, Switch, Trigger};
 pub use group::{AgentParams, Group, Param};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;

@@ -7,7 +7,7 @@ use super::*;
 use crate::world::{Action, Switch};
 
 /// The actions and the keys each takes besides the trigger's and `name`.
-pub(super) const ACTIONS: [(&str, &[&str]); 8] = [
+pub(super) const ACTIONS: [(&str, &[&str]); 9] = [
     ("open", &["door", "exit", "gate", "source"]),
     ("close", &["door", "exit", "gate", "source"]),
     ("retarget", &["group", "behaviour", "target"]),
@@ -16,6 +16,7 @@ pub(super) const ACTIONS: [(&str, &[&str]); 8] = [
     ("spawn", &["group", "count", "region"]),
     ("remove", &["group", "region"]),
     ("release", &["area", "count"]),
+    ("set", &["set"]),
 ];
 
 /// What `open` and `close` may name: the key, the word for one, the words for the list.
@@ -75,6 +76,7 @@ impl Validator<'_> {
                     self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
                 Some(Action::Spawn { group, count: count as u32, region })
             }
+            "set" => self.set_action(i, e, names, groups, targets),
             "release" => {
                 let Some(name) = &e.area else { return missing(self, "area") };
                 let area = self.named(&at("area"), "waiting area", name, names.waiting)? as u32;

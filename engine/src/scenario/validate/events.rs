@@ -24,6 +24,9 @@ pub(super) struct EventNames<'a> {
     pub(super) targets: &'a [&'a str],
     pub(super) sources: &'a [&'a str],
     pub(super) waiting: &'a [&'a str],
+    /// What behaviours may name, and the groups as written, for `set` events.
+    pub(super) scenario: &'a Names<'a>,
+    pub(super) raw_groups: &'a [GroupToml],
 }
 
 impl Validator<'_> {
@@ -109,6 +112,7 @@ impl Validator<'_> {
             ("count", e.count.is_some()),
             ("region", e.region.is_some()),
             ("area", e.area.is_some()),
+            ("set", e.set.is_some()),
         ];
         self.only_allowed(&base, &present, &allowed, &format!("a \"{}\" event", e.action))?;
 

@@ -3,7 +3,7 @@
 use super::*;
 use crate::scenario::locate::*;
 use crate::scenario::schema::*;
-use crate::world::{AgentParams, Bounds, BoundsKind, Group, Param, Target};
+use crate::world::{AgentParam, AgentParams, Bounds, BoundsKind, Group, Param, Target};
 
 impl Validator<'_> {
     /// Agents of group `g` at tick 0: 1 or more, or 0 for a group a spawn source fills
@@ -58,21 +58,16 @@ impl Validator<'_> {
         let at = |k: &'static str| [Key("groups"), Index(g), Key(k)];
         let spawn = self.spawn(g, &raw.spawn)?;
         let params = AgentParams {
-            max_speed: self.param(&at("max_speed"), raw.max_speed.0, Rule::Positive(MAX_MAGNITUDE))?,
-            max_force: self.param(&at("max_force"), raw.max_force.0, Rule::Positive(1e9))?,
-            mass: self.param(&at("mass"), raw.mass.0, Rule::Positive(1e9))?,
-            radius: self.param(&at("radius"), raw.radius.0, Rule::Positive(MAX_MAGNITUDE))?,
+            max_speed: self.agent_param(&at("max_speed"), AgentParam::MaxSpeed, raw.max_speed.0)?,
+            max_force: self.agent_param(&at("max_force"), AgentParam::MaxForce, raw.max_force.0)?,
+            mass: self.agent_param(&at("mass"), AgentParam::Mass, raw.mass.0)?,
+            radius: self.agent_param(&at("radius"), AgentParam::Radius, raw.radius.0)?,
             initial_speed: self.param(
                 &at("initial_speed"),
                 raw.initial_speed.0,
                 Rule::NonNegative(MAX_MAGNITUDE),
             )?,
         };
-        if let Param::Value(m) | Param::Range { min: m, .. } = params.mass
-            && m < 1e-6
-        {
-            return self.fail(&at("mass"), format!("expected a mass >= 1e-6, found {m}"));
-        }
 
         let mut behaviours = Vec::new();
         for (b, raw_b) in raw.behaviours.iter().enumerate() {
@@ -158,6 +153,21 @@ impl Validator<'_> {
             count,
             spawn,
         })
+    }
+
+    /// A per-agent parameter that `set` events may change too, with its range.
+    pub(super) fn agent_param(&mut self, path: &[Seg], which: AgentParam, p: Param) -> Option<Param> {
+        let rule = match which {
+            AgentParam::MaxSpeed | AgentParam::Radius => Rule::Positive(MAX_MAGNITUDE),
+            AgentParam::MaxForce | AgentParam::Mass => Rule::Positive(1e9),
+        };
+        let p = self.param(path, p, rule)?;
+        if let (AgentParam::Mass, Param::Value(m) | Param::Range { min: m, .. }) = (which, p)
+            && m < 1e-6
+        {
+            return self.fail(path, format!("expected a mass >= 1e-6, found {m}"));
+        }
+        Some(p)
     }
 
     pub(super) fn spawn(&mut self, g: usize, s: &SpawnToml) -> Option<Spawn> {

@@ -2,6 +2,7 @@
 
 mod behaviour;
 mod event_action;
+mod event_set;
 mod events;
 mod expect;
 mod group;
@@ -360,6 +361,8 @@ impl<'a> Validator<'a> {
             targets: &target_names,
             sources: &sources.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
             waiting: &waiting.iter().map(|w| w.name.as_str()).collect::<Vec<_>>(),
+            scenario: &names,
+            raw_groups: &raw.groups,
         };
         let events =
             self.events(&raw.events, &event_names, &groups, &targets, dt, raw.ticks, &mut capacity)?;
@@ -436,7 +439,7 @@ impl<'a> Validator<'a> {
 }
 
 /// Names a group's behaviours may refer to, and the group sizes (ids are sequential).
-struct Names<'a> {
+pub(super) struct Names<'a> {
     groups: &'a [&'a str],
     targets: &'a [&'a str],
     paths: &'a [&'a str],
