@@ -130,6 +130,21 @@ fn bad_actions_are_rejected() {
         &["`events[0].target`", "`target` is not a parameter of a \"remove\" event (it takes: group, region"],
     );
     check_rejects(
+        "on_closed_unknown_door",
+        BASE.replace(
+            "max_force = 1.0\n",
+            "max_force = 1.0\non_closed = [{ door = \"east\", target = \"home\" }]\n",
+        ),
+        (21, 23),
+        &["`groups[0].on_closed[0].door`", "no door is named \"east\" (doors: none are defined)"],
+    );
+    check_rejects(
+        "regroup_into_itself",
+        with("at_s = 1\naction = \"regroup\"\ngroup = \"walkers\"\ninto = \"walkers\""),
+        (30, 8),
+        &["`events[0].into`", "`into` names the group the agents are already in"],
+    );
+    check_rejects(
         "event_agent_unknown",
         with(
             "when = { agent = 5000, region = { kind = \"circle\", centre = [1, 1], radius = 1 } }\naction = \"stop\"",
@@ -137,4 +152,61 @@ fn bad_actions_are_rejected() {
         (27, 18),
         &["`events[0].when.agent`", "no agent has id 5000"],
     );
+}
+
+#[test]
+fn on_closed_diverts_the_group_while_its_door_is_closed() {
+    // The door at x = 5 starts open; closed at 1 s, opened at 3 s. While it is closed the
+    // walker (seeking "right") goes "left" instead.
+    let door = "obstacles = [{ name = \"door\", open = true, kind = \"rect\", min = [5, 0], max = [6, 10] }]";
+    let diverted = |top: &str, extra: &str| {
+        let text = super::events::scene_text(top, extra).replace(
+            "max_force = 10.0\n",
+            "max_force = 10.0\non_closed = [{ door = \"door\", target = \"left\" }]\n",
+        );
+        throng_engine::Scenario::parse(&text, "one.toml").expect("a valid scene")
+    };
+    let s = diverted(
+        door,
+        "\n[[events]]\nat_s = 1\naction = \"close\"\ndoor = \"door\"\n\n[[events]]\nat_s = 3\naction = \"open\"\ndoor = \"door\"\n",
+    );
+    let mut sim = sim(&s);
+    sim.run(10).expect("runs");
+    let at_1s = x(&sim);
+    assert!(at_1s > 2.0, "going right first: x = {at_1s}");
+    sim.run(20).expect("runs");
+    assert!(x(&sim) < at_1s, "diverted left while closed: {at_1s} then {}", x(&sim));
+    assert_eq!(sim.world().groups[0].behaviours[0].behaviour.target(), Some(0), "\"left\"");
+    sim.run(40).expect("runs");
+    assert_eq!(sim.world().groups[0].behaviours[0].behaviour.target(), Some(1), "back to \"right\"");
+    assert!(sim.world().diversions[0].saved.is_none());
+    // A door closed from the start diverts from the start.
+    let s = diverted(&door.replace("open = true, ", ""), "");
+    let sim = self::sim(&s);
+    assert_eq!(sim.world().groups[0].behaviours[0].behaviour.target(), Some(0), "\"left\" from the start");
+}
+
+#[test]
+fn regroup_moves_the_agents_inside_its_region_into_another_group() {
+    // 40 agents burst at x in [2, 4]; at 0.5 s those with y <= 5 (the walker too) join "turned", which seeks
+    // "left" (a group events fill may have no agents at tick 0).
+    let s = scene(
+        "\n[[groups]]\nname = \"turned\"\ncount = 0\nspawn = { kind = \"rect\", min = [0, 0], max = [1, 1] }\nmax_speed = 1.0\nmax_force = 10.0\n\n[[groups.behaviours]]\nkind = \"seek\"\ntarget = \"left\"\n\n[[events]]\nat_s = 0\naction = \"spawn\"\ngroup = \"walker\"\ncount = 40\nregion = { kind = \"rect\", min = [2, 1], max = [4, 9] }\n\n[[events]]\nat_s = 0.5\naction = \"regroup\"\ngroup = \"walker\"\ninto = \"turned\"\nregion = { kind = \"rect\", min = [0, 0], max = [30, 5] }\n",
+    );
+    let mut sim = sim(&s);
+    sim.run(5).expect("runs");
+    let below: Vec<u32> = {
+        let a = &sim.world().agents;
+        a.id.iter().zip(&a.position).filter(|(_, p)| p.y <= 5.0).map(|(id, _)| *id).collect()
+    };
+    sim.run(20).expect("runs");
+    let a = &sim.world().agents;
+    for row in 0..a.len() {
+        let turned = below.contains(&a.id[row]);
+        assert_eq!(a.group[row], turned as u16, "agent {} at {}", a.id[row], a.position[row]);
+        if turned {
+            assert!(a.velocity[row].x < 0.0, "a turned agent goes left");
+        }
+    }
+    assert!(below.len() > 5 && below.len() < 35, "{}", below.len());
 }

@@ -12,9 +12,9 @@ pub(super) fn scene(extra: &str) -> Scenario {
     scene_with("", extra)
 }
 
-/// [`scene`] with `top` among the top-level keys (obstacles).
-pub(super) fn scene_with(top: &str, extra: &str) -> Scenario {
-    let text = format!(
+/// The text of [`scene_with`].
+pub(super) fn scene_text(top: &str, extra: &str) -> String {
+    format!(
         r#"version = 1
 name = "one"
 seed = 1
@@ -44,7 +44,12 @@ max_force = 10.0
 kind = "seek"
 target = "right"
 {extra}"#
-    );
+    )
+}
+
+/// [`scene`] with `top` among the top-level keys (obstacles).
+pub(super) fn scene_with(top: &str, extra: &str) -> Scenario {
+    let text = scene_text(top, extra);
     Scenario::parse(&text, "one.toml").expect("a valid scene")
 }
 

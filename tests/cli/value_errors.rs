@@ -223,6 +223,9 @@ fn a_group_filled_only_by_a_source_may_start_empty() {
         "cli_empty_group",
         format!("{}{late}", super::BASE),
         (28, 9),
-        &["`groups[1].count`", "found 0 (0 is allowed only for a group a [[sources]] entry fills)"],
+        &[
+            "`groups[1].count`",
+            "found 0 (0 is allowed only for a group a [[sources]] entry or an event fills)",
+        ],
     );
 }

@@ -1,8 +1,9 @@
-//! Events are part of the state. The doors scene (the north door and the retargeting fire
-//! after tick 157, when the queue passes 60; the east door after tick 200) and the boarding
-//! scene (a burst after tick 200, releases from the waiting hall every 40 ticks from 300, the
-//! source closed after 450) and the alarm scene (a `set` event after tick 335) give the same hashes at 1–8 threads and with every index, and a run
-//! resumed from a checkpoint just before, at or just after an event continues bit for bit.
+//! Events are part of the state. Each scene gives the same hashes at 1–8 threads and with
+//! every index, and a run resumed from a checkpoint just before, at or just after an event
+//! continues bit for bit: doors (the north door and a retarget after tick 157, when the queue
+//! passes 60; the east door after 200), boarding (a burst after 200, releases from a waiting
+//! area every 40 ticks from 300, a source closed after 450), alarm (a `set` event after 335)
+//! and closing (a door closed after 300 diverts the crowd by its `on_closed` entry).
 
 use throng_engine::state::checkpoint;
 use throng_engine::{IndexKind, RunSettings, Scenario, Simulation};
@@ -91,4 +92,12 @@ fn a_set_event_redraws_and_reroutes_the_same_everywhere_and_resumes_bit_for_bit(
     let alarm = scene("alarm");
     same_everywhere(&alarm, 360, &[(1, Some(335))]);
     resumed_bit_for_bit(&alarm, 360, &[334, 335, 336]);
+}
+
+#[test]
+fn an_on_closed_diversion_is_the_same_everywhere_and_resumes_bit_for_bit() {
+    // The east door closes after tick 300 and the crowd is diverted west.
+    let closing = scene("closing");
+    same_everywhere(&closing, 320, &[(1, Some(300)), (0, None)]);
+    resumed_bit_for_bit(&closing, 320, &[299, 300, 301]);
 }

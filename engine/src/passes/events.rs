@@ -68,6 +68,14 @@ fn quantity(world: &World, q: &Quantity) -> f64 {
     }
 }
 
+/// The groups' `on_closed` entries for `switch`: diverted when it closes, back when it opens.
+pub fn divert(world: &mut World, switch: Switch, open: bool) {
+    for d in world.diversions.iter_mut().filter(|d| d.switch == switch) {
+        let behaviours = &mut world.groups[d.group as usize].behaviours;
+        if open { d.restore(behaviours) } else { d.divert(behaviours) }
+    }
+}
+
 /// Applies `action`; `spawner` keys the agents a burst adds (the event's name and firing).
 fn apply(world: &mut World, action: &Action, spawner: u64) {
     match action {
@@ -81,6 +89,15 @@ fn apply(world: &mut World, action: &Action, spawner: u64) {
                 Switch::Exit(x) => world.exits[x as usize].open = open,
                 Switch::Gate(g) => world.gates[g as usize].open = open,
                 Switch::Source(x) => world.sources[x as usize].open = open,
+            }
+            divert(world, *s, open);
+        }
+        Action::Regroup { from, into, region } => {
+            let a = &mut world.agents;
+            for (g, p) in a.group.iter_mut().zip(&a.position) {
+                if *g == *from && region.is_none_or(|r| r.contains(*p)) {
+                    *g = *into;
+                }
             }
         }
         Action::Spawn { group, count, region } => {

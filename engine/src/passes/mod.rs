@@ -22,7 +22,7 @@ mod waiting;
 pub use build_index::{build_agent_index, refresh_obstacle_index};
 pub use collide::collide;
 pub use event_set::set;
-pub use events::events;
+pub use events::{divert, events};
 pub use exits::exits;
 pub use find_threats::find_threats;
 pub use gates::{gates, segments_cross};

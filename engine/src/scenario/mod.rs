@@ -32,8 +32,8 @@ use crate::index::IndexKind;
 use crate::math::{PI, Vec2, sin_cos};
 use crate::rng::{self, Purpose};
 use crate::world::{
-    Action, Agents, Bounds, Door, Event, Exit, Gate, Group, MeasureArea, Obstacle, Path as PathDef, Quantity,
-    Region, Source, Target, Trigger, WaitingArea, World,
+    Action, Agents, Bounds, Diversion, Door, Event, Exit, Gate, Group, MeasureArea, Obstacle,
+    Path as PathDef, Quantity, Region, Source, Target, Trigger, WaitingArea, World,
 };
 
 /// The scenario format version this engine reads.
@@ -144,6 +144,8 @@ pub struct Scenario {
     pub doors: Vec<Door>,
     /// The `[[events]]` entries, in file order.
     pub events: Vec<Event>,
+    /// The groups' `on_closed` entries, in group order.
+    pub diversions: Vec<Diversion>,
     /// The `[[waiting]]` areas, in file order.
     pub waiting: Vec<WaitingArea>,
     /// The `[[measure]]` areas, in file order (its lines are among `gates`).
@@ -322,6 +324,7 @@ impl Scenario {
             match &mut e.action {
                 Action::MoveTarget { to, .. } => *to *= s,
                 Action::Spawn { region: r, .. } | Action::Remove { region: r, .. } => *r = region(r),
+                Action::Regroup { region: Some(r), .. } => *r = region(r),
                 _ => {}
             }
         }
@@ -382,9 +385,16 @@ impl Scenario {
             queue_length: 0,
             gate_totals: vec![0; self.gates.len()],
             events: self.events.clone(),
+            diversions: self.diversions.clone(),
             stopped: false,
         };
         world.refresh_obstacles();
+        // A door closed from the start diverts its groups from the start.
+        for d in 0..world.doors.len() {
+            if world.doors[d].closed {
+                crate::passes::divert(&mut world, crate::world::Switch::Door(d as u32), false);
+            }
+        }
         for (g, spec) in self.groups.iter().enumerate() {
             let spawner = rng::name_key(&spec.group.name);
             for k in 0..spec.count {

@@ -74,6 +74,7 @@ pub(crate) struct EventToml {
     pub(crate) region: Option<RegionToml>,
     pub(crate) area: Option<String>,
     pub(crate) set: Option<toml::Table>,
+    pub(crate) into: Option<String>,
 }
 
 /// A behaviour of a group, by its index in the group's list or by kind (the first of it).
@@ -260,6 +261,17 @@ pub(crate) struct GroupToml {
     pub(crate) flocking_interval: f32,
     #[serde(default)]
     pub(crate) behaviours: Vec<BehaviourToml>,
+    #[serde(default)]
+    pub(crate) on_closed: Vec<OnClosedToml>,
+}
+
+/// A group's `on_closed` entry: a door or an exit, and where the group goes while it is closed.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OnClosedToml {
+    pub(crate) door: Option<String>,
+    pub(crate) exit: Option<String>,
+    pub(crate) target: String,
 }
 
 #[derive(Deserialize)]

@@ -93,6 +93,11 @@ fn hash_rows(world: &World, a: &Agents) -> StateHash {
         c.hasher.update(b"waiting");
         c.hasher.update(&postcard::to_stdvec(&world.waiting).expect("waiting areas always serialize"));
     }
+    // The groups' `on_closed` entries and whom they have diverted, for a world that has them.
+    if !world.diversions.is_empty() {
+        c.hasher.update(b"diversions");
+        c.hasher.update(&postcard::to_stdvec(&world.diversions).expect("diversions always serialize"));
+    }
     // Every agent column, in declaration order, tagged with its name.
     a.visit_columns(&mut c);
     StateHash(*c.hasher.finalize().as_bytes())

@@ -258,6 +258,18 @@ impl Behaviour {
         }
     }
 
+    /// Whether it goes to its target (`seek`, `arrive`, `random_walk`, `flock_target`), so a
+    /// group's `on_closed` entry diverts it; not those that chase, flee or follow.
+    pub fn goes_to_target(&self) -> bool {
+        matches!(
+            self,
+            Behaviour::Seek { .. }
+                | Behaviour::Arrive { .. }
+                | Behaviour::RandomWalk { .. }
+                | Behaviour::FlockTarget { .. }
+        )
+    }
+
     /// Gives the behaviour the target `t`, if it takes one (see [`Behaviour::target`]);
     /// false, changing nothing, if it takes none.
     pub fn set_target(&mut self, t: TargetId) -> bool {

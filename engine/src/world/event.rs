@@ -172,6 +172,17 @@ pub enum Action {
         /// Behaviours changed.
         behaviours: Vec<BehaviourPatch>,
     },
+    /// Moves the live agents of group `from` (inside a region, when given) into group `into`:
+    /// they take its behaviours and sensing from the next tick on and keep their own bodies,
+    /// parameters and per-agent state.
+    Regroup {
+        /// The group they leave.
+        from: u16,
+        /// The group they join.
+        into: u16,
+        /// Only the agents inside it.
+        region: Option<Region>,
+    },
     /// Removes the live agents (of one group, when given) inside a region.
     Remove {
         /// The region.
@@ -215,6 +226,47 @@ pub struct BehaviourPatch {
     pub patched: WeightedBehaviour,
     /// The fields to copy (the scenario's keys; `weight` is the entry's weight).
     pub fields: Vec<String>,
+}
+
+/// A group's `on_closed` entry: while a door or exit is closed, the group's behaviours that go
+/// to a target (`seek`, `arrive`, `random_walk`, `flock_target`) go to `target` instead; when it
+/// opens again they go back to the targets they had.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Diversion {
+    /// The group.
+    pub group: u16,
+    /// The door or exit.
+    pub switch: Switch,
+    /// Where the group goes while it is closed.
+    pub target: TargetId,
+    /// While diverted (state): each diverted behaviour's index and the target it had.
+    pub saved: Option<Vec<(u16, TargetId)>>,
+}
+
+impl Diversion {
+    /// Diverts the group (once), saving the targets it had.
+    pub fn divert(&mut self, behaviours: &mut [WeightedBehaviour]) {
+        if self.saved.is_some() {
+            return;
+        }
+        let mut saved = Vec::new();
+        for (b, w) in behaviours.iter_mut().enumerate() {
+            if let Some(t) = w.behaviour.target()
+                && w.behaviour.goes_to_target()
+            {
+                saved.push((b as u16, t));
+                w.behaviour.set_target(self.target);
+            }
+        }
+        self.saved = Some(saved);
+    }
+
+    /// Gives the group back the targets it had before it was diverted.
+    pub fn restore(&mut self, behaviours: &mut [WeightedBehaviour]) {
+        for (b, t) in self.saved.take().unwrap_or_default() {
+            behaviours[b as usize].behaviour.set_target(t);
+        }
+    }
 }
 
 /// What `open` and `close` act on, by index.

@@ -18,7 +18,7 @@ mod waiting;
 pub use agents::{AgentRow, Agents, ColumnValue, ColumnVisitor, PermuteScratch};
 pub use behaviour::{Behaviour, CohesionForm, EvadePrediction, SeparationVariant, WeightedBehaviour};
 pub use bounds::{Bounds, BoundsKind};
-pub use event::{Action, AgentParam, BehaviourPatch, Door, Event, Quantity, Switch, Trigger};
+pub use event::{Action, AgentParam, BehaviourPatch, Diversion, Door, Event, Quantity, Switch, Trigger};
 pub use group::{AgentParams, Group, Param};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
@@ -84,6 +84,8 @@ pub struct World {
     pub gate_totals: Vec<u64>,
     /// The `[[events]]` entries with their records, in file order.
     pub events: Vec<Event>,
+    /// The groups' `on_closed` entries, in group order, with whom each has diverted.
+    pub diversions: Vec<Diversion>,
     /// Set by a `stop` event: no further tick runs.
     pub stopped: bool,
 }

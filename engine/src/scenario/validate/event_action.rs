@@ -7,7 +7,7 @@ use super::*;
 use crate::world::{Action, Switch};
 
 /// The actions and the keys each takes besides the trigger's and `name`.
-pub(super) const ACTIONS: [(&str, &[&str]); 9] = [
+pub(super) const ACTIONS: [(&str, &[&str]); 10] = [
     ("open", &["door", "exit", "gate", "source"]),
     ("close", &["door", "exit", "gate", "source"]),
     ("retarget", &["group", "behaviour", "target"]),
@@ -17,6 +17,7 @@ pub(super) const ACTIONS: [(&str, &[&str]); 9] = [
     ("remove", &["group", "region"]),
     ("release", &["area", "count"]),
     ("set", &["set"]),
+    ("regroup", &["group", "into", "region"]),
 ];
 
 /// What `open` and `close` may name: the key, the word for one, the words for the list.
@@ -77,6 +78,28 @@ impl Validator<'_> {
                 Some(Action::Spawn { group, count: count as u32, region })
             }
             "set" => self.set_action(i, e, names, groups, targets),
+            "regroup" => {
+                let Some(from) = &e.group else { return missing(self, "group") };
+                let from = self.group_index(&at("group"), from, names.groups)?;
+                let Some(into) = &e.into else { return missing(self, "into") };
+                let into = self.group_index(&at("into"), into, names.groups)?;
+                if from == into {
+                    return self.fail(&at("into"), "`into` names the group the agents are already in");
+                }
+                let region = match &e.region {
+                    Some(r) => Some(self.region(
+                        &at("region"),
+                        &r.kind,
+                        r.min,
+                        r.max,
+                        r.centre,
+                        r.radius,
+                        "region",
+                    )?),
+                    None => None,
+                };
+                Some(Action::Regroup { from, into, region })
+            }
             "release" => {
                 let Some(name) = &e.area else { return missing(self, "area") };
                 let area = self.named(&at("area"), "waiting area", name, names.waiting)? as u32;

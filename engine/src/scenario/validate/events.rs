@@ -113,6 +113,7 @@ impl Validator<'_> {
             ("region", e.region.is_some()),
             ("area", e.area.is_some()),
             ("set", e.set.is_some()),
+            ("into", e.into.is_some()),
         ];
         self.only_allowed(&base, &present, &allowed, &format!("a \"{}\" event", e.action))?;
 

@@ -3,7 +3,7 @@
 use super::*;
 use crate::scenario::locate::*;
 use crate::scenario::schema::*;
-use crate::world::{AgentParam, AgentParams, Bounds, BoundsKind, Group, Param, Target};
+use crate::world::{AgentParam, AgentParams, Bounds, BoundsKind, Diversion, Group, Param, Switch, Target};
 
 impl Validator<'_> {
     /// Agents of group `g` at tick 0: 1 or more, or 0 for a group a spawn source fills
@@ -33,7 +33,7 @@ impl Validator<'_> {
         if count == 0 && !sourced || count > MAX_AGENTS {
             let message = if count == 0 {
                 format!(
-                    "expected an agent count from 1 to {MAX_AGENTS}, found 0 (0 is allowed only for a group a [[sources]] entry fills)"
+                    "expected an agent count from 1 to {MAX_AGENTS}, found 0 (0 is allowed only for a group a [[sources]] entry or an event fills)"
                 )
             } else {
                 format!("expected an agent count from 1 to {MAX_AGENTS}, found {count}")
@@ -153,6 +153,36 @@ impl Validator<'_> {
             count,
             spawn,
         })
+    }
+
+    /// The groups' `on_closed` entries: one door or exit each, and a target by name.
+    pub(super) fn diversions(
+        &mut self,
+        raw: &[GroupToml],
+        doors: &[&str],
+        exits: &[&str],
+        targets: &[&str],
+    ) -> Option<Vec<Diversion>> {
+        use Seg::{Index, Key};
+        let mut out = Vec::new();
+        for (g, group) in raw.iter().enumerate() {
+            for (k, entry) in group.on_closed.iter().enumerate() {
+                let base = [Key("groups"), Index(g), Key("on_closed"), Index(k)];
+                let at = |key: &'static str| [Key("groups"), Index(g), Key("on_closed"), Index(k), Key(key)];
+                let switch = match (&entry.door, &entry.exit) {
+                    (Some(d), None) => Switch::Door(self.named(&at("door"), "door", d, doors)? as u32),
+                    (None, Some(x)) => Switch::Exit(self.named(&at("exit"), "exit", x, exits)? as u32),
+                    _ => return self.fail(&base, "an `on_closed` entry names one `door` or one `exit`"),
+                };
+                if out.iter().any(|d: &Diversion| d.group == g as u16 && d.switch == switch) {
+                    return self
+                        .fail(&base, "this door or exit already has an `on_closed` entry in this group");
+                }
+                let target = self.named(&at("target"), "target", &entry.target, targets)? as u16;
+                out.push(Diversion { group: g as u16, switch, target, saved: None });
+            }
+        }
+        Some(out)
     }
 
     /// A per-agent parameter that `set` events may change too, with its range.

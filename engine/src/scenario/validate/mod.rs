@@ -251,7 +251,13 @@ impl<'a> Validator<'a> {
         let mut target_names: Vec<&str> = Vec::new();
         let mut counts = Vec::new();
         for (g, group) in raw.groups.iter().enumerate() {
-            let sourced = raw.sources.iter().any(|src| src.group == group.name);
+            // Filled by a source or by an event (a burst, agents regrouped into it).
+            let sourced = raw.sources.iter().any(|src| src.group == group.name)
+                || raw.events.iter().any(|e| match e.action.as_str() {
+                    "spawn" => e.group.as_ref() == Some(&group.name),
+                    "regroup" => e.into.as_ref() == Some(&group.name),
+                    _ => false,
+                });
             counts.push(self.count(g, group, sourced)?);
         }
         let total: u64 = counts.iter().map(|&c| c as u64).sum();
@@ -350,12 +356,15 @@ impl<'a> Validator<'a> {
                 ),
             );
         }
+        let door_names: Vec<&str> = doors.iter().map(|d| d.name.as_str()).collect();
+        let exit_names: Vec<&str> = exits.iter().map(|e| e.name.as_str()).collect();
+        let diversions = self.diversions(&raw.groups, &door_names, &exit_names, &target_names)?;
         let measures = self.measures(&raw.measure, &mut gates)?;
         let waiting = self.waiting(&raw.waiting, &group_names)?;
         let gate_names: Vec<&str> = gates.iter().map(|g| g.name.as_str()).collect();
         let event_names = events::EventNames {
-            doors: &doors.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(),
-            exits: &exits.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(),
+            doors: &door_names,
+            exits: &exit_names,
             gates: &gate_names,
             groups: &group_names,
             targets: &target_names,
@@ -429,6 +438,7 @@ impl<'a> Validator<'a> {
             expectations,
             measures,
             waiting,
+            diversions,
             doors,
             events,
             warnings: Vec::new(),
