@@ -210,3 +210,23 @@ fn regroup_moves_the_agents_inside_its_region_into_another_group() {
     }
     assert!(below.len() > 5 && below.len() < 35, "{}", below.len());
 }
+
+#[test]
+fn conditions_read_a_measurement_areas_count_and_density() {
+    // 40 agents burst into a 2 x 8 area (density 2.5 per unit²); they walk out east. A
+    // density condition fires at once; a count condition when half have left.
+    let area = "\n[[measure]]\nname = \"start\"\nkind = \"rect\"\nmin = [2, 1]\nmax = [4, 9]\n";
+    let burst = "\n[[events]]\nat_s = 0\naction = \"spawn\"\ngroup = \"walker\"\ncount = 40\nregion = { kind = \"rect\", min = [2, 1], max = [4, 9] }\n";
+    let s = scene(&format!(
+        "{area}{burst}\n[[events]]\nname = \"dense\"\nwhen = {{ metric = \"measures.start.density\", min = 2.5 }}\naction = \"move_target\"\ntarget = \"left\"\nto = [1, 1]\n\n[[events]]\nwhen = {{ metric = \"measures.start.count\", max = 20 }}\naction = \"stop\"\n"
+    ));
+    let mut sim = sim(&s);
+    sim.run(1000).expect("runs");
+    let w = sim.world();
+    // The burst applied first, so the density held (40 / 16) before tick 0 ran.
+    assert_eq!(w.events[1].first_tick, Some(0));
+    assert!(sim.stopped() && sim.tick() > 5);
+    let inside =
+        w.agents.position.iter().filter(|p| (2.0..=4.0).contains(&p.x) && (1.0..=9.0).contains(&p.y)).count();
+    assert!(inside <= 20, "{inside} inside when it stopped");
+}

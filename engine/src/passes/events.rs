@@ -61,6 +61,11 @@ fn quantity(world: &World, q: &Quantity) -> f64 {
         Quantity::InRegion { region, group } => world.count_in(region, *group) as f64,
         Quantity::AgentsRemoved => world.removed as f64,
         Quantity::Waiting(w) => world.waiting[*w as usize].held.len() as f64,
+        Quantity::MeasureCount(m) => world.count_in(&world.measures[*m as usize].region, None) as f64,
+        Quantity::MeasureDensity(m) => {
+            let area = &world.measures[*m as usize];
+            world.count_in(&area.region, None) as f64 / area.area()
+        }
         Quantity::AgentInRegion { agent, region } => {
             let inside = world.row_of(*agent).is_some_and(|r| region.contains(world.agents.position[r]));
             inside as u8 as f64

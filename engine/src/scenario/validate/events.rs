@@ -24,6 +24,7 @@ pub(super) struct EventNames<'a> {
     pub(super) targets: &'a [&'a str],
     pub(super) sources: &'a [&'a str],
     pub(super) waiting: &'a [&'a str],
+    pub(super) measures: &'a [&'a str],
     /// What behaviours may name, and the groups as written, for `set` events.
     pub(super) scenario: &'a Names<'a>,
     pub(super) raw_groups: &'a [GroupToml],
@@ -214,9 +215,17 @@ impl Validator<'_> {
                     .strip_prefix("waiting.")
                     .and_then(|r| r.strip_suffix(".count"))
                     .and_then(|w| names.waiting.iter().position(|n| *n == w));
+                let measure = |suffix: &str| {
+                    m.strip_prefix("measures.")
+                        .and_then(|r| r.strip_suffix(suffix))
+                        .and_then(|a| names.measures.iter().position(|n| *n == a))
+                };
+                let (count, density) = (measure(".count"), measure(".density"));
                 match (gate, COUNTS.iter().find(|(n, _)| n == m)) {
                     (Some(g), _) => Quantity::GateCrossings(g as u32),
                     (None, _) if waiting.is_some() => Quantity::Waiting(waiting? as u32),
+                    (None, _) if count.is_some() => Quantity::MeasureCount(count? as u32),
+                    (None, _) if density.is_some() => Quantity::MeasureDensity(density? as u32),
                     (None, Some((_, 0))) => Quantity::AgentsActive,
                     (None, Some((_, 1))) => Quantity::AgentsExited,
                     (None, Some((_, 2))) => Quantity::AgentsSpawned,
@@ -226,6 +235,9 @@ impl Validator<'_> {
                         let mut known: Vec<String> = COUNTS.iter().map(|(n, _)| n.to_string()).collect();
                         known.extend(names.gates.iter().map(|g| format!("gates.{g}.crossings")));
                         known.extend(names.waiting.iter().map(|w| format!("waiting.{w}.count")));
+                        for a in names.measures {
+                            known.extend([format!("measures.{a}.count"), format!("measures.{a}.density")]);
+                        }
                         let hint = nearest_word(m, known.iter().map(String::as_str))
                             .map(|n| format!("; did you mean \"{n}\"?"))
                             .unwrap_or_default();

@@ -370,6 +370,7 @@ impl<'a> Validator<'a> {
             targets: &target_names,
             sources: &sources.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
             waiting: &waiting.iter().map(|w| w.name.as_str()).collect::<Vec<_>>(),
+            measures: &measures.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(),
             scenario: &names,
             raw_groups: &raw.groups,
         };
