@@ -186,3 +186,49 @@ fn the_html_player_plays_in_headless_chromium() {
     colours.dedup();
     assert!(colours.len() > 20, "the screenshot is nearly blank: {} colours", colours.len());
 }
+
+#[test]
+fn the_player_carries_doors_per_frame_and_the_events_timeline() {
+    let dir = scratch_dir("render_html_events");
+    let page = dir.join("closing.html");
+    ok(&throng(&[
+        "render",
+        s(&crate::common::root().join("scenarios/closing.toml")),
+        "--out",
+        s(&page),
+        "--every",
+        "100",
+    ]));
+    let html = std::fs::read_to_string(&page).expect("the page");
+    let start = html.find("id=\"throng-data\">").expect("data") + "id=\"throng-data\">".len();
+    let end = start + html[start..].find("</script>").expect("end of data");
+    let data: serde_json::Value = serde_json::from_str(&html[start..end]).expect("JSON");
+    assert_eq!(data["doors"][0]["name"], "east_door");
+    assert_eq!(data["door_states"], serde_json::json!(["0", "1"]), "open, then closed");
+    // Frames at ticks 0, 100, 200, 300, 400, ... and 986; the door closes as tick 301 starts
+    // (the event's tick is 300: ticks completed), so the frame at 300 still shows it open.
+    let states: Vec<u64> =
+        data["frames"].as_array().expect("frames").iter().map(|f| f[2].as_u64().expect("state")).collect();
+    assert_eq!(&states[..5], [0, 0, 0, 0, 1]);
+    assert_eq!(data["ticks"].as_array().and_then(|t| t.last()).and_then(|t| t.as_u64()), Some(986));
+    assert_eq!(
+        data["events"],
+        serde_json::json!([[300, "the east door closes"], [986, "stop when the room is empty"]])
+    );
+    // In the browser, the timeline marks and the legend's last event pass the self-test (on
+    // the first 60 s, while the room still has agents to draw).
+    let Some(browser) = chromium() else { return };
+    let closing = crate::common::root().join("scenarios/closing.toml");
+    ok(&throng(&["render", s(&closing), "--out", s(&page), "--every", "10", "--ticks", "600"]));
+    let url = format!("file://{}#selftest", std::fs::canonicalize(&page).expect("the page").display());
+    let (dom, stderr) = headless(
+        &browser,
+        &dir.join("profile"),
+        &url,
+        &["--virtual-time-budget=15000", "--dump-dom"],
+        Duration::from_secs(90),
+    );
+    let detail = body_attribute(&dom, "data-selftest-detail").unwrap_or_default();
+    assert_eq!(body_attribute(&dom, "data-selftest").as_deref(), Some("pass"), "{detail}\n{stderr}");
+    assert!(detail.contains("event: the east door closes (tick 300, 30.0 s)"), "{detail}");
+}

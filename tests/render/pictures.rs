@@ -270,3 +270,33 @@ fn the_legend_covers_nothing() {
     ok(&throng(&["render", "scenarios/patrol.toml", "--out", s(&narrow), "--size", "240x180"]));
     assert_eq!(tiny_skia::Pixmap::load_png(&narrow).expect("a PNG").width(), 240);
 }
+
+/// Doors are drawn in each frame's state: the closing scene's east door (x 40 to 41, y 18.5 to
+/// 21.5) is open, a dashed outline, at 10 s and closed, filled, at 40 s. With `--view
+/// 35,14,47,26 --size 300x300` a world point (x, y) is pixel (25 (x − 35), 25 (26 − y)).
+#[test]
+fn doors_are_drawn_open_or_closed_as_each_frame_has_them() {
+    let dir = scratch_dir("render_doors");
+    let scenario = root().join("scenarios/closing.toml");
+    let centre_darkness = |tick: &str| {
+        let out = dir.join(format!("closing-{tick}.png"));
+        let args = ["render", s(&scenario), "--out", s(&out), "--view", "35,14,47,26", "--size", "300x300"];
+        ok(&throng(&[&args[..], &["--no-legend", "--tick", tick]].concat()));
+        let p = tiny_skia::Pixmap::load_png(&out).expect("a PNG");
+        // The door's middle, (40.5, 20): filled only while closed.
+        let c = p.pixel(137, 150).expect("inside");
+        c.red() as u32 + c.green() as u32 + c.blue() as u32
+    };
+    assert!(centre_darkness("100") > 600, "open at 10 s: the door's middle is background");
+    assert!(centre_darkness("400") < 300, "closed at 40 s: the door's middle is filled");
+}
+
+/// A run that an event stops ends there: the last frame is the tick it stopped at (not a hang
+/// waiting for ticks that never run).
+#[test]
+fn a_run_stopped_by_an_event_renders_up_to_its_last_tick() {
+    let dir = scratch_dir("render_stopped");
+    let out = dir.join("closing.png");
+    let stdout = ok(&throng(&["render", s(&root().join("scenarios/closing.toml")), "--out", s(&out)]));
+    assert!(stdout.contains("tick 986, 0 agents"), "{stdout}");
+}

@@ -2,7 +2,8 @@
 //! the view that maps world units to pixels, and the raster drawing of a frame with tiny-skia.
 //!
 //! Drawing order, back to front: background, bounds, spawn sources, exits, paths, obstacles,
-//! gates, targets' loops and regions, trails, agents, targets, legend. Every colour is one of a few fixed constants or a group colour,
+//! gates, targets' loops and regions, doors (filled while closed, dashed while open), trails,
+//! agents, targets, legend. Every colour is one of a few fixed constants or a group colour,
 //! so the GIF palette can be fixed in advance (see `palette`).
 
 use tiny_skia::{
@@ -11,7 +12,7 @@ use tiny_skia::{
 
 use throng_engine::World;
 use throng_engine::math::Vec2;
-use throng_engine::world::{Bounds, BoundsKind, Exit, Gate, Obstacle, Path, Region, Source, Target};
+use throng_engine::world::{Bounds, BoundsKind, Door, Exit, Gate, Obstacle, Path, Region, Source, Target};
 
 use super::colour::*;
 use super::layout::{Camera, View};
@@ -26,7 +27,10 @@ pub const DEFAULT_RADIUS: f32 = 0.5;
 #[derive(Clone, Debug)]
 pub struct Geometry {
     pub bounds: Bounds,
+    /// The obstacles that always stand (not the doors).
     pub obstacles: Vec<Obstacle>,
+    /// The named obstacles events open and close, as at tick 0.
+    pub doors: Vec<Door>,
     pub paths: Vec<Path>,
     pub exits: Vec<Exit>,
     pub sources: Vec<Source>,
@@ -42,7 +46,8 @@ impl Geometry {
         Geometry {
             targets: world.targets.iter().enumerate().map(|(t, target)| (name(t), target.clone())).collect(),
             bounds: world.bounds,
-            obstacles: world.obstacles.clone(),
+            obstacles: world.obstacles[..world.fixed_obstacles as usize].to_vec(),
+            doors: world.doors.clone(),
             paths: world.paths.clone(),
             exits: world.exits.clone(),
             sources: world.sources.clone(),
@@ -55,7 +60,7 @@ impl Geometry {
         let mut e = Extent::default();
         e.add(self.bounds.min);
         e.add(self.bounds.max);
-        for o in &self.obstacles {
+        for o in self.obstacles.iter().chain(self.doors.iter().map(|d| &d.obstacle)) {
             let (lo, hi) = match *o {
                 Obstacle::Circle { centre, radius } => {
                     (centre - Vec2::splat(radius), centre + Vec2::splat(radius))
@@ -153,6 +158,9 @@ pub struct Frame {
     pub velocity: Vec<Vec2>,
     /// Body radius, world units.
     pub radius: Vec<f32>,
+    /// Whether each door is closed, in door order; empty when unknown (a trace does not
+    /// record it: the doors are drawn as at tick 0).
+    pub closed_doors: Vec<bool>,
 }
 
 impl Frame {
@@ -173,6 +181,7 @@ impl Frame {
             position: gather(&a.position, &order),
             velocity: gather(&a.velocity, &order),
             radius: gather(&a.radius, &order),
+            closed_doors: world.doors.iter().map(|d| d.closed).collect(),
         }
     }
 
@@ -208,6 +217,9 @@ pub fn draw(
     let legend = Legend::new(scene, frame, text_scale(camera.width, camera.height));
     // A corner is chosen over the static geometry only, so it stays put through an animation.
     let at = legend.position(&pixmap, style.legend);
+    if let Some(geometry) = &scene.geometry {
+        draw_doors(&mut pixmap, geometry, frame, camera);
+    }
     draw_trails(&mut pixmap, frame, history, camera);
     draw_agents(&mut pixmap, frame, camera);
     if let Some(geometry) = &scene.geometry {
@@ -218,6 +230,31 @@ pub fn draw(
         legend.draw(&mut pixmap, x, y);
     }
     Some(pixmap)
+}
+
+/// The doors in the frame's state (as at tick 0 when the frame does not say): a closed door
+/// filled like an obstacle, an open one as a dashed outline.
+fn draw_doors(pixmap: &mut Pixmap, g: &Geometry, frame: &Frame, camera: &Camera) {
+    let (mut closed, mut open) = (PathBuilder::new(), PathBuilder::new());
+    for (k, door) in g.doors.iter().enumerate() {
+        let pb =
+            if frame.closed_doors.get(k).copied().unwrap_or(door.closed) { &mut closed } else { &mut open };
+        push_obstacle(pb, &door.obstacle, camera);
+    }
+    fill(pixmap, closed, OBSTACLE, 1.0);
+    let mut dashed = stroke(1.5);
+    dashed.dash = StrokeDash::new(vec![4.0, 3.0], 0.0);
+    outline(pixmap, open, OBSTACLE, 1.0, &dashed);
+}
+
+fn push_obstacle(pb: &mut PathBuilder, o: &Obstacle, camera: &Camera) {
+    match *o {
+        Obstacle::Circle { centre, radius } => {
+            let (x, y) = camera.px(centre);
+            pb.push_circle(x, y, (radius * camera.scale).max(0.5));
+        }
+        Obstacle::Rect { min, max } => push_world_rect(pb, min, max, camera),
+    }
 }
 
 pub(super) fn stroke(width: f32) -> Stroke {
@@ -307,13 +344,7 @@ fn draw_geometry(pixmap: &mut Pixmap, g: &Geometry, camera: &Camera) {
 
     let mut pb = PathBuilder::new();
     for o in &g.obstacles {
-        match *o {
-            Obstacle::Circle { centre, radius } => {
-                let (x, y) = camera.px(centre);
-                pb.push_circle(x, y, (radius * camera.scale).max(0.5));
-            }
-            Obstacle::Rect { min, max } => push_world_rect(&mut pb, min, max, camera),
-        }
+        push_obstacle(&mut pb, o, camera);
     }
     fill(pixmap, pb, OBSTACLE, 1.0);
 

@@ -9,14 +9,17 @@
 //!   (`radius = byte / 255 · rmax`). An agent's group and radius never change.
 //! - `sets`: which agents are alive, as varint pairs (skip, take) over the agent table. Frames
 //!   whose agents are those of the frame before share its set.
-//! - `frames`: `[set, blob]` per frame, the blob holding `x` and `y` as int16 columns then `vx`
+//! - `frames`: `[set, blob]` per frame (`[set, blob, doors]` when the scene has doors: an
+//!   index into `door_states`, strings of `1` (closed) and `0` (open) in door order), the blob holding `x` and `y` as int16 columns then `vx`
 //!   and `vy` as int8 columns, one row per live agent in id order. World coordinates are
 //!   `q[0] + x · q[2]`, `q[1] + y · q[3]`; velocities `vx · vs`, `vy · vs`. So a frame costs six
 //!   bytes per agent (eight in base64) and positions resolve to 1/65,534 of the run's extent.
 //! - `ticks`, `dt`, `fps`, `name`, `groups` (name, colour), `view` (the initial framing), and the
 //!   scene geometry (`bounds`, `obstacles`, `paths`, `exits`, `sources`, `gates`, `targets`)
 //!   when known. A target is `{name, point: [x, y]}`, `{name, moving: {waypoints, speed}}`
-//!   (placed from the frame's time), `{name, agent: id}` or `{name, random: region}`.
+//!   (placed from the frame's time), `{name, agent: id}` or `{name, random: region}`. `doors`:
+//!   `{name, shape}` (a shape as an obstacle's). `events`: `[tick, name]` for each firing of a
+//!   scenario event, in order (the tick it applied at: before that tick ran), for the timeline.
 //!
 //! The same frames give the same bytes: the JSON has sorted keys and shortest round-trip floats.
 
@@ -41,6 +44,8 @@ pub struct HtmlBuilder {
     /// id → (group, radius), as first seen.
     agents: BTreeMap<u32, (u16, f32)>,
     frames: Vec<(u64, Vec<u32>, Vec<[f32; 4]>)>,
+    /// Each frame's doors, `1` closed and `0` open (empty when unknown).
+    door_states: Vec<String>,
     extent: Extent,
     /// Largest |velocity component|.
     vmax: f32,
@@ -57,6 +62,7 @@ impl HtmlBuilder {
             rows.push([p.x, p.y, v.x, v.y]);
         }
         self.frames.push((frame.tick, frame.id.clone(), rows));
+        self.door_states.push(frame.closed_doors.iter().map(|&c| if c { '1' } else { '0' }).collect());
     }
 
     pub fn frames(&self) -> usize {
@@ -64,7 +70,18 @@ impl HtmlBuilder {
     }
 
     /// The page. `size` fixes the canvas (CSS pixels); without it the canvas fills the window.
-    pub fn finish(self, scene: &Scene, view: View, fps: f32, size: Option<(u32, u32)>) -> Result<String> {
+    pub fn finish(
+        self,
+        scene: &Scene,
+        view: View,
+        fps: f32,
+        size: Option<(u32, u32)>,
+        fired: &[(u64, String)],
+    ) -> Result<String> {
+        let doors = scene.geometry.as_ref().map_or(&[][..], |g| g.doors.as_slice());
+        // Door states: distinct strings, each frame an index (the state at tick 0 when unknown).
+        let initial: String = doors.iter().map(|d| if d.closed { '1' } else { '0' }).collect();
+        let mut door_states: Vec<String> = Vec::new();
         let ids: Vec<u32> = self.agents.keys().copied().collect();
         let rmax = self.agents.values().map(|a| a.1).fold(0.0f32, f32::max).max(1e-6);
         let mut table = Vec::new();
@@ -96,7 +113,7 @@ impl HtmlBuilder {
         let mut last_set: Option<Vec<u8>> = None;
         let mut frames = Vec::with_capacity(self.frames.len());
         let mut ticks = Vec::with_capacity(self.frames.len());
-        for (tick, frame_ids, rows) in &self.frames {
+        for ((tick, frame_ids, rows), doors_now) in self.frames.iter().zip(&self.door_states) {
             // Runs of consecutive table rows; both lists are in id order, so one merge.
             let mut set = Vec::new();
             let mut row = 0usize;
@@ -129,7 +146,19 @@ impl HtmlBuilder {
                 blob[4 * n + i] = ((r[2] / vs).round().clamp(-127.0, 127.0) as i8) as u8;
                 blob[5 * n + i] = ((r[3] / vs).round().clamp(-127.0, 127.0) as i8) as u8;
             }
-            frames.push(json!([sets.len() - 1, base64(&blob)]));
+            if doors.is_empty() {
+                frames.push(json!([sets.len() - 1, base64(&blob)]));
+            } else {
+                let state = if doors_now.len() == doors.len() { doors_now } else { &initial };
+                let k = match door_states.iter().position(|s| s == state) {
+                    Some(k) => k,
+                    None => {
+                        door_states.push(state.clone());
+                        door_states.len() - 1
+                    }
+                };
+                frames.push(json!([sets.len() - 1, base64(&blob), k]));
+            }
             ticks.push(*tick);
         }
 
@@ -158,6 +187,18 @@ impl HtmlBuilder {
         data.insert("sets".into(), json!(sets));
         data.insert("ticks".into(), json!(ticks));
         data.insert("frames".into(), Value::Array(frames));
+        if !fired.is_empty() {
+            data.insert("events".into(), json!(fired));
+        }
+        if !doors.is_empty() {
+            data.insert("door_states".into(), json!(door_states));
+            data.insert(
+                "doors".into(),
+                Value::Array(
+                    doors.iter().map(|d| json!({"name": d.name, "shape": obstacle(&d.obstacle)})).collect(),
+                ),
+            );
+        }
         if let Some(g) = &scene.geometry {
             let region = |r: &Region| match *r {
                 Region::Rect { min, max } => json!({"rect": [min.x, min.y, max.x, max.y]}),
@@ -170,20 +211,7 @@ impl HtmlBuilder {
                     "rect": [g.bounds.min.x, g.bounds.min.y, g.bounds.max.x, g.bounds.max.y],
                 }),
             );
-            data.insert(
-                "obstacles".into(),
-                Value::Array(
-                    g.obstacles
-                        .iter()
-                        .map(|o| match *o {
-                            Obstacle::Circle { centre, radius } => {
-                                json!({"circle": [centre.x, centre.y, radius]})
-                            }
-                            Obstacle::Rect { min, max } => json!({"rect": [min.x, min.y, max.x, max.y]}),
-                        })
-                        .collect(),
-                ),
-            );
+            data.insert("obstacles".into(), Value::Array(g.obstacles.iter().map(obstacle).collect()));
             data.insert(
                 "paths".into(),
                 Value::Array(
@@ -261,6 +289,14 @@ fn base64(bytes: &[u8]) -> String {
 
 fn escape_html(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// An obstacle's shape as the player reads it.
+fn obstacle(o: &Obstacle) -> Value {
+    match *o {
+        Obstacle::Circle { centre, radius } => json!({"circle": [centre.x, centre.y, radius]}),
+        Obstacle::Rect { min, max } => json!({"rect": [min.x, min.y, max.x, max.y]}),
+    }
 }
 
 #[cfg(test)]

@@ -147,7 +147,13 @@ fn output(path: &Path, accepted: &[(&str, &str)]) -> Result<String> {
 
 /// Frames from a scenario run, or from a trace in memory.
 enum Source {
-    Run { sim: Box<Simulation>, ticks: u64, origin: String },
+    /// `fired`: each event's firings, (tick it applied at, name), as the run goes.
+    Run {
+        sim: Box<Simulation>,
+        ticks: u64,
+        origin: String,
+        fired: Vec<(u64, String)>,
+    },
     Trace(Vec<Frame>),
 }
 
@@ -161,28 +167,43 @@ impl Source {
     }
 
     /// Calls `visit` with every frame up to `until` whose tick `wanted` accepts, in tick
-    /// order. Returns the time spent running the scenario.
+    /// order, and whether it is the run's last (a run an event stopped ends at its last
+    /// tick, wanted or not). Returns the time spent running the scenario.
     fn walk(
         &mut self,
         until: u64,
         wanted: impl Fn(u64) -> bool,
-        mut visit: impl FnMut(Frame) -> Result<()>,
+        mut visit: impl FnMut(Frame, bool) -> Result<()>,
         quiet: bool,
     ) -> Result<Duration> {
         let mut run_time = Duration::ZERO;
         match self {
-            Source::Run { sim, origin, .. } => {
+            Source::Run { sim, origin, fired, .. } => {
                 let progress = crate::args::progress_bar(until, quiet);
                 if wanted(0) {
-                    visit(Frame::of(sim.world()))?;
+                    visit(Frame::of(sim.world()), false)?;
                 }
+                let mut counts: Vec<u32> = sim.world().events.iter().map(|e| e.fired).collect();
                 while sim.tick() < until {
                     let start = Instant::now();
+                    let before = sim.tick();
                     sim.step().with_context(|| format!("{origin} stopped"))?;
                     run_time += start.elapsed();
                     progress.inc(1);
+                    // The events that fired before this tick ran, for the player's timeline.
+                    for (e, count) in sim.world().events.iter().zip(counts.iter_mut()) {
+                        if e.fired > *count {
+                            fired.push((before, e.name.clone()));
+                            *count = e.fired;
+                        }
+                    }
+                    if sim.stopped() {
+                        // Stopped by an event: its last tick is the run's last frame.
+                        visit(Frame::of(sim.world()), true)?;
+                        break;
+                    }
                     if wanted(sim.tick()) {
-                        visit(Frame::of(sim.world()))?;
+                        visit(Frame::of(sim.world()), false)?;
                     }
                 }
                 progress.finish_and_clear();
@@ -193,7 +214,7 @@ impl Source {
                         break;
                     }
                     if wanted(f.tick) {
-                        visit(f)?;
+                        visit(f, false)?;
                     }
                 }
             }
@@ -256,7 +277,12 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
             let ticks = args.ticks.unwrap_or(scenario.ticks);
             Ok(Input {
                 scene,
-                source: Source::Run { sim: Box::new(sim), ticks, origin: scenario.origin.clone() },
+                source: Source::Run {
+                    sim: Box::new(sim),
+                    ticks,
+                    origin: scenario.origin.clone(),
+                    fired: Vec::new(),
+                },
                 default_view,
             })
         }
@@ -377,7 +403,7 @@ pub fn render(args: RenderArgs) -> Result<ExitCode> {
             let run_time = input.source.walk(
                 tick,
                 |t| t >= first,
-                |f| {
+                |f, _| {
                     window.push(f);
                     Ok(())
                 },
@@ -410,8 +436,8 @@ pub fn render(args: RenderArgs) -> Result<ExitCode> {
             let run_time = input.source.walk(
                 until,
                 wanted,
-                |f| {
-                    if !f.tick.is_multiple_of(every) {
+                |f, last| {
+                    if !f.tick.is_multiple_of(every) && !last {
                         history.push_back(f);
                         return Ok(());
                     }
@@ -446,8 +472,12 @@ pub fn render(args: RenderArgs) -> Result<ExitCode> {
                 }
                 None => {
                     let frames = page.frames();
+                    let fired = match &input.source {
+                        Source::Run { fired, .. } => fired.as_slice(),
+                        Source::Trace(_) => &[],
+                    };
                     if frames > 0 {
-                        (page.finish(scene, view, fps, args.size)?.into_bytes(), frames)
+                        (page.finish(scene, view, fps, args.size, fired)?.into_bytes(), frames)
                     } else {
                         (Vec::new(), 0)
                     }

@@ -152,5 +152,6 @@ fn sort_by_id(f: &mut Frame) {
         position: order.iter().map(|&i| f.position[i]).collect(),
         velocity: order.iter().map(|&i| f.velocity[i]).collect(),
         radius: order.iter().map(|&i| f.radius[i]).collect(),
+        closed_doors: Vec::new(),
     };
 }

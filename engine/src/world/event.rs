@@ -111,11 +111,6 @@ pub enum Quantity {
     AgentsRemoved,
     /// Agents a waiting area holds (its index).
     Waiting(u32),
-    /// Live agents inside a measurement area (its index).
-    MeasureCount(u32),
-    /// Live agents per square unit inside a measurement area (its index): the count divided
-    /// by its area, so it is exact whatever the row order.
-    MeasureDensity(u32),
     /// 1 while agent `agent` is alive and inside the region, else 0.
     AgentInRegion {
         /// The agent's id.
@@ -123,6 +118,11 @@ pub enum Quantity {
         /// The region.
         region: Region,
     },
+    /// Live agents inside a measurement area (its index).
+    MeasureCount(u32),
+    /// Live agents per square unit inside a measurement area (its index): the count divided
+    /// by its area, so it is exact whatever the row order.
+    MeasureDensity(u32),
 }
 
 /// What an event does.
