@@ -1,6 +1,10 @@
 //! Events on a scenario's timeline (`[[events]]`): what triggers each, what it does, and what
 //! it has done so far. Definitions and state both live in the world, so checkpoints carry them
 //! and the state hash covers them; the `events` pass applies them before a tick's first pass.
+//!
+//! A new variant goes at the end of its enum: checkpoints, golden snapshots and the state hash
+//! store variants by their index, so inserting one in the middle changes every scene using a
+//! later one.
 
 use serde::{Deserialize, Serialize};
 
