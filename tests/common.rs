@@ -16,10 +16,15 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every shipped scenario (`scenarios/*.toml` and `scenarios/bench/*.toml`), sorted.
+/// Every shipped scenario (`scenarios/*.toml`, `scenarios/bench/*.toml` and
+/// `scenarios/walls/*.toml`), sorted.
 pub fn shipped_scenarios() -> Vec<PathBuf> {
     let mut v = Vec::new();
-    for dir in [root().join("scenarios"), root().join("scenarios").join("bench")] {
+    for dir in [
+        root().join("scenarios"),
+        root().join("scenarios").join("bench"),
+        root().join("scenarios").join("walls"),
+    ] {
         v.extend(
             std::fs::read_dir(&dir)
                 .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))

@@ -191,12 +191,7 @@ fn the_shipped_scenarios_pass_their_expectations() {
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     // Every shipped scenario says what it shows.
-    let scenarios = std::fs::read_dir("scenarios")
-        .expect("scenarios/")
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().extension().is_some_and(|x| x == "toml"))
-        .count()
-        + 1; // scenarios/bench/crowd.toml
+    let scenarios = crate::common::shipped_scenarios().len();
     assert!(stdout.contains(&format!(" in {scenarios} scenarios: ")), "{stdout}");
     assert!(stdout.contains(" 0 failed, 0 unchecked"), "{stdout}");
 }

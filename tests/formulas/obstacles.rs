@@ -139,7 +139,7 @@ fn the_nearest_threat_wins() {
     // A rectangle's distance is to its nearest point to ahead: (9, -1)-(12, 1) with ahead
     // (10, 0) inside: faces 1, 2, 1, 1 -> (9, 0), 9 from p; AHEAD2 at 5.83 is nearer.
     let wall = Obstacle::Rect { min: v(9.0, -1.0), max: v(12.0, 1.0) };
-    assert_eq!(threat(&[wall, AHEAD2], full), Some(1));
+    assert_eq!(threat(&[wall.clone(), AHEAD2], full), Some(1));
     // ... and AHEAD's centre at 11 is farther than the wall's 9.
     assert_eq!(threat(&[AHEAD, wall], full), Some(1));
 }
@@ -150,8 +150,8 @@ fn threat_ties_go_to_the_lower_index() {
     let up = Obstacle::Circle { centre: v(0.0, 3.0), radius: 3.0 };
     let down = Obstacle::Circle { centre: v(0.0, -3.0), radius: 3.0 };
     let full = v(2.0, 0.0);
-    assert_eq!(threat(&[up, down], full), Some(0));
-    assert_eq!(threat(&[down, up], full), Some(0));
+    assert_eq!(threat(&[up.clone(), down.clone()], full), Some(0));
+    assert_eq!(threat(&[down.clone(), up.clone()], full), Some(0));
     assert_eq!(threat(&[AHEAD, down, up], full), Some(1));
 }
 

@@ -5,7 +5,7 @@
 //! world, and with reaches from zero to more than the world.
 
 use throng_engine::index::ObstacleIndex;
-use throng_engine::math::Vec2;
+use throng_engine::math::{PI, Vec2, sin_cos};
 use throng_engine::world::{Bounds, BoundsKind, Obstacle};
 
 use crate::common::Rand;
@@ -14,8 +14,9 @@ fn bounds(kind: BoundsKind, min: Vec2, max: Vec2) -> Bounds {
     Bounds { kind, min, max }
 }
 
-/// `n` obstacles in `[lo, hi)²`: circles and rectangles of sizes around `size`, a few of them
-/// tiny (zero radius) or much larger (walls).
+/// `n` obstacles in `[lo, hi)²`: circles, rectangles, polygons (star-shaped, so simple, and
+/// often concave) and walls (polylines with a thickness, 0 included) of sizes around `size`, a
+/// few of them tiny or much larger.
 fn scatter(rand: &mut Rand, n: usize, lo: Vec2, hi: Vec2, size: f32) -> Vec<Obstacle> {
     (0..n)
         .map(|_| {
@@ -25,14 +26,31 @@ fn scatter(rand: &mut Rand, n: usize, lo: Vec2, hi: Vec2, size: f32) -> Vec<Obst
                 1 => size * 20.0,
                 _ => rand.range(0.1, 1.0) * size,
             };
-            if rand.below(2) == 0 {
-                Obstacle::Circle { centre: c, radius: s }
-            } else {
-                // Long and thin half of the time: walls along either axis.
-                let aspect = if rand.below(2) == 0 { 1.0 } else { rand.range(0.02, 0.2) };
-                let half =
-                    if rand.below(2) == 0 { Vec2::new(s, s * aspect) } else { Vec2::new(s * aspect, s) };
-                Obstacle::Rect { min: c - half, max: c + half + Vec2::splat(1e-3) }
+            match rand.below(4) {
+                0 => Obstacle::Circle { centre: c, radius: s },
+                1 => {
+                    // Long and thin half of the time: walls along either axis.
+                    let aspect = if rand.below(2) == 0 { 1.0 } else { rand.range(0.02, 0.2) };
+                    let half =
+                        if rand.below(2) == 0 { Vec2::new(s, s * aspect) } else { Vec2::new(s * aspect, s) };
+                    Obstacle::Rect { min: c - half, max: c + half + Vec2::splat(1e-3) }
+                }
+                2 => {
+                    let k = 3 + rand.below(6);
+                    let vertices = (0..k)
+                        .map(|j| {
+                            let (sin, cos) = sin_cos(2.0 * PI * (j as f32 + rand.range(0.0, 0.8)) / k as f32);
+                            c + Vec2::new(cos, sin) * (s.max(1e-3) * rand.range(0.3, 1.0))
+                        })
+                        .collect();
+                    Obstacle::Polygon { vertices }
+                }
+                _ => {
+                    let k = 2 + rand.below(3);
+                    let points =
+                        (0..k).map(|j| c + Vec2::new(j as f32 * s.max(1e-3), rand.range(-s, s))).collect();
+                    Obstacle::Wall { points, thickness: rand.range(0.0, 0.2) * s }
+                }
             }
         })
         .collect()
@@ -195,8 +213,8 @@ fn degenerate_inputs_do_not_panic() {
             .map(|_| (rand.point(b.min - Vec2::splat(2.0), b.max + Vec2::splat(2.0)), rand.range(0.0, 4.0)))
             .collect();
         check(&b, &[], &qs);
-        check(&b, &[point], &qs);
-        check(&b, &[point; 20], &qs);
+        check(&b, std::slice::from_ref(&point), &qs);
+        check(&b, &vec![point.clone(); 20], &qs);
         let near = scatter(&mut rand, 30, b.min, b.max, 0.5);
         check(&b, &near, &qs);
         // Non-finite queries propose what they may but never panic.

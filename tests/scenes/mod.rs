@@ -16,6 +16,7 @@ mod random_walk;
 mod shipped_claims;
 mod spawns_and_exits;
 mod time_step;
+mod walls;
 
 use throng_engine::metrics::{MetricsCollector, TickMetrics};
 use throng_engine::{Pipeline, Scenario, World};

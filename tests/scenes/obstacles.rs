@@ -29,7 +29,7 @@ fn forest(n: usize, seed: u64) -> Vec<Obstacle> {
         let radius = 0.5 + rng.next();
         let clear = trees.iter().all(|t| match *t {
             Obstacle::Circle { centre: c, radius: r } => (c - centre).length() >= r + radius + 1.5,
-            Obstacle::Rect { .. } => unreachable!(),
+            _ => unreachable!(),
         });
         if clear {
             trees.push(Obstacle::Circle { centre, radius });

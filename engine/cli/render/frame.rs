@@ -61,12 +61,7 @@ impl Geometry {
         e.add(self.bounds.min);
         e.add(self.bounds.max);
         for o in self.obstacles.iter().chain(self.doors.iter().map(|d| &d.obstacle)) {
-            let (lo, hi) = match *o {
-                Obstacle::Circle { centre, radius } => {
-                    (centre - Vec2::splat(radius), centre + Vec2::splat(radius))
-                }
-                Obstacle::Rect { min, max } => (min, max),
-            };
+            let (lo, hi) = o.bounding_box();
             e.add(lo);
             e.add(hi);
         }
@@ -236,17 +231,21 @@ pub fn draw(
 /// filled like an obstacle, an open one as a dashed outline.
 fn draw_doors(pixmap: &mut Pixmap, g: &Geometry, frame: &Frame, camera: &Camera) {
     let (mut closed, mut open) = (PathBuilder::new(), PathBuilder::new());
+    let is_closed = |k: usize, door: &Door| frame.closed_doors.get(k).copied().unwrap_or(door.closed);
     for (k, door) in g.doors.iter().enumerate() {
-        let pb =
-            if frame.closed_doors.get(k).copied().unwrap_or(door.closed) { &mut closed } else { &mut open };
+        let pb = if is_closed(k, door) { &mut closed } else { &mut open };
         push_obstacle(pb, &door.obstacle, camera);
     }
     fill(pixmap, closed, OBSTACLE, 1.0);
     let mut dashed = stroke(1.5);
     dashed.dash = StrokeDash::new(vec![4.0, 3.0], 0.0);
     outline(pixmap, open, OBSTACLE, 1.0, &dashed);
+    let doors = || g.doors.iter().enumerate();
+    stroke_walls(pixmap, doors().filter(|(k, d)| is_closed(*k, d)).map(|(_, d)| &d.obstacle), camera, false);
+    stroke_walls(pixmap, doors().filter(|(k, d)| !is_closed(*k, d)).map(|(_, d)| &d.obstacle), camera, true);
 }
 
+/// Adds a circle, rectangle or polygon to `pb` (to fill); a wall is drawn by [`stroke_walls`].
 fn push_obstacle(pb: &mut PathBuilder, o: &Obstacle, camera: &Camera) {
     match *o {
         Obstacle::Circle { centre, radius } => {
@@ -254,6 +253,38 @@ fn push_obstacle(pb: &mut PathBuilder, o: &Obstacle, camera: &Camera) {
             pb.push_circle(x, y, (radius * camera.scale).max(0.5));
         }
         Obstacle::Rect { min, max } => push_world_rect(pb, min, max, camera),
+        Obstacle::Polygon { ref vertices } => {
+            for (k, v) in vertices.iter().enumerate() {
+                let (x, y) = camera.px(*v);
+                if k == 0 { pb.move_to(x, y) } else { pb.line_to(x, y) }
+            }
+            pb.close();
+        }
+        Obstacle::Wall { .. } => {}
+    }
+}
+
+/// Strokes the walls among `obstacles`, each as wide as it is thick (at least 1.5 pixels),
+/// dashed when `dashed` (an open door).
+fn stroke_walls<'a>(
+    pixmap: &mut Pixmap,
+    obstacles: impl Iterator<Item = &'a Obstacle>,
+    camera: &Camera,
+    dashed: bool,
+) {
+    for o in obstacles {
+        let Obstacle::Wall { points, thickness } = o else { continue };
+        let mut pb = PathBuilder::new();
+        for (k, v) in points.iter().enumerate() {
+            let (x, y) = camera.px(*v);
+            if k == 0 { pb.move_to(x, y) } else { pb.line_to(x, y) }
+        }
+        let mut s = stroke((thickness * camera.scale).max(1.5));
+        if dashed {
+            s.width = 1.5;
+            s.dash = StrokeDash::new(vec![4.0, 3.0], 0.0);
+        }
+        outline(pixmap, pb, OBSTACLE, 1.0, &s);
     }
 }
 
@@ -347,6 +378,7 @@ fn draw_geometry(pixmap: &mut Pixmap, g: &Geometry, camera: &Camera) {
         push_obstacle(&mut pb, o, camera);
     }
     fill(pixmap, pb, OBSTACLE, 1.0);
+    stroke_walls(pixmap, g.obstacles.iter(), camera, false);
 
     let mut pb = PathBuilder::new();
     for gate in &g.gates {

@@ -296,6 +296,12 @@ fn obstacle(o: &Obstacle) -> Value {
     match *o {
         Obstacle::Circle { centre, radius } => json!({"circle": [centre.x, centre.y, radius]}),
         Obstacle::Rect { min, max } => json!({"rect": [min.x, min.y, max.x, max.y]}),
+        Obstacle::Polygon { ref vertices } => {
+            json!({"polygon": vertices.iter().map(|v| [v.x, v.y]).collect::<Vec<_>>()})
+        }
+        Obstacle::Wall { ref points, thickness } => {
+            json!({"wall": points.iter().map(|v| [v.x, v.y]).collect::<Vec<_>>(), "thickness": thickness})
+        }
     }
 }
 

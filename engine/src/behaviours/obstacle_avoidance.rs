@@ -69,13 +69,16 @@ pub fn avoid_force(
 }
 
 /// The unit direction of the avoidance force: `norm(ahead − centre(o))`, except when `ahead`
-/// is inside a rectangle. There the spec's `centre(o)` (the nearest boundary point) would make
+/// is inside a rectangle, a polygon or a wall. There the spec's `centre(o)` (the nearest boundary point) would make
 /// `ahead − centre(o)` point *into* the wall, so the force takes the outward normal of that
 /// nearest face instead: still sideways for a long wall, as the resolution intends, and out
 /// of the obstacle, as the circle formula is.
 pub fn avoid_direction(o: &Obstacle, ahead: Vec2) -> Vec2 {
     match *o {
         Obstacle::Rect { min, max } if ahead.clamp(min, max) == ahead => nearest_face(min, max, ahead).1,
+        Obstacle::Polygon { .. } | Obstacle::Wall { .. } if o.signed_distance(ahead) <= 0.0 => {
+            o.boundary(ahead).1
+        }
         _ => norm(ahead - o.avoid_centre(ahead)),
     }
 }

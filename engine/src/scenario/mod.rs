@@ -306,6 +306,12 @@ impl Scenario {
                 Obstacle::Circle { centre: centre * s, radius: radius * s }
             }
             Obstacle::Rect { min, max } => Obstacle::Rect { min: min * s, max: max * s },
+            Obstacle::Polygon { ref vertices } => {
+                Obstacle::Polygon { vertices: vertices.iter().map(|v| *v * s).collect() }
+            }
+            Obstacle::Wall { ref points, thickness } => {
+                Obstacle::Wall { points: points.iter().map(|v| *v * s).collect(), thickness: thickness * s }
+            }
         };
         for o in &mut self.obstacles {
             *o = obstacle(o);

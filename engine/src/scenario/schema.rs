@@ -159,6 +159,12 @@ pub(crate) struct ObstacleToml {
     pub(crate) max: Option<Pt>,
     pub(crate) centre: Option<Pt>,
     pub(crate) radius: Option<f32>,
+    /// A polygon's vertices.
+    pub(crate) vertices: Option<Vec<Pt>>,
+    /// A wall's polyline.
+    pub(crate) points: Option<Vec<Pt>>,
+    /// A wall's thickness (default 0).
+    pub(crate) thickness: Option<f32>,
 }
 
 #[derive(Deserialize)]

@@ -12,6 +12,7 @@ mod bounds;
 mod event;
 mod group;
 mod obstacle;
+pub(crate) mod outline;
 mod scene;
 mod waiting;
 
@@ -100,7 +101,7 @@ impl World {
     /// doors in door order.
     pub fn refresh_obstacles(&mut self) {
         self.obstacles.truncate(self.fixed_obstacles as usize);
-        let closed = self.doors.iter().filter(|d| d.closed).map(|d| d.obstacle);
+        let closed = self.doors.iter().filter(|d| d.closed).map(|d| d.obstacle.clone());
         self.obstacles.extend(closed);
     }
 

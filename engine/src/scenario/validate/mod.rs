@@ -7,6 +7,7 @@ mod events;
 mod expect;
 mod group;
 mod measure;
+mod obstacle;
 mod scene;
 mod waiting;
 
@@ -277,42 +278,7 @@ impl<'a> Validator<'a> {
             paths.push(self.path(name, p)?);
         }
         let path_names: Vec<&str> = raw.paths.keys().map(|k| k.as_str()).collect();
-        let (mut obstacles, mut doors) = (Vec::new(), Vec::<Door>::new());
-        for (o, raw_o) in raw.obstacles.iter().enumerate() {
-            let base = [Key("obstacles"), Seg::Index(o)];
-            let region = self.region(
-                &base,
-                &raw_o.kind,
-                raw_o.min,
-                raw_o.max,
-                raw_o.centre,
-                raw_o.radius,
-                "obstacle",
-            )?;
-            let obstacle = match region {
-                Region::Rect { min, max } => Obstacle::Rect { min, max },
-                Region::Circle { centre, radius } => Obstacle::Circle { centre, radius },
-            };
-            match &raw_o.name {
-                None if raw_o.open.is_some() => {
-                    return self.fail(
-                        &[Key("obstacles"), Seg::Index(o), Key("open")],
-                        "`open` is for a door: give the obstacle a `name` (events open and close named obstacles)",
-                    );
-                }
-                None => obstacles.push(obstacle),
-                Some(name) => {
-                    let at = [Key("obstacles"), Seg::Index(o), Key("name")];
-                    if name.trim().is_empty() {
-                        return self.fail(&at, "expected a non-empty name");
-                    }
-                    if doors.iter().any(|d| d.name == *name) {
-                        return self.fail(&at, format!("obstacle name \"{name}\" is used twice"));
-                    }
-                    doors.push(Door { name: name.clone(), obstacle, closed: !raw_o.open.unwrap_or(false) });
-                }
-            }
-        }
+        let (obstacles, doors) = self.obstacles(&raw.obstacles)?;
         let names =
             Names { groups: &group_names, targets: &target_names, paths: &path_names, counts: &counts };
 

@@ -1,0 +1,128 @@
+//! Validating `obstacles`: circles and rectangles (region keys), polygons (`vertices`) and
+//! walls (`points`, `thickness`); named ones are doors, which events open and close.
+
+use super::*;
+use crate::world::outline::{double_area, self_intersection};
+
+/// The obstacle kinds and the keys each takes (besides `kind`, `name` and `open`).
+const KINDS: [(&str, &[&str]); 4] = [
+    ("rect", &["min", "max"]),
+    ("circle", &["centre", "radius"]),
+    ("polygon", &["vertices"]),
+    ("wall", &["points", "thickness"]),
+];
+
+impl Validator<'_> {
+    /// The unnamed obstacles, and the named ones as doors, in file order.
+    pub(super) fn obstacles(&mut self, raw: &[ObstacleToml]) -> Option<(Vec<Obstacle>, Vec<Door>)> {
+        use Seg::{Index, Key};
+        let (mut obstacles, mut doors) = (Vec::new(), Vec::<Door>::new());
+        for (o, raw_o) in raw.iter().enumerate() {
+            let obstacle = self.obstacle(o, raw_o)?;
+            match &raw_o.name {
+                None if raw_o.open.is_some() => {
+                    return self.fail(
+                        &[Key("obstacles"), Index(o), Key("open")],
+                        "`open` is for a door: give the obstacle a `name` (events open and close named obstacles)",
+                    );
+                }
+                None => obstacles.push(obstacle),
+                Some(name) => {
+                    let at = [Key("obstacles"), Index(o), Key("name")];
+                    if name.trim().is_empty() {
+                        return self.fail(&at, "expected a non-empty name");
+                    }
+                    if doors.iter().any(|d| d.name == *name) {
+                        return self.fail(&at, format!("obstacle name \"{name}\" is used twice"));
+                    }
+                    doors.push(Door { name: name.clone(), obstacle, closed: !raw_o.open.unwrap_or(false) });
+                }
+            }
+        }
+        Some((obstacles, doors))
+    }
+
+    fn obstacle(&mut self, o: usize, raw: &ObstacleToml) -> Option<Obstacle> {
+        use Seg::{Index, Key};
+        let base = [Key("obstacles"), Index(o)];
+        let at = |k: &'static str| [Key("obstacles"), Index(o), Key(k)];
+        let options: Vec<(&str, usize)> = KINDS.iter().enumerate().map(|(k, (n, _))| (*n, k)).collect();
+        let k = self.choice(&at("kind"), &raw.kind, &options)?;
+        if k < 2 {
+            let present = [
+                ("vertices", raw.vertices.is_some()),
+                ("points", raw.points.is_some()),
+                ("thickness", raw.thickness.is_some()),
+            ];
+            self.only_allowed(&base, &present, KINDS[k].1, &format!("a \"{}\" obstacle", raw.kind))?;
+            let region =
+                self.region(&base, &raw.kind, raw.min, raw.max, raw.centre, raw.radius, "obstacle")?;
+            return Some(match region {
+                Region::Rect { min, max } => Obstacle::Rect { min, max },
+                Region::Circle { centre, radius } => Obstacle::Circle { centre, radius },
+            });
+        }
+        let present = [
+            ("min", raw.min.is_some()),
+            ("max", raw.max.is_some()),
+            ("centre", raw.centre.is_some()),
+            ("radius", raw.radius.is_some()),
+            ("vertices", raw.vertices.is_some()),
+            ("points", raw.points.is_some()),
+            ("thickness", raw.thickness.is_some()),
+        ];
+        self.only_allowed(&base, &present, KINDS[k].1, &format!("a \"{}\" obstacle", raw.kind))?;
+        let (key, list, closed, least) =
+            if k == 2 { ("vertices", &raw.vertices, true, 3) } else { ("points", &raw.points, false, 2) };
+        let Some(list) = list else {
+            return self.fail(&base, format!("missing key `{key}` for a \"{}\" obstacle", raw.kind));
+        };
+        if list.len() < least {
+            return self.fail(
+                &at(key),
+                format!("a {} needs at least {least} points, found {}", raw.kind, list.len()),
+            );
+        }
+        let mut points = Vec::with_capacity(list.len());
+        for (i, p) in list.iter().enumerate() {
+            points.push(self.point(&[Key("obstacles"), Index(o), Key(key), Index(i)], *p)?);
+        }
+        let n = points.len();
+        let edges = if closed { n } else { n - 1 };
+        if let Some(e) = (0..edges).find(|&e| points[e] == points[(e + 1) % n]) {
+            let next = (e + 1) % n;
+            return self.fail(
+                &[Key("obstacles"), Index(o), Key(key), Index(next)],
+                format!(
+                    "points {e} and {next} are the same ({}): an edge needs two different ends",
+                    points[e]
+                ),
+            );
+        }
+        if let Some((i, j)) = self_intersection(&points, closed) {
+            return self.fail(
+                &at(key),
+                format!(
+                    "the {} crosses itself: edge {i} ({} to {}) meets edge {j} ({} to {})",
+                    raw.kind,
+                    points[i],
+                    points[(i + 1) % n],
+                    points[j],
+                    points[(j + 1) % n]
+                ),
+            );
+        }
+        if closed {
+            // Counter-clockwise, whichever way the file lists it.
+            if double_area(&points) < 0.0 {
+                points.reverse();
+            }
+            return Some(Obstacle::Polygon { vertices: points });
+        }
+        let thickness = match raw.thickness {
+            Some(t) => self.num(&at("thickness"), t, Rule::NonNegative(MAX_MAGNITUDE))?,
+            None => 0.0,
+        };
+        Some(Obstacle::Wall { points, thickness })
+    }
+}

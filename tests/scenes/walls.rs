@@ -1,0 +1,122 @@
+//! Walls of any shape: a funnel corridor drawn with concave polygons takes a crowd the same time
+//! to pass whether the corridor runs along x or is turned by 37° or 90°, and no one ends a tick
+//! inside a polygon or a wall.
+
+use throng_engine::math::{PI, Vec2, rotate};
+use throng_engine::{RunSettings, Scenario, Simulation};
+
+/// The funnel corridor turned by `degrees` about the origin: 6 wide, narrowing to 2 at x = 20,
+/// its sides two concave polygons (listed clockwise for the upper one, to be normalised), a
+/// crowd of 24 at its west end seeking a point beyond its east end, where an exit takes them.
+fn funnel(degrees: f32) -> Scenario {
+    let turn = |x: f32, y: f32| rotate(Vec2::new(x, y), degrees * PI / 180.0);
+    let list = |pts: &[(f32, f32)]| {
+        let s: Vec<String> =
+            pts.iter().map(|&(x, y)| turn(x, y)).map(|p| format!("[{}, {}]", p.x, p.y)).collect();
+        format!("[{}]", s.join(", "))
+    };
+    let upper =
+        list(&[(0.0, 3.0), (0.0, 4.0), (40.0, 4.0), (40.0, 3.0), (24.0, 3.0), (20.0, 1.0), (16.0, 3.0)]);
+    let lower = list(&[
+        (0.0, -3.0),
+        (16.0, -3.0),
+        (20.0, -1.0),
+        (24.0, -3.0),
+        (40.0, -3.0),
+        (40.0, -4.0),
+        (0.0, -4.0),
+    ]);
+    let back = list(&[(-0.5, -4.0), (-0.5, 4.0)]);
+    let crowd: Vec<(f32, f32)> =
+        (0..24).map(|k| (1.5 + (k / 6) as f32 * 1.5, -2.25 + (k % 6) as f32 * 0.9)).collect();
+    let (target, exit) = (turn(46.0, 0.0), turn(44.0, 0.0));
+    Scenario::parse(
+        &format!(
+            r#"version = 1
+name = "funnel"
+seed = 4
+dt = 0.05
+ticks = 2400
+obstacles = [
+  {{ kind = "polygon", vertices = {upper} }},
+  {{ kind = "polygon", vertices = {lower} }},
+  {{ kind = "wall", points = {back}, thickness = 0.2 }},
+]
+
+[bounds]
+min = [-60, -60]
+max = [60, 60]
+
+[targets.out]
+kind = "point"
+position = [{}, {}]
+
+[[exits]]
+name = "out"
+kind = "circle"
+centre = [{}, {}]
+radius = 2
+
+[[groups]]
+name = "crowd"
+spawn = {{ kind = "points", points = {} }}
+max_speed = 1.3
+max_force = 4.0
+radius = 0.3
+
+[[groups.behaviours]]
+kind = "seek"
+target = "out"
+
+[[groups.behaviours]]
+kind = "avoid_obstacles"
+weight = 2.0
+see_ahead = 1.5
+max_avoid_force = 4.0
+
+[[groups.behaviours]]
+kind = "separation"
+weight = 1.5
+radius = 0.8
+max_separation = 3.0
+"#,
+            target.x,
+            target.y,
+            exit.x,
+            exit.y,
+            list(&crowd)
+        ),
+        "funnel.toml",
+    )
+    .expect("a valid funnel")
+}
+
+/// Seconds until everyone has left, and the most penetrating body over the run.
+fn pass(s: &Scenario) -> (f64, f32) {
+    let mut sim =
+        Simulation::new(s, RunSettings { threads: 2, ..RunSettings::default() }).expect("simulation");
+    let mut worst = 0.0f32;
+    while !sim.world().agents.is_empty() && sim.tick() < s.ticks {
+        sim.step().expect("steps");
+        let w = sim.world();
+        for (p, r) in w.agents.position.iter().zip(&w.agents.radius) {
+            for o in &w.obstacles {
+                worst = worst.max(r - o.signed_distance(*p));
+            }
+        }
+    }
+    assert!(sim.world().agents.is_empty(), "not everyone passed in {} s", s.ticks as f64 * s.dt as f64);
+    (sim.world().time_s(), worst)
+}
+
+#[test]
+fn a_turned_funnel_takes_the_same_time_to_pass() {
+    let (along, worst) = pass(&funnel(0.0));
+    assert!(worst < 0.02, "a body {worst} deep in a wall");
+    for degrees in [37.0, 90.0] {
+        let (turned, worst) = pass(&funnel(degrees));
+        let ratio = turned / along;
+        assert!((ratio - 1.0).abs() <= 0.01, "{degrees}°: {turned} s against {along} s along x");
+        assert!(worst < 0.02, "{degrees}°: a body {worst} deep in a wall");
+    }
+}
