@@ -45,6 +45,7 @@ pub mod passes;
 pub mod pipeline;
 pub mod probes;
 pub mod rng;
+pub mod routing;
 pub mod scenario;
 pub mod simulation;
 pub mod state;

@@ -120,3 +120,96 @@ fn a_turned_funnel_takes_the_same_time_to_pass() {
         assert!(worst < 0.02, "{degrees}°: a body {worst} deep in a wall");
     }
 }
+
+/// Agents inside a U of walls open to the west, their target east of its closed side; `route`
+/// is `straight` or `field`.
+fn trap(route: &str) -> Scenario {
+    Scenario::parse(
+        &format!(
+            r#"version = 1
+name = "trap"
+seed = 9
+dt = 0.1
+ticks = 1200
+obstacles = [{{ kind = "wall", points = [[10, 10], [20, 10], [20, 20], [10, 20]], thickness = 0.4 }}]
+
+[bounds]
+min = [0, 0]
+max = [40, 30]
+
+[targets.goal]
+kind = "point"
+position = [32, 15]
+
+[[exits]]
+name = "goal"
+kind = "circle"
+centre = [32, 15]
+radius = 1.5
+
+[[groups]]
+name = "trapped"
+count = 10
+spawn = {{ kind = "rect", min = [14, 12], max = [18, 18] }}
+max_speed = 1.3
+max_force = 4.0
+radius = 0.3
+
+[[groups.behaviours]]
+kind = "seek"
+target = "goal"
+route = "{route}"
+
+[[groups.behaviours]]
+kind = "avoid_obstacles"
+weight = 2.0
+see_ahead = 1.5
+max_avoid_force = 4.0
+
+[[groups.behaviours]]
+kind = "separation"
+weight = 1.5
+radius = 0.8
+max_separation = 3.0
+"#
+        ),
+        "trap.toml",
+    )
+    .expect("a valid trap")
+}
+
+#[test]
+fn straight_seeking_never_leaves_a_u_trap_and_the_field_takes_everyone_out() {
+    let run = |route: &str| {
+        let s = trap(route);
+        let mut sim =
+            Simulation::new(&s, RunSettings { threads: 2, ..RunSettings::default() }).expect("simulation");
+        sim.run(s.ticks).expect("runs");
+        sim.world().exited
+    };
+    assert_eq!(run("straight"), 0, "straight-line seeking pushes into the wall for ever");
+    assert_eq!(run("field"), 10, "the field routes everyone out of the U and round to the goal");
+}
+
+#[test]
+fn a_routed_scene_is_the_same_at_any_thread_count_and_index() {
+    let s = trap("field");
+    let hashes = |threads: usize, index: throng_engine::IndexKind| {
+        let settings = RunSettings { threads, index: Some(index), ..RunSettings::default() };
+        let mut sim = Simulation::new(&s, settings).expect("simulation");
+        (0..300)
+            .map(|_| {
+                sim.step().expect("steps");
+                sim.hash().to_hex()
+            })
+            .collect::<Vec<_>>()
+    };
+    let reference = hashes(1, throng_engine::IndexKind::Kd);
+    for (threads, index) in [
+        (3, throng_engine::IndexKind::Kd),
+        (8, throng_engine::IndexKind::Grid),
+        (2, throng_engine::IndexKind::Brute),
+    ] {
+        assert_eq!(hashes(threads, index), reference, "{threads} threads, {index:?}");
+    }
+}

@@ -1,8 +1,9 @@
 //! Seek, flee and arrive: steering towards or away from a point.
 
 use super::Behaviour;
-use super::params::{Default, KindSpec, length, target};
+use super::params::{Default, Invalid, Kind, KindSpec, ParamSpec, length, target};
 use crate::math::{Vec2, norm};
+use crate::world::Target;
 
 /// seek: `desired = norm(t - p) · max_speed; force = desired - v`.
 #[inline]
@@ -28,9 +29,36 @@ pub const SEEK: KindSpec = KindSpec {
     name: "seek",
     force: "`norm(t − p) · max_speed − v`",
     weighted: true,
-    params: &[target("where to go")],
-    build: |a, _| Ok(Behaviour::Seek { target: a.target("target") }),
+    params: &[target("where to go"), ROUTE],
+    build: |a, ctx| {
+        let t = a.target("target");
+        match a.choice("route") {
+            "field" => routed(ctx.targets, t).map(|_| Behaviour::SeekField { target: t }),
+            _ => Ok(Behaviour::Seek { target: t }),
+        }
+    },
 };
+
+/// `route`: the straight line, or the target's distance field around the walls.
+const ROUTE: ParamSpec = ParamSpec {
+    key: "route",
+    kind: Kind::Choice(&["straight", "field"], "straight"),
+    unit: "",
+    meaning: "`straight`: towards the target; `field`: down its distance field, around walls (a `point` target)",
+};
+
+/// A routed behaviour needs a fixed point target (its field is built once per position).
+fn routed(targets: &[Target], t: u16) -> Result<(), Invalid> {
+    match targets[t as usize] {
+        Target::Point(_) => Ok(()),
+        _ => Err(Invalid {
+            key: "route",
+            message:
+                "route = \"field\" needs a target of kind \"point\" (its distance field is built for a place)"
+                    .into(),
+        }),
+    }
+}
 
 /// `flee`: away from the target at full speed.
 pub const FLEE: KindSpec = KindSpec {
@@ -49,8 +77,13 @@ pub const ARRIVE: KindSpec = KindSpec {
     params: &[
         target("where to stop"),
         length("slowing_radius", Default::Value(5.0), "distance at which the agent starts slowing"),
+        ROUTE,
     ],
-    build: |a, _| {
-        Ok(Behaviour::Arrive { target: a.target("target"), slowing_radius: a.number("slowing_radius") })
+    build: |a, ctx| {
+        let (target, slowing_radius) = (a.target("target"), a.number("slowing_radius"));
+        match a.choice("route") {
+            "field" => routed(ctx.targets, target).map(|_| Behaviour::ArriveField { target, slowing_radius }),
+            _ => Ok(Behaviour::Arrive { target, slowing_radius }),
+        }
     },
 };

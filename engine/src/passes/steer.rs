@@ -16,6 +16,8 @@ use crate::world::{Bounds, Group, Obstacle, Path, PathMode, Target, TargetId};
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
 pub struct SteerInputs<'a> {
+    /// The distance fields of routed targets (`route = "field"`).
+    pub router: &'a crate::routing::Router,
     /// The tick being computed (ticks completed before it): decides flocking-cache refreshes
     /// and random-goal redraws.
     pub tick: u64,
@@ -140,6 +142,17 @@ impl SteerInputs<'_> {
             Behaviour::Flee { target: t } => target(t).map_or(Vec2::ZERO, |(o, _)| flee(o, v, max_speed)),
             Behaviour::Arrive { target: t, slowing_radius } => {
                 target(t).map_or(Vec2::ZERO, |(o, _)| arrive(o, v, max_speed, slowing_radius))
+            }
+            // Routed: the field's offset (direction × walking distance left), else the line.
+            Behaviour::SeekField { target: t } => {
+                let p = self.position[i];
+                let o = self.router.offset(t, p).or_else(|| target(t).map(|(o, _)| o));
+                o.map_or(Vec2::ZERO, |o| seek(o, v, max_speed))
+            }
+            Behaviour::ArriveField { target: t, slowing_radius } => {
+                let p = self.position[i];
+                let o = self.router.offset(t, p).or_else(|| target(t).map(|(o, _)| o));
+                o.map_or(Vec2::ZERO, |o| arrive(o, v, max_speed, slowing_radius))
             }
             Behaviour::Wander { radius, distance, jitter } => {
                 let ux = rng::uniform(st.rng, -1.0, 1.0);

@@ -23,6 +23,8 @@ pub(super) struct Scratch {
     /// Candidate lists reused across ticks (see `Pipeline::set_sensing_skin`).
     pub(super) sensing: SensingCache,
     pub(super) obstacle_index: Option<ObstacleIndex>,
+    /// The distance fields of routed targets, rebuilt when the obstacles or a target move.
+    router: crate::routing::Router,
     threat: Vec<u32>,
     steering: Vec<Vec2>,
     /// `norm(velocity)` per row, for alignment (steer).
@@ -54,6 +56,7 @@ impl Scratch {
             sensed_id: Vec::new(),
             sensing: SensingCache::default(),
             obstacle_index: None,
+            router: crate::routing::Router::default(),
             threat: Vec::new(),
             steering: Vec::new(),
             heading: Vec::new(),
@@ -274,6 +277,8 @@ impl Scratch {
             &mut self.targets,
         );
         self.steering.resize(a.len(), Vec2::ZERO);
+        self.router.refresh(world, self.obstacle_index.as_ref());
+        let a = &mut world.agents;
         let inputs = SteerInputs {
             tick: world.tick,
             dt: world.dt,
@@ -294,6 +299,7 @@ impl Scratch {
             max_speed: &a.max_speed,
             neighbours: &self.neighbours,
             index: &self.index,
+            router: &self.router,
         };
         let state = SteerState {
             wander: &mut a.wander,

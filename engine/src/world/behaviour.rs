@@ -193,6 +193,20 @@ pub enum Behaviour {
         /// The largest rotation (radians; the scenario gives degrees, > 0 and ≤ 45°; default 5°).
         angle: f32,
     },
+    /// `seek` with `route = "field"`: towards the target along the descending gradient of its
+    /// distance field ([`crate::routing`]) instead of the straight line, at full speed.
+    SeekField {
+        /// Where to go: a `point` target.
+        target: TargetId,
+    },
+    /// `arrive` with `route = "field"`: as [`Behaviour::SeekField`], slowing inside
+    /// `slowing_radius` of walking distance.
+    ArriveField {
+        /// Where to stop: a `point` target.
+        target: TargetId,
+        /// Walking distance from the target at which the agent starts slowing (world units).
+        slowing_radius: f32,
+    },
 }
 
 impl Behaviour {
@@ -216,6 +230,8 @@ impl Behaviour {
             Behaviour::FollowLeader { .. } => "follow_leader",
             Behaviour::Queue { .. } => "queue",
             Behaviour::RandomWalk { .. } => "random_walk",
+            Behaviour::SeekField { .. } => "seek",
+            Behaviour::ArriveField { .. } => "arrive",
         }
     }
 
@@ -252,7 +268,9 @@ impl Behaviour {
             | Behaviour::Pursuit { target, .. }
             | Behaviour::Evade { target, .. }
             | Behaviour::FlockTarget { target, .. }
-            | Behaviour::RandomWalk { target, .. } => Some(target),
+            | Behaviour::RandomWalk { target, .. }
+            | Behaviour::SeekField { target }
+            | Behaviour::ArriveField { target, .. } => Some(target),
             Behaviour::FollowLeader { leader, .. } => Some(leader),
             _ => None,
         }
@@ -267,6 +285,8 @@ impl Behaviour {
                 | Behaviour::Arrive { .. }
                 | Behaviour::RandomWalk { .. }
                 | Behaviour::FlockTarget { .. }
+                | Behaviour::SeekField { .. }
+                | Behaviour::ArriveField { .. }
         )
     }
 
@@ -280,7 +300,9 @@ impl Behaviour {
             | Behaviour::Pursuit { target, .. }
             | Behaviour::Evade { target, .. }
             | Behaviour::FlockTarget { target, .. }
-            | Behaviour::RandomWalk { target, .. } => *target = t,
+            | Behaviour::RandomWalk { target, .. }
+            | Behaviour::SeekField { target }
+            | Behaviour::ArriveField { target, .. } => *target = t,
             Behaviour::FollowLeader { leader, .. } => *leader = t,
             _ => return false,
         }

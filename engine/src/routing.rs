@@ -1,0 +1,220 @@
+//! Routing around walls: a distance field per target (`route = "field"` on `seek` and
+//! `arrive`). The field is the walking distance to the target over a grid of the world's
+//! bounds, cells whose centre is closer to an obstacle than the largest body radius being
+//! walls; it is solved by Dijkstra with 8 neighbours (no corner cutting) from the cells around
+//! the target, and an agent's desired direction is the field's descending gradient where it
+//! stands (bilinear over the four cells around it). A field depends only on the standing
+//! obstacles, the target's position and the largest radius, so it is derived data: rebuilt,
+//! serially and deterministically, whenever one of them changes (a door opening or closing, a
+//! point target moving), never stored in a checkpoint or hashed.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::index::ObstacleIndex;
+use crate::math::{Vec2, norm};
+use crate::world::{Behaviour, Bounds, Obstacle, Target, World};
+
+/// Cell size of a field (world units), unless the grid would exceed [`MAX_CELLS`].
+pub const CELL: f32 = 0.25;
+/// Most cells in one field; a larger world gets coarser cells.
+pub const MAX_CELLS: f32 = 4.0e6;
+
+/// The walking distance to one target over a grid.
+#[derive(Clone, Debug)]
+pub struct Field {
+    origin: Vec2,
+    cell: f32,
+    nx: usize,
+    ny: usize,
+    /// Per cell (row-major, `y · nx + x`), the distance from its centre to the target; infinite
+    /// for a wall cell or one the target cannot be reached from.
+    dist: Vec<f32>,
+}
+
+impl Field {
+    /// The field of `goal` over `bounds`, with the obstacles inflated by `clearance`.
+    pub fn build(
+        bounds: &Bounds,
+        obstacles: &[Obstacle],
+        index: Option<&ObstacleIndex>,
+        goal: Vec2,
+        clearance: f32,
+    ) -> Field {
+        let size = bounds.max - bounds.min;
+        let cell = CELL.max((size.x * size.y / MAX_CELLS).sqrt());
+        let (nx, ny) = ((size.x / cell).ceil().max(1.0) as usize, (size.y / cell).ceil().max(1.0) as usize);
+        let origin = bounds.min;
+        let centre =
+            |x: usize, y: usize| origin + Vec2::new((x as f32 + 0.5) * cell, (y as f32 + 0.5) * cell);
+        let mut walkable = vec![true; nx * ny];
+        for y in 0..ny {
+            for x in 0..nx {
+                let c = centre(x, y);
+                let mut free = true;
+                if let Some(index) = index {
+                    index.candidates(c, clearance, |o| {
+                        free &= obstacles[o as usize].signed_distance(c) > clearance;
+                    });
+                }
+                walkable[y * nx + x] = free;
+            }
+        }
+        let mut dist = vec![f32::INFINITY; nx * ny];
+        let mut heap = BinaryHeap::new();
+        // Seeds: the walkable cells within two cells of the goal, at their straight distance.
+        let g = (goal - origin) / cell;
+        let (gx, gy) = (g.x.floor() as i64, g.y.floor() as i64);
+        for y in gy - 2..=gy + 2 {
+            for x in gx - 2..=gx + 2 {
+                if x < 0 || y < 0 || x >= nx as i64 || y >= ny as i64 {
+                    continue;
+                }
+                let k = y as usize * nx + x as usize;
+                if walkable[k] {
+                    dist[k] = (centre(x as usize, y as usize) - goal).length();
+                    heap.push((Reverse(dist[k].to_bits()), k));
+                }
+            }
+        }
+        let diagonal = cell * std::f32::consts::SQRT_2;
+        while let Some((Reverse(bits), k)) = heap.pop() {
+            let d = f32::from_bits(bits);
+            if d > dist[k] {
+                continue;
+            }
+            let (x, y) = ((k % nx) as i64, (k / nx) as i64);
+            let open = |x: i64, y: i64| {
+                x >= 0 && y >= 0 && x < nx as i64 && y < ny as i64 && walkable[y as usize * nx + x as usize]
+            };
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                let (x2, y2) = (x + dx, y + dy);
+                // No corner cutting: a diagonal step needs both cells beside it open.
+                if !open(x2, y2) || (dx != 0 && dy != 0 && !(open(x + dx, y) && open(x, y + dy))) {
+                    continue;
+                }
+                let step = if dx != 0 && dy != 0 { diagonal } else { cell };
+                let k2 = y2 as usize * nx + x2 as usize;
+                let nd = d + step;
+                if nd < dist[k2] {
+                    dist[k2] = nd;
+                    heap.push((Reverse(nd.to_bits()), k2));
+                }
+            }
+        }
+        Field { origin, cell, nx, ny, dist }
+    }
+
+    /// At `p`: the unit direction of steepest descent and the walking distance left, from the
+    /// four cell centres around it (a wall or unreached corner counts as the largest reached
+    /// one plus a cell). `None` outside the grid, where nothing around is reached, or where
+    /// the field is flat.
+    pub fn descent(&self, p: Vec2) -> Option<(Vec2, f32)> {
+        let f = (p - self.origin) / self.cell - Vec2::splat(0.5);
+        let (x0, y0) = (f.x.floor(), f.y.floor());
+        let (tx, ty) = (f.x - x0, f.y - y0);
+        let at = |x: f32, y: f32| {
+            if x < 0.0 || y < 0.0 || x >= self.nx as f32 || y >= self.ny as f32 {
+                return f32::INFINITY;
+            }
+            self.dist[y as usize * self.nx + x as usize]
+        };
+        let mut v = [at(x0, y0), at(x0 + 1.0, y0), at(x0, y0 + 1.0), at(x0 + 1.0, y0 + 1.0)];
+        let reached = v.iter().copied().filter(|d| d.is_finite()).fold(f32::NEG_INFINITY, f32::max);
+        if !reached.is_finite() {
+            return None;
+        }
+        for d in &mut v {
+            if !d.is_finite() {
+                *d = reached + self.cell;
+            }
+        }
+        let [a, b, c, d] = v;
+        let gx = ((1.0 - ty) * (b - a) + ty * (d - c)) / self.cell;
+        let gy = ((1.0 - tx) * (c - a) + tx * (d - b)) / self.cell;
+        let grad = Vec2::new(gx, gy);
+        if grad == Vec2::ZERO {
+            return None;
+        }
+        let here = (1.0 - tx) * (1.0 - ty) * a + tx * (1.0 - ty) * b + (1.0 - tx) * ty * c + tx * ty * d;
+        Some((-norm(grad), here))
+    }
+}
+
+/// The fields of the targets that routed behaviours use, each with what it was built from.
+#[derive(Clone, Debug, Default)]
+pub struct Router {
+    /// Per target id: the field and its inputs (goal, clearance).
+    fields: Vec<Option<(Vec2, f32, Field)>>,
+    /// The obstacles the fields were built around.
+    obstacles: Vec<Obstacle>,
+}
+
+impl Router {
+    /// Rebuilds the fields whose inputs changed; returns how many it built.
+    pub fn refresh(&mut self, world: &World, index: Option<&ObstacleIndex>) -> usize {
+        let mut wanted: Vec<u16> = Vec::new();
+        for g in &world.groups {
+            for b in &g.behaviours {
+                if let Behaviour::SeekField { target } | Behaviour::ArriveField { target, .. } = b.behaviour
+                    && !wanted.contains(&target)
+                {
+                    wanted.push(target);
+                }
+            }
+        }
+        if wanted.is_empty() {
+            return 0;
+        }
+        let clearance = world.groups.iter().map(|g| g.params.radius.max()).fold(0.0f32, f32::max);
+        if self.obstacles != world.obstacles {
+            self.fields.clear();
+            self.obstacles = world.obstacles.clone();
+        }
+        self.fields.resize(world.targets.len(), None);
+        let mut built = 0;
+        for t in wanted {
+            let Target::Point(goal) = world.targets[t as usize] else { continue };
+            let fresh = matches!(&self.fields[t as usize], Some((g, c, _)) if *g == goal && *c == clearance);
+            if !fresh {
+                let field = Field::build(&world.bounds, &world.obstacles, index, goal, clearance);
+                self.fields[t as usize] = Some((goal, clearance, field));
+                built += 1;
+            }
+        }
+        built
+    }
+
+    /// The routed offset to target `t` from `p`: the field's direction times the walking
+    /// distance left; `None` where the field gives none (then the straight line serves).
+    pub fn offset(&self, t: u16, p: Vec2) -> Option<Vec2> {
+        let (_, _, field) = self.fields.get(t as usize)?.as_ref()?;
+        let (dir, left) = field.descent(p)?;
+        Some(dir * left)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOOR: &str = "version = 1\nname = \"r\"\nseed = 1\ndt = 0.1\nticks = 5\nobstacles = [{ name = \"door\", kind = \"wall\", points = [[5, 0], [5, 10]], thickness = 0.2 }]\n[bounds]\nmin = [0, 0]\nmax = [10, 10]\n[targets.goal]\nkind = \"point\"\nposition = [9, 5]\n[[groups]]\nname = \"g\"\ncount = 1\nspawn = { kind = \"points\", points = [[1, 5]] }\nmax_speed = 1\nmax_force = 1\nradius = 0.3\n[[groups.behaviours]]\nkind = \"seek\"\ntarget = \"goal\"\nroute = \"field\"\n";
+
+    #[test]
+    fn a_field_is_rebuilt_only_when_the_obstacles_or_its_target_change() {
+        let mut world = crate::Scenario::parse(DOOR, "r.toml").expect("valid").build_world();
+        let index = |w: &World| ObstacleIndex::build(&w.obstacles, &w.bounds);
+        let mut router = Router::default();
+        assert_eq!(router.refresh(&world, Some(&index(&world))), 1);
+        assert_eq!(router.refresh(&world, Some(&index(&world))), 0, "nothing changed");
+        // The closed door (a wall across the room) cuts the goal off: no way from the west.
+        assert!(router.offset(0, Vec2::new(1.0, 5.0)).is_none());
+        world.doors[0].closed = false;
+        world.refresh_obstacles();
+        assert_eq!(router.refresh(&world, Some(&index(&world))), 1, "the door opened");
+        let o = router.offset(0, Vec2::new(1.0, 5.0)).expect("a way now");
+        assert!((o.length() - 8.0).abs() < 0.3 && o.x > 0.99 * o.length(), "straight east, about 8: {o}");
+        world.targets[0] = Target::Point(Vec2::new(9.0, 8.0));
+        assert_eq!(router.refresh(&world, Some(&index(&world))), 1, "the target moved");
+    }
+}
