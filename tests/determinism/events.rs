@@ -3,7 +3,8 @@
 //! continues bit for bit: doors (the north door and a retarget after tick 157, when the queue
 //! passes 60; the east door after 200), boarding (a burst after 200, releases from a waiting
 //! area every 40 ticks from 300, a source closed after 450), alarm (a `set` event after 335)
-//! and closing (a door closed after 300 diverts the crowd by its `on_closed` entry).
+//! and closing (a door closed after 300 diverts the crowd by its `on_closed` entry); and the
+//! routed floor (a door opened after 100 rebuilds the exit's distance field).
 
 use throng_engine::state::checkpoint;
 use throng_engine::{IndexKind, RunSettings, Scenario, Simulation};
@@ -100,4 +101,13 @@ fn an_on_closed_diversion_is_the_same_everywhere_and_resumes_bit_for_bit() {
     let closing = scene("closing");
     same_everywhere(&closing, 320, &[(1, Some(300)), (0, None)]);
     resumed_bit_for_bit(&closing, 320, &[299, 300, 301]);
+}
+
+#[test]
+fn a_routed_floor_whose_door_opens_is_the_same_everywhere_and_resumes_bit_for_bit() {
+    // The store door opens after tick 100 and the exit's distance field is rebuilt; a resumed
+    // run rebuilds it from the checkpointed state alone.
+    let floor = load(&root().join("scenarios/walls/floor.toml"));
+    same_everywhere(&floor, 130, &[(1, Some(100)), (0, None)]);
+    resumed_bit_for_bit(&floor, 130, &[99, 100, 101]);
 }
