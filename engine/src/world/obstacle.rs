@@ -47,13 +47,12 @@ pub enum Obstacle {
 
 impl Obstacle {
     /// Centre and radius of a circle holding the obstacle.
+    #[inline]
     pub fn bounding_circle(&self) -> (Vec2, f32) {
         match *self {
             Obstacle::Circle { centre, radius } => (centre, radius),
-            _ => {
-                let (min, max) = self.bounding_box();
-                (0.5 * (min + max), 0.5 * (max - min).length())
-            }
+            Obstacle::Rect { min, max } => (0.5 * (min + max), 0.5 * (max - min).length()),
+            Obstacle::Polygon { .. } | Obstacle::Wall { .. } => self.chain_circle(),
         }
     }
 
@@ -71,6 +70,7 @@ impl Obstacle {
     }
 
     /// Signed distance from `q` to the obstacle's boundary: negative inside.
+    #[inline]
     pub fn signed_distance(&self, q: Vec2) -> f32 {
         match *self {
             Obstacle::Circle { centre, radius } => (q - centre).length() - radius,
@@ -82,6 +82,15 @@ impl Obstacle {
                     -(q.x - min.x).min(max.x - q.x).min(q.y - min.y).min(max.y - q.y)
                 }
             }
+            Obstacle::Polygon { .. } | Obstacle::Wall { .. } => self.chain_distance(q),
+        }
+    }
+
+    /// [`Obstacle::signed_distance`] of a polygon or a wall, out of line so that the circles'
+    /// and rectangles' stays small enough to inline in the threat and collision loops.
+    #[inline(never)]
+    fn chain_distance(&self, q: Vec2) -> f32 {
+        match *self {
             Obstacle::Polygon { ref vertices } => {
                 let d = (q - nearest_on_chain(vertices, true, q).0).length();
                 if contains(vertices, q) { -d } else { d }
@@ -89,10 +98,12 @@ impl Obstacle {
             Obstacle::Wall { ref points, thickness } => {
                 (q - nearest_on_chain(points, false, q).0).length() - 0.5 * thickness
             }
+            _ => self.signed_distance(q),
         }
     }
 
     /// Is `q` inside the obstacle inflated by `r`?
+    #[inline]
     pub fn inflated_contains(&self, q: Vec2, r: f32) -> bool {
         self.signed_distance(q) <= r
     }
@@ -100,6 +111,7 @@ impl Obstacle {
     /// The spec's `centre(o)` for avoidance: a circle's centre; for a rectangle the point of it
     /// nearest to `ahead` (the nearest boundary point when `ahead` is inside), so long walls
     /// push sideways rather than away from their middle.
+    #[inline]
     pub fn avoid_centre(&self, ahead: Vec2) -> Vec2 {
         match *self {
             Obstacle::Circle { centre, .. } => centre,
@@ -147,6 +159,7 @@ impl Obstacle {
 
     /// If a body of radius `r` at `p` overlaps the obstacle: the nearest position where it just
     /// touches it, and the outward normal there.
+    #[inline]
     pub fn push_out(&self, p: Vec2, r: f32) -> Option<(Vec2, Vec2)> {
         match *self {
             Obstacle::Circle { centre, radius } => {
@@ -173,14 +186,25 @@ impl Obstacle {
                     Some((face + n * r, n))
                 }
             }
-            Obstacle::Polygon { .. } | Obstacle::Wall { .. } => {
-                if self.signed_distance(p) >= r {
-                    return None;
-                }
-                let (surface, n) = self.boundary(p);
-                Some((surface + n * r, n))
-            }
+            Obstacle::Polygon { .. } | Obstacle::Wall { .. } => self.chain_push_out(p, r),
         }
+    }
+
+    /// [`Obstacle::bounding_circle`] of a polygon or a wall (out of line, as `chain_distance`).
+    #[inline(never)]
+    fn chain_circle(&self) -> (Vec2, f32) {
+        let (min, max) = self.bounding_box();
+        (0.5 * (min + max), 0.5 * (max - min).length())
+    }
+
+    /// [`Obstacle::push_out`] of a polygon or a wall (out of line, as `chain_distance`).
+    #[inline(never)]
+    fn chain_push_out(&self, p: Vec2, r: f32) -> Option<(Vec2, Vec2)> {
+        if self.signed_distance(p) >= r {
+            return None;
+        }
+        let (surface, n) = self.boundary(p);
+        Some((surface + n * r, n))
     }
 }
 
