@@ -1,5 +1,5 @@
-//! Routing around walls: a distance field per target (`route = "field"` on `seek` and
-//! `arrive`). The field is the walking distance to the target over a grid of the world's
+//! Routing around walls: a distance field per goal (`route = "field"` on `seek` and `arrive`,
+//! a field per target; on `follow_path`, a field per node). The field is the walking distance to the target over a grid of the world's
 //! bounds, cells whose centre is closer to an obstacle than the largest body radius being
 //! walls; it is solved by Dijkstra with 8 neighbours (no corner cutting) from the cells around
 //! the target, and an agent's desired direction is the field's descending gradient where it
@@ -141,11 +141,26 @@ impl Field {
     }
 }
 
-/// The fields of the targets that routed behaviours use, each with what it was built from.
+/// What a field leads to: a target, or a node of a path (routed path following).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// A `point` target, by id.
+    Target(u16),
+    /// Node `node` of path `path`.
+    Node {
+        /// The path's index.
+        path: u16,
+        /// The node's index.
+        node: u32,
+    },
+}
+
+/// The fields of the goals that routed behaviours use, each with what it was built from.
 #[derive(Clone, Debug, Default)]
 pub struct Router {
-    /// Per target id: the field and its inputs (goal, clearance).
-    fields: Vec<Option<(Vec2, f32, Field)>>,
+    /// The fields, in the order their goals were first wanted: goal, its position, the
+    /// clearance, the field.
+    fields: Vec<(Goal, Vec2, f32, Field)>,
     /// The obstacles the fields were built around.
     obstacles: Vec<Obstacle>,
 }
@@ -153,13 +168,22 @@ pub struct Router {
 impl Router {
     /// Rebuilds the fields whose inputs changed; returns how many it built.
     pub fn refresh(&mut self, world: &World, index: Option<&ObstacleIndex>) -> usize {
-        let mut wanted: Vec<u16> = Vec::new();
+        let mut wanted: Vec<(Goal, Vec2)> = Vec::new();
         for g in &world.groups {
             for b in &g.behaviours {
-                if let Behaviour::SeekField { target } | Behaviour::ArriveField { target, .. } = b.behaviour
-                    && !wanted.contains(&target)
-                {
-                    wanted.push(target);
+                match b.behaviour {
+                    Behaviour::SeekField { target } | Behaviour::ArriveField { target, .. } => {
+                        if let Target::Point(p) = world.targets[target as usize] {
+                            wanted.push((Goal::Target(target), p));
+                        }
+                    }
+                    Behaviour::FollowPathField { path, .. } => {
+                        let nodes = &world.paths[path as usize].nodes;
+                        wanted.extend(
+                            nodes.iter().enumerate().map(|(k, n)| (Goal::Node { path, node: k as u32 }, *n)),
+                        );
+                    }
+                    _ => {}
                 }
             }
         }
@@ -171,24 +195,27 @@ impl Router {
             self.fields.clear();
             self.obstacles = world.obstacles.clone();
         }
-        self.fields.resize(world.targets.len(), None);
         let mut built = 0;
-        for t in wanted {
-            let Target::Point(goal) = world.targets[t as usize] else { continue };
-            let fresh = matches!(&self.fields[t as usize], Some((g, c, _)) if *g == goal && *c == clearance);
-            if !fresh {
-                let field = Field::build(&world.bounds, &world.obstacles, index, goal, clearance);
-                self.fields[t as usize] = Some((goal, clearance, field));
-                built += 1;
+        for (goal, at) in wanted {
+            match self.fields.iter().position(|f| f.0 == goal) {
+                Some(k) if self.fields[k].1 == at && self.fields[k].2 == clearance => {}
+                found => {
+                    let field = Field::build(&world.bounds, &world.obstacles, index, at, clearance);
+                    match found {
+                        Some(k) => self.fields[k] = (goal, at, clearance, field),
+                        None => self.fields.push((goal, at, clearance, field)),
+                    }
+                    built += 1;
+                }
             }
         }
         built
     }
 
-    /// The routed offset to target `t` from `p`: the field's direction times the walking
-    /// distance left; `None` where the field gives none (then the straight line serves).
-    pub fn offset(&self, t: u16, p: Vec2) -> Option<Vec2> {
-        let (_, _, field) = self.fields.get(t as usize)?.as_ref()?;
+    /// The routed offset to `goal` from `p`: the field's direction times the walking distance
+    /// left; `None` where the field gives none (then the straight line serves).
+    pub fn offset(&self, goal: Goal, p: Vec2) -> Option<Vec2> {
+        let (_, _, _, field) = self.fields.iter().find(|f| f.0 == goal)?;
         let (dir, left) = field.descent(p)?;
         Some(dir * left)
     }
@@ -208,11 +235,11 @@ mod tests {
         assert_eq!(router.refresh(&world, Some(&index(&world))), 1);
         assert_eq!(router.refresh(&world, Some(&index(&world))), 0, "nothing changed");
         // The closed door (a wall across the room) cuts the goal off: no way from the west.
-        assert!(router.offset(0, Vec2::new(1.0, 5.0)).is_none());
+        assert!(router.offset(Goal::Target(0), Vec2::new(1.0, 5.0)).is_none());
         world.doors[0].closed = false;
         world.refresh_obstacles();
         assert_eq!(router.refresh(&world, Some(&index(&world))), 1, "the door opened");
-        let o = router.offset(0, Vec2::new(1.0, 5.0)).expect("a way now");
+        let o = router.offset(Goal::Target(0), Vec2::new(1.0, 5.0)).expect("a way now");
         assert!((o.length() - 8.0).abs() < 0.3 && o.x > 0.99 * o.length(), "straight east, about 8: {o}");
         world.targets[0] = Target::Point(Vec2::new(9.0, 8.0));
         assert_eq!(router.refresh(&world, Some(&index(&world))), 1, "the target moved");

@@ -213,3 +213,28 @@ fn a_routed_scene_is_the_same_at_any_thread_count_and_index() {
         assert_eq!(hashes(threads, index), reference, "{threads} threads, {index:?}");
     }
 }
+
+#[test]
+fn routed_path_following_leaves_the_trap_node_by_node() {
+    // The same trap, followed as a path: a node at the goal and one back west of the U, looped.
+    // Straight path following pushes into the U's closed side; routed, everyone reaches the
+    // goal (the exit there takes them).
+    let run = |route: &str| {
+        let text = format!(
+            "{}\n[paths.round]\nnodes = [[32, 15], [5, 25]]\nradius = 1.0\n",
+            std::fs::read_to_string(crate::common::root().join("scenarios/walls/u_trap.toml"))
+                .expect("the trap")
+                .replace(
+                    "kind = \"seek\"\ntarget = \"goal\"\nroute = \"field\"",
+                    &format!("kind = \"follow_path\"\npath = \"round\"\nroute = \"{route}\""),
+                )
+        );
+        let s = Scenario::parse(&text, "trap_path.toml").expect("a valid trap");
+        let mut sim =
+            Simulation::new(&s, RunSettings { threads: 2, ..RunSettings::default() }).expect("simulation");
+        sim.run(s.ticks).expect("runs");
+        sim.world().exited
+    };
+    assert_eq!(run("straight"), 0);
+    assert_eq!(run("field"), 10);
+}

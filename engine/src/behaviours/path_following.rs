@@ -56,6 +56,7 @@ pub const FOLLOW_PATH: KindSpec = KindSpec {
             meaning: "what happens at the last node (`loop` and `patrol` need 2 nodes or more)",
         },
         length("slowing_radius", Default::Value(3.0), "arrive radius at the end of a `once` path"),
+        super::seek::ROUTE,
     ],
     build: |a, ctx| {
         let path = a.path("path");
@@ -74,6 +75,10 @@ pub const FOLLOW_PATH: KindSpec = KindSpec {
                 ),
             });
         }
-        Ok(Behaviour::FollowPath { path, mode, slowing_radius: a.number("slowing_radius") })
+        let slowing_radius = a.number("slowing_radius");
+        Ok(match a.choice("route") {
+            "field" => Behaviour::FollowPathField { path, mode, slowing_radius },
+            _ => Behaviour::FollowPath { path, mode, slowing_radius },
+        })
     },
 };

@@ -40,11 +40,11 @@ pub const SEEK: KindSpec = KindSpec {
 };
 
 /// `route`: the straight line, or the target's distance field around the walls.
-const ROUTE: ParamSpec = ParamSpec {
+pub(super) const ROUTE: ParamSpec = ParamSpec {
     key: "route",
     kind: Kind::Choice(&["straight", "field"], "straight"),
     unit: "",
-    meaning: "`straight`: towards the target; `field`: down its distance field, around walls (a `point` target)",
+    meaning: "`straight`: in a straight line; `field`: down the distance field of the target (a `point` target) or node, around walls",
 };
 
 /// A routed behaviour needs a fixed point target (its field is built once per position).

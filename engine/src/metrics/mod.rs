@@ -487,6 +487,8 @@ pub fn goal_of(world: &World, i: usize, time_s: f64) -> Option<Vec2> {
     group.behaviours.iter().find_map(|b| match b.behaviour {
         Behaviour::Seek { target }
         | Behaviour::Arrive { target, .. }
+        | Behaviour::SeekField { target }
+        | Behaviour::ArriveField { target, .. }
         | Behaviour::RandomWalk { target, .. } => match &world.targets[target as usize] {
             Target::Point(p) => Some(*p),
             Target::Moving { waypoints, speed } => Some(moving_point(waypoints, *speed, time_s).0),
@@ -494,7 +496,8 @@ pub fn goal_of(world: &World, i: usize, time_s: f64) -> Option<Vec2> {
             Target::Random { .. } => Some(world.agents.goal[i]),
             Target::NearestOf(_) => None,
         },
-        Behaviour::FollowPath { path, mode: PathMode::Once, .. } => {
+        Behaviour::FollowPath { path, mode: PathMode::Once, .. }
+        | Behaviour::FollowPathField { path, mode: PathMode::Once, .. } => {
             world.paths[path as usize].nodes.last().copied()
         }
         _ => None,

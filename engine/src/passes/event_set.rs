@@ -30,7 +30,7 @@ pub fn set(
     for patch in patches {
         let live = &mut group.behaviours[patch.behaviour as usize];
         copy_fields(live, patch);
-        if let Behaviour::FollowPath { path, .. } = live.behaviour
+        if let Behaviour::FollowPath { path, .. } | Behaviour::FollowPathField { path, .. } = live.behaviour
             && patch.fields.iter().any(|f| f == "path")
         {
             new_path = Some(path);

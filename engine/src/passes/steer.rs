@@ -12,6 +12,7 @@ use crate::behaviours::*;
 use crate::index::{Neighbours, ObstacleIndex, SpatialIndex};
 use crate::math::{Vec2, norm, rotate};
 use crate::rng::{self, AgentRng};
+use crate::routing::Goal;
 use crate::world::{Bounds, Group, Obstacle, Path, PathMode, Target, TargetId};
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
@@ -146,12 +147,12 @@ impl SteerInputs<'_> {
             // Routed: the field's offset (direction × walking distance left), else the line.
             Behaviour::SeekField { target: t } => {
                 let p = self.position[i];
-                let o = self.router.offset(t, p).or_else(|| target(t).map(|(o, _)| o));
+                let o = self.router.offset(Goal::Target(t), p).or_else(|| target(t).map(|(o, _)| o));
                 o.map_or(Vec2::ZERO, |o| seek(o, v, max_speed))
             }
             Behaviour::ArriveField { target: t, slowing_radius } => {
                 let p = self.position[i];
-                let o = self.router.offset(t, p).or_else(|| target(t).map(|(o, _)| o));
+                let o = self.router.offset(Goal::Target(t), p).or_else(|| target(t).map(|(o, _)| o));
                 o.map_or(Vec2::ZERO, |o| arrive(o, v, max_speed, slowing_radius))
             }
             Behaviour::Wander { radius, distance, jitter } => {
@@ -193,7 +194,9 @@ impl SteerInputs<'_> {
                     _ => Vec2::ZERO,
                 }
             }
-            Behaviour::FollowPath { path, mode, slowing_radius } => {
+            Behaviour::FollowPath { path, mode, slowing_radius }
+            | Behaviour::FollowPathField { path, mode, slowing_radius } => {
+                let routed = matches!(b, Behaviour::FollowPathField { .. });
                 let nodes = &self.paths[path as usize].nodes;
                 let radius = self.paths[path as usize].radius;
                 let p = self.position[i];
@@ -204,13 +207,9 @@ impl SteerInputs<'_> {
                 *st.path_node = next;
                 *st.path_dir = dir;
                 let arrive_here = mode == PathMode::Once && next == n - 1;
-                follow_path(
-                    self.bounds.offset(p, nodes[next as usize]),
-                    v,
-                    max_speed,
-                    arrive_here,
-                    slowing_radius,
-                )
+                let straight = || self.bounds.offset(p, nodes[next as usize]);
+                let routed = routed.then(|| self.router.offset(Goal::Node { path, node: next }, p)).flatten();
+                follow_path(routed.unwrap_or_else(straight), v, max_speed, arrive_here, slowing_radius)
             }
             Behaviour::FollowLeader {
                 leader,

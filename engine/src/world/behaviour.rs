@@ -207,6 +207,15 @@ pub enum Behaviour {
         /// Walking distance from the target at which the agent starts slowing (world units).
         slowing_radius: f32,
     },
+    /// `follow_path` with `route = "field"`: each node is reached along its distance field.
+    FollowPathField {
+        /// The path to follow: an index into `World::paths`.
+        path: u16,
+        /// What happens at the last node.
+        mode: PathMode,
+        /// Arrive radius at the last node of a [`PathMode::Once`] path (world units).
+        slowing_radius: f32,
+    },
 }
 
 impl Behaviour {
@@ -226,7 +235,7 @@ impl Behaviour {
             Behaviour::Cruise { .. } => "cruise",
             Behaviour::TieBreak { .. } => "tie_break",
             Behaviour::AvoidObstacles { .. } => "avoid_obstacles",
-            Behaviour::FollowPath { .. } => "follow_path",
+            Behaviour::FollowPath { .. } | Behaviour::FollowPathField { .. } => "follow_path",
             Behaviour::FollowLeader { .. } => "follow_leader",
             Behaviour::Queue { .. } => "queue",
             Behaviour::RandomWalk { .. } => "random_walk",
