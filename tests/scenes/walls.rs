@@ -121,74 +121,30 @@ fn a_turned_funnel_takes_the_same_time_to_pass() {
     }
 }
 
-/// Agents inside a U of walls open to the west, their target east of its closed side; `route`
-/// is `straight` or `field`.
+/// The shipped U trap (ten walkers inside a U of walls open to the west, their goal east of
+/// its closed side) with its seek's `route` set to `route`.
+fn trap_text(route: &str) -> String {
+    std::fs::read_to_string(crate::common::root().join("scenarios/walls/u_trap.toml"))
+        .expect("the trap")
+        .replace("route = \"field\"", &format!("route = \"{route}\""))
+}
+
 fn trap(route: &str) -> Scenario {
-    Scenario::parse(
-        &format!(
-            r#"version = 1
-name = "trap"
-seed = 9
-dt = 0.1
-ticks = 1200
-obstacles = [{{ kind = "wall", points = [[10, 10], [20, 10], [20, 20], [10, 20]], thickness = 0.4 }}]
+    Scenario::parse(&trap_text(route), "u_trap.toml").expect("a valid trap")
+}
 
-[bounds]
-min = [0, 0]
-max = [40, 30]
-
-[targets.goal]
-kind = "point"
-position = [32, 15]
-
-[[exits]]
-name = "goal"
-kind = "circle"
-centre = [32, 15]
-radius = 1.5
-
-[[groups]]
-name = "trapped"
-count = 10
-spawn = {{ kind = "rect", min = [14, 12], max = [18, 18] }}
-max_speed = 1.3
-max_force = 4.0
-radius = 0.3
-
-[[groups.behaviours]]
-kind = "seek"
-target = "goal"
-route = "{route}"
-
-[[groups.behaviours]]
-kind = "avoid_obstacles"
-weight = 2.0
-see_ahead = 1.5
-max_avoid_force = 4.0
-
-[[groups.behaviours]]
-kind = "separation"
-weight = 1.5
-radius = 0.8
-max_separation = 3.0
-"#
-        ),
-        "trap.toml",
-    )
-    .expect("a valid trap")
+/// How many agents the exits took over the whole run.
+fn exited(s: &Scenario) -> u64 {
+    let mut sim =
+        Simulation::new(s, RunSettings { threads: 2, ..RunSettings::default() }).expect("simulation");
+    sim.run(s.ticks).expect("runs");
+    sim.world().exited
 }
 
 #[test]
 fn straight_seeking_never_leaves_a_u_trap_and_the_field_takes_everyone_out() {
-    let run = |route: &str| {
-        let s = trap(route);
-        let mut sim =
-            Simulation::new(&s, RunSettings { threads: 2, ..RunSettings::default() }).expect("simulation");
-        sim.run(s.ticks).expect("runs");
-        sim.world().exited
-    };
-    assert_eq!(run("straight"), 0, "straight-line seeking pushes into the wall for ever");
-    assert_eq!(run("field"), 10, "the field routes everyone out of the U and round to the goal");
+    assert_eq!(exited(&trap("straight")), 0, "straight-line seeking pushes into the wall for ever");
+    assert_eq!(exited(&trap("field")), 10, "the field routes everyone out of the U and round to the goal");
 }
 
 #[test]
@@ -219,22 +175,13 @@ fn routed_path_following_leaves_the_trap_node_by_node() {
     // The same trap, followed as a path: a node at the goal and one back west of the U, looped.
     // Straight path following pushes into the U's closed side; routed, everyone reaches the
     // goal (the exit there takes them).
-    let run = |route: &str| {
-        let text = format!(
-            "{}\n[paths.round]\nnodes = [[32, 15], [5, 25]]\nradius = 1.0\n",
-            std::fs::read_to_string(crate::common::root().join("scenarios/walls/u_trap.toml"))
-                .expect("the trap")
-                .replace(
-                    "kind = \"seek\"\ntarget = \"goal\"\nroute = \"field\"",
-                    &format!("kind = \"follow_path\"\npath = \"round\"\nroute = \"{route}\""),
-                )
-        );
-        let s = Scenario::parse(&text, "trap_path.toml").expect("a valid trap");
-        let mut sim =
-            Simulation::new(&s, RunSettings { threads: 2, ..RunSettings::default() }).expect("simulation");
-        sim.run(s.ticks).expect("runs");
-        sim.world().exited
+    let as_path = |route: &str| {
+        let seek = format!("kind = \"seek\"\ntarget = \"goal\"\nroute = \"{route}\"");
+        let follow = format!("kind = \"follow_path\"\npath = \"round\"\nroute = \"{route}\"");
+        let text = trap_text(route).replace(&seek, &follow)
+            + "\n[paths.round]\nnodes = [[32, 15], [5, 25]]\nradius = 1.0\n";
+        Scenario::parse(&text, "trap_path.toml").expect("a valid trap")
     };
-    assert_eq!(run("straight"), 0);
-    assert_eq!(run("field"), 10);
+    assert_eq!(exited(&as_path("straight")), 0);
+    assert_eq!(exited(&as_path("field")), 10);
 }

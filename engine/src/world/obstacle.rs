@@ -267,7 +267,8 @@ mod tests {
         let (p, n) = l.push_out(Vec2::new(3.0, 1.9), 0.5).expect("overlaps");
         assert!((p - Vec2::new(3.0, 2.5)).length() < 1e-6 && n == Vec2::Y, "{p} {n}");
         assert!(l.push_out(Vec2::new(3.0, 2.6), 0.5).is_none());
-        assert_eq!(l.avoid_centre(Vec2::new(3.0, 3.5)), Vec2::new(3.0, 2.0));
+        // In the notch, nearer the upright (x = 2) than the foot (y = 2).
+        assert_eq!(l.avoid_centre(Vec2::new(3.0, 3.5)), Vec2::new(2.0, 3.5));
         // A wall 0.2 thick along y = 0 from x 0 to 10, then up to (10, 5).
         let w = Obstacle::Wall {
             points: vec![Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(10.0, 5.0)],
