@@ -4,7 +4,7 @@
 
 use super::events::EventNames;
 use super::*;
-use crate::world::{Action, Switch};
+use crate::world::{Action, Switch, WeightedBehaviour};
 
 /// The actions and the keys each takes besides the trigger's and `name`.
 pub(super) const ACTIONS: [(&str, &[&str]); 10] = [
@@ -152,30 +152,7 @@ impl Validator<'_> {
                     "missing key `behaviour` for a \"retarget\" event (its index in the group's list, or its kind)",
                 );
             }
-            Some(BehaviourRef::Index(b)) if (*b as usize) < list.len() => *b as usize,
-            Some(BehaviourRef::Index(b)) => {
-                return self.fail(
-                    &at("behaviour"),
-                    format!(
-                        "group \"{group}\" has {} behaviours (0 to {}), found {b}",
-                        list.len(),
-                        list.len().saturating_sub(1)
-                    ),
-                );
-            }
-            Some(BehaviourRef::Kind(kind)) => match list.iter().position(|w| w.behaviour.name() == kind) {
-                Some(b) => b,
-                None => {
-                    let kinds: Vec<&str> = list.iter().map(|w| w.behaviour.name()).collect();
-                    return self.fail(
-                        &at("behaviour"),
-                        format!(
-                            "group \"{group}\" has no \"{kind}\" behaviour (it has: {})",
-                            kinds.join(", ")
-                        ),
-                    );
-                }
-            },
+            Some(by) => self.behaviour_of(&at("behaviour"), group, list, by)?,
         };
         if list[b].behaviour.target().is_none() {
             return self.fail(
@@ -217,5 +194,40 @@ impl Validator<'_> {
         };
         let index = index as u32;
         Some([Switch::Door(index), Switch::Exit(index), Switch::Gate(index), Switch::Source(index)][*k])
+    }
+
+    /// The index of a group's behaviour given by its index in the list or by its kind (the
+    /// first of that kind), or an error at `path` naming what the group has.
+    pub(super) fn behaviour_of(
+        &mut self,
+        path: &[Seg],
+        group: &str,
+        list: &[WeightedBehaviour],
+        by: &BehaviourRef,
+    ) -> Option<usize> {
+        match by {
+            BehaviourRef::Index(b) if (*b as usize) < list.len() => Some(*b as usize),
+            BehaviourRef::Index(b) => self.fail(
+                path,
+                format!(
+                    "group \"{group}\" has {} behaviours (0 to {}), found {b}",
+                    list.len(),
+                    list.len().saturating_sub(1)
+                ),
+            ),
+            BehaviourRef::Kind(kind) => match list.iter().position(|w| w.behaviour.name() == kind) {
+                Some(b) => Some(b),
+                None => {
+                    let kinds: Vec<&str> = list.iter().map(|w| w.behaviour.name()).collect();
+                    self.fail(
+                        path,
+                        format!(
+                            "group \"{group}\" has no \"{kind}\" behaviour (it has: {})",
+                            kinds.join(", ")
+                        ),
+                    )
+                }
+            },
+        }
     }
 }

@@ -90,35 +90,11 @@ impl Validator<'_> {
                 );
             }
             let list = &groups[g as usize].group.behaviours;
-            let b = match segs[3].parse::<usize>() {
-                Ok(b) if b < list.len() => b,
-                Ok(b) => {
-                    let group = names.groups[g as usize];
-                    return self.fail(
-                        &leaf.path,
-                        format!(
-                            "group \"{group}\" has {} behaviours (0 to {}), found {b}",
-                            list.len(),
-                            list.len().saturating_sub(1)
-                        ),
-                    );
-                }
-                Err(_) => match list.iter().position(|w| w.behaviour.name() == segs[3]) {
-                    Some(b) => b,
-                    None => {
-                        let kinds: Vec<&str> = list.iter().map(|w| w.behaviour.name()).collect();
-                        let group = names.groups[g as usize];
-                        return self.fail(
-                            &leaf.path,
-                            format!(
-                                "group \"{group}\" has no \"{}\" behaviour (it has: {})",
-                                segs[3],
-                                kinds.join(", ")
-                            ),
-                        );
-                    }
-                },
+            let by = match segs[3].parse::<u32>() {
+                Ok(b) => BehaviourRef::Index(b),
+                Err(_) => BehaviourRef::Kind(segs[3].clone()),
             };
+            let b = self.behaviour_of(&leaf.path, names.groups[g as usize], list, &by)?;
             match per_behaviour.iter_mut().find(|(k, _)| *k == b) {
                 Some((_, keys)) => keys.push(leaf),
                 None => per_behaviour.push((b, vec![leaf])),
