@@ -6,14 +6,15 @@
 //! stands (bilinear over the four cells around it). A field depends only on the standing
 //! obstacles, the target's position and the largest radius, so it is derived data: rebuilt,
 //! serially and deterministically, whenever one of them changes (a door opening or closing, a
-//! point target moving), never stored in a checkpoint or hashed.
+//! point target moving), never stored in a checkpoint or hashed. On a wrapped world the grid
+//! wraps too, so the way across a seam is found like any other.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::index::ObstacleIndex;
 use crate::math::{Vec2, norm};
-use crate::world::{Behaviour, Bounds, Obstacle, Target, World};
+use crate::world::{Behaviour, Bounds, BoundsKind, Obstacle, Target, World};
 
 /// Cell size of a field (world units), unless the grid would exceed [`MAX_CELLS`].
 pub const CELL: f32 = 0.25;
@@ -24,16 +25,21 @@ pub const MAX_CELLS: f32 = 4.0e6;
 #[derive(Clone, Debug)]
 pub struct Field {
     origin: Vec2,
-    cell: f32,
+    /// Cell width and height (equal on an open world; on a wrapped one, what tiles it).
+    cell: Vec2,
     nx: usize,
     ny: usize,
+    /// Whether the grid wraps (a wrapped world).
+    wrap: bool,
     /// Per cell (row-major, `y · nx + x`), the distance from its centre to the target; infinite
     /// for a wall cell or one the target cannot be reached from.
     dist: Vec<f32>,
 }
 
 impl Field {
-    /// The field of `goal` over `bounds`, with the obstacles inflated by `clearance`.
+    /// The field of `goal` over `bounds`, with the obstacles inflated by `clearance`. On a
+    /// wrapped world the cells tile the world exactly and the grid wraps: the way across a seam
+    /// counts like any other.
     pub fn build(
         bounds: &Bounds,
         obstacles: &[Obstacle],
@@ -42,11 +48,13 @@ impl Field {
         clearance: f32,
     ) -> Field {
         let size = bounds.max - bounds.min;
-        let cell = CELL.max((size.x * size.y / MAX_CELLS).sqrt());
-        let (nx, ny) = ((size.x / cell).ceil().max(1.0) as usize, (size.y / cell).ceil().max(1.0) as usize);
+        let side = CELL.max((size.x * size.y / MAX_CELLS).sqrt());
+        let (nx, ny) = ((size.x / side).ceil().max(1.0) as usize, (size.y / side).ceil().max(1.0) as usize);
+        let wrap = bounds.kind == BoundsKind::Wrap;
+        let cell = if wrap { Vec2::new(size.x / nx as f32, size.y / ny as f32) } else { Vec2::splat(side) };
         let origin = bounds.min;
         let centre =
-            |x: usize, y: usize| origin + Vec2::new((x as f32 + 0.5) * cell, (y as f32 + 0.5) * cell);
+            |x: usize, y: usize| origin + Vec2::new((x as f32 + 0.5) * cell.x, (y as f32 + 0.5) * cell.y);
         let mut walkable = vec![true; nx * ny];
         for y in 0..ny {
             for x in 0..nx {
@@ -54,12 +62,14 @@ impl Field {
                 let mut free = true;
                 if let Some(index) = index {
                     index.candidates(c, clearance, |o| {
-                        free &= obstacles[o as usize].signed_distance(c) > clearance;
+                        let o = &obstacles[o as usize];
+                        free &= o.signed_distance(index.local(o, c)) > clearance;
                     });
                 }
                 walkable[y * nx + x] = free;
             }
         }
+        let field = Field { origin, cell, nx, ny, wrap, dist: Vec::new() };
         let mut dist = vec![f32::INFINITY; nx * ny];
         let mut heap = BinaryHeap::new();
         // Seeds: the walkable cells within two cells of the goal, at their straight distance.
@@ -67,34 +77,32 @@ impl Field {
         let (gx, gy) = (g.x.floor() as i64, g.y.floor() as i64);
         for y in gy - 2..=gy + 2 {
             for x in gx - 2..=gx + 2 {
-                if x < 0 || y < 0 || x >= nx as i64 || y >= ny as i64 {
-                    continue;
-                }
-                let k = y as usize * nx + x as usize;
+                let Some(k) = field.cell_at(x, y) else { continue };
                 if walkable[k] {
-                    dist[k] = (centre(x as usize, y as usize) - goal).length();
+                    dist[k] = bounds.offset(centre(k % nx, k / nx), goal).length();
                     heap.push((Reverse(dist[k].to_bits()), k));
                 }
             }
         }
-        let diagonal = cell * std::f32::consts::SQRT_2;
+        let diagonal = cell.length();
         while let Some((Reverse(bits), k)) = heap.pop() {
             let d = f32::from_bits(bits);
             if d > dist[k] {
                 continue;
             }
             let (x, y) = ((k % nx) as i64, (k / nx) as i64);
-            let open = |x: i64, y: i64| {
-                x >= 0 && y >= 0 && x < nx as i64 && y < ny as i64 && walkable[y as usize * nx + x as usize]
-            };
+            let open = |x: i64, y: i64| field.cell_at(x, y).filter(|&k| walkable[k]);
             for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
-                let (x2, y2) = (x + dx, y + dy);
+                let Some(k2) = open(x + dx, y + dy) else { continue };
                 // No corner cutting: a diagonal step needs both cells beside it open.
-                if !open(x2, y2) || (dx != 0 && dy != 0 && !(open(x + dx, y) && open(x, y + dy))) {
+                if dx != 0 && dy != 0 && (open(x + dx, y).is_none() || open(x, y + dy).is_none()) {
                     continue;
                 }
-                let step = if dx != 0 && dy != 0 { diagonal } else { cell };
-                let k2 = y2 as usize * nx + x2 as usize;
+                let step = match (dx, dy) {
+                    (0, _) => cell.y,
+                    (_, 0) => cell.x,
+                    _ => diagonal,
+                };
                 let nd = d + step;
                 if nd < dist[k2] {
                     dist[k2] = nd;
@@ -102,7 +110,15 @@ impl Field {
                 }
             }
         }
-        Field { origin, cell, nx, ny, dist }
+        Field { dist, ..field }
+    }
+
+    /// The index of cell (`x`, `y`): wrapped into the grid on a wrapped world, `None` outside
+    /// it on an open one.
+    fn cell_at(&self, x: i64, y: i64) -> Option<usize> {
+        let (nx, ny) = (self.nx as i64, self.ny as i64);
+        let (x, y) = if self.wrap { (x.rem_euclid(nx), y.rem_euclid(ny)) } else { (x, y) };
+        (x >= 0 && y >= 0 && x < nx && y < ny).then(|| (y * nx + x) as usize)
     }
 
     /// At `p`: the unit direction of steepest descent and the walking distance left, from the
@@ -113,12 +129,7 @@ impl Field {
         let f = (p - self.origin) / self.cell - Vec2::splat(0.5);
         let (x0, y0) = (f.x.floor(), f.y.floor());
         let (tx, ty) = (f.x - x0, f.y - y0);
-        let at = |x: f32, y: f32| {
-            if x < 0.0 || y < 0.0 || x >= self.nx as f32 || y >= self.ny as f32 {
-                return f32::INFINITY;
-            }
-            self.dist[y as usize * self.nx + x as usize]
-        };
+        let at = |x: f32, y: f32| self.cell_at(x as i64, y as i64).map_or(f32::INFINITY, |k| self.dist[k]);
         let mut v = [at(x0, y0), at(x0 + 1.0, y0), at(x0, y0 + 1.0), at(x0 + 1.0, y0 + 1.0)];
         let reached = v.iter().copied().filter(|d| d.is_finite()).fold(f32::NEG_INFINITY, f32::max);
         if !reached.is_finite() {
@@ -126,12 +137,12 @@ impl Field {
         }
         for d in &mut v {
             if !d.is_finite() {
-                *d = reached + self.cell;
+                *d = reached + self.cell.max_element();
             }
         }
         let [a, b, c, d] = v;
-        let gx = ((1.0 - ty) * (b - a) + ty * (d - c)) / self.cell;
-        let gy = ((1.0 - tx) * (c - a) + tx * (d - b)) / self.cell;
+        let gx = ((1.0 - ty) * (b - a) + ty * (d - c)) / self.cell.x;
+        let gy = ((1.0 - tx) * (c - a) + tx * (d - b)) / self.cell.y;
         let grad = Vec2::new(gx, gy);
         if grad == Vec2::ZERO {
             return None;
@@ -243,5 +254,24 @@ mod tests {
         assert!((o.length() - 8.0).abs() < 0.3 && o.x > 0.99 * o.length(), "straight east, about 8: {o}");
         world.targets[0] = Target::Point(Vec2::new(9.0, 8.0));
         assert_eq!(router.refresh(&world, Some(&index(&world))), 1, "the target moved");
+    }
+
+    #[test]
+    fn on_a_wrapped_world_the_field_leads_across_the_seam() {
+        // A wall across the whole height at x = 10 of a 20 × 10 wrapped world: from x = 8 the
+        // goal at x = 12 is 16 away westward, across the seam at x = 0.
+        let text = DOOR
+            .replace("[[5, 0], [5, 10]]", "[[10, -1], [10, 11]]")
+            .replace("max = [10, 10]", "max = [20, 10]\nkind = \"wrap\"")
+            .replace("position = [9, 5]", "position = [12, 5]");
+        let world = crate::Scenario::parse(&text, "r.toml").expect("valid").build_world();
+        let index = ObstacleIndex::build(&world.obstacles, &world.bounds);
+        let mut router = Router::default();
+        router.refresh(&world, Some(&index));
+        let o = router.offset(Goal::Target(0), Vec2::new(8.0, 5.0)).expect("a way across the seam");
+        assert!((o.length() - 16.0).abs() < 0.5 && o.x < -0.99 * o.length(), "west, about 16: {o}");
+        // Just west of the seam the way goes on west, into the image at the east side.
+        let o = router.offset(Goal::Target(0), Vec2::new(0.2, 5.0)).expect("a way");
+        assert!((o.length() - 8.2).abs() < 0.5 && o.x < -0.99 * o.length(), "west, about 8.2: {o}");
     }
 }

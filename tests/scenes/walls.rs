@@ -185,3 +185,26 @@ fn routed_path_following_leaves_the_trap_node_by_node() {
     assert_eq!(exited(&as_path("straight")), 0);
     assert_eq!(exited(&as_path("field")), 10);
 }
+
+/// When the last agent of `s` has arrived (seconds): its stop event's tick.
+fn emptied_at(s: &Scenario) -> f32 {
+    let mut sim =
+        Simulation::new(s, RunSettings { threads: 2, ..RunSettings::default() }).expect("simulation");
+    while !sim.stopped() && sim.tick() < s.ticks {
+        sim.step().expect("steps");
+    }
+    assert!(sim.stopped(), "everyone arrives within the run");
+    sim.tick() as f32 * s.dt
+}
+
+#[test]
+fn the_field_takes_a_crowd_round_an_l_bend_in_half_the_time_of_straight_seeking() {
+    let text = std::fs::read_to_string(crate::common::root().join("scenarios/walls/l_corridor.toml"))
+        .expect("the L corridor");
+    let routed = emptied_at(&Scenario::parse(&text, "l_corridor.toml").expect("valid"));
+    let straight = text.replace("route = \"field\"", "route = \"straight\"");
+    let straight = emptied_at(&Scenario::parse(&straight, "l_corridor.toml").expect("valid"));
+    // The path is about 36 long, 28 s at 1.3; twenty walkers two or three abreast add a few.
+    assert!(routed < 40.0, "routed: everyone in by {routed} s");
+    assert!(straight > 1.5 * routed, "straight seeking jams at the corner: {straight} s against {routed} s");
+}
