@@ -40,6 +40,7 @@ pub mod golden;
 pub mod index;
 pub mod math;
 pub mod metrics;
+pub mod models;
 pub(crate) mod par;
 pub mod passes;
 pub mod pipeline;

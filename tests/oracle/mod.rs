@@ -5,4 +5,5 @@
 
 mod neighbours;
 mod obstacles;
+mod orca;
 mod overlap_pairs;

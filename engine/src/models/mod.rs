@@ -1,0 +1,7 @@
+//! The velocity models a group may use instead of steering (`model` in a scenario): each a
+//! module with its formulas; the data they read is `world::Model`, the pass that runs them
+//! `passes::velocity_models`.
+
+pub mod linear_program;
+pub mod orca;
+pub mod orca_obstacles;
