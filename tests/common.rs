@@ -16,14 +16,15 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every shipped scenario (`scenarios/*.toml`, `scenarios/bench/*.toml` and
-/// `scenarios/walls/*.toml`), sorted.
+/// Every shipped scenario (`scenarios/*.toml`, `scenarios/bench/*.toml`,
+/// `scenarios/walls/*.toml` and `scenarios/models/*.toml`), sorted.
 pub fn shipped_scenarios() -> Vec<PathBuf> {
     let mut v = Vec::new();
     for dir in [
         root().join("scenarios"),
         root().join("scenarios").join("bench"),
         root().join("scenarios").join("walls"),
+        root().join("scenarios").join("models"),
     ] {
         v.extend(
             std::fs::read_dir(&dir)

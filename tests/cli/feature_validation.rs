@@ -298,7 +298,7 @@ fn sensing_radius_must_cover_the_queue_look_ahead() {
         (21, 18),
         &[
             "`groups[0].sensing_radius`",
-            "sensing_radius 2.5 is smaller than a behaviour's neighbour radius (3)",
+            "sensing_radius 2.5 is smaller than a behaviour's or the model's neighbour radius (3)",
         ],
     );
     check_accepts("cli_queue_sensing_ok", text("3"));

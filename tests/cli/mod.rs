@@ -18,6 +18,7 @@ mod feature_validation;
 mod limits;
 mod listed_points;
 mod measures;
+mod models;
 mod obstacle_shapes;
 mod parse_errors;
 mod reference_errors;

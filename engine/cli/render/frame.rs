@@ -82,7 +82,7 @@ impl Geometry {
         }
         for (_, t) in &self.targets {
             match t {
-                Target::Point(p) => e.add(*p),
+                Target::Point(p) | Target::Opposite { centre: p } => e.add(*p),
                 Target::Moving { waypoints, .. } => waypoints.iter().for_each(|&w| e.add(w)),
                 Target::Random { region, .. } => {
                     let (lo, hi) = region.aabb();

@@ -263,7 +263,8 @@ impl HtmlBuilder {
 /// A target as the player draws it (`None`: the nearest agent of a group, not drawn).
 fn target(name: &str, t: &Target, region: &impl Fn(&Region) -> Value) -> Option<Value> {
     Some(match t {
-        Target::Point(p) => json!({"name": name, "point": [p.x, p.y]}),
+        // An `opposite` target is drawn at the centre its goals mirror through.
+        Target::Point(p) | Target::Opposite { centre: p } => json!({"name": name, "point": [p.x, p.y]}),
         Target::Moving { waypoints, speed } => json!({"name": name, "moving": {
             "waypoints": waypoints.iter().map(|w| [w.x, w.y]).collect::<Vec<_>>(), "speed": speed}}),
         Target::Agent(id) => json!({"name": name, "agent": id}),

@@ -45,7 +45,8 @@ pub fn draw_live(pixmap: &mut Pixmap, g: &Geometry, frame: &Frame, time_s: Optio
     let mut labels: Vec<(f32, f32, &str)> = Vec::new();
     for (name, target) in &g.targets {
         let at = match target {
-            Target::Point(p) => Some(*p),
+            // An `opposite` target is drawn at the centre its goals mirror through.
+            Target::Point(p) | Target::Opposite { centre: p } => Some(*p),
             Target::Moving { waypoints, speed } => time_s.map(|t| moving_point(waypoints, *speed, t).0),
             Target::Agent(id) => {
                 if let Ok(row) = frame.id.binary_search(id) {

@@ -48,7 +48,7 @@ impl Range {
     }
 
     /// The range in symbols, for the docs table: "`> 0`, `<= 1e7`".
-    fn short(self) -> String {
+    pub fn short(self) -> String {
         match self {
             Range::Positive(max) => format!("`> 0`, `<= {max:e}`"),
             Range::NonNegative(max) if max <= 10.0 => format!("`0` to `{max}`"),

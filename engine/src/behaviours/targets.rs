@@ -68,7 +68,7 @@ pub fn resolve_targets(
         }
         Target::Agent(id) => ResolvedTarget::Row(row_of(*id)),
         Target::NearestOf(g) => ResolvedTarget::NearestOf(*g),
-        Target::Random { .. } => ResolvedTarget::OwnGoal,
+        Target::Random { .. } | Target::Opposite { .. } => ResolvedTarget::OwnGoal,
     }));
 }
 

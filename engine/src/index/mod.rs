@@ -15,7 +15,7 @@ mod skin;
 mod spatial;
 
 pub(crate) use kd::build_tree;
-pub use neighbours::Neighbours;
+pub use neighbours::{MAX_NEIGHBOURS, Neighbours};
 pub use obstacles::{ObstacleIndex, penetration};
 pub use sensing::{neighbours_from_candidates, sense_candidates, sense_neighbours};
 pub use skin::{CandidateLists, SensingCache};

@@ -6,6 +6,10 @@ use super::sensing::SENSE_CHUNK;
 use crate::math::Vec2;
 use crate::world::Group;
 
+/// Most neighbours any group may keep per agent (a scenario's `max_neighbours`, and a velocity
+/// model's).
+pub const MAX_NEIGHBOURS: u32 = 256;
+
 /// Per-agent neighbour lists with a fixed stride (the largest cap of any group): row `i`'s
 /// neighbours are `rows[i*stride .. i*stride + count[i]]`, nearest first, ties by id. A fixed
 /// stride lets every agent write its own slice in parallel with no prefix sum and no
@@ -18,7 +22,7 @@ use crate::world::Group;
 #[derive(Default, Debug)]
 pub struct Neighbours {
     /// Slots per agent in `rows`, `dist_sq` and `offset`: the largest `max_neighbours` of any
-    /// group (at most [`MAX_NEIGHBOURS`](crate::scenario::MAX_NEIGHBOURS)).
+    /// group (at most [`MAX_NEIGHBOURS`]).
     pub stride: usize,
     /// Neighbours found per agent row (≤ its group's `max_neighbours`): how many of the row's
     /// `stride` slots are in use.

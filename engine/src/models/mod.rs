@@ -2,6 +2,7 @@
 //! module with its formulas; the data they read is `world::Model`, the pass that runs them
 //! `passes::velocity_models`.
 
+pub mod kinds;
 pub mod linear_program;
 pub mod orca;
 pub mod orca_obstacles;

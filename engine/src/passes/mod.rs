@@ -17,6 +17,7 @@ mod reorder;
 mod sense_neighbours;
 mod spawns;
 mod steer;
+mod velocity_models;
 mod waiting;
 
 pub use build_index::{build_agent_index, refresh_obstacle_index};
@@ -32,6 +33,7 @@ pub use reorder::{ReorderScratch, reorder};
 pub use sense_neighbours::sense_neighbours;
 pub use spawns::spawns;
 pub use steer::{AgentMut, SteerInputs, SteerState, headings, steer};
+pub use velocity_models::{ModelObstacles, adopt_chosen, velocity_models};
 pub use waiting::{hold, wait};
 
 use crate::world::{Bounds, Group};

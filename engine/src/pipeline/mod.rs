@@ -211,6 +211,8 @@ impl Pipeline {
             t.time(Pass::Steer, || s.run(Pass::Steer, world))?;
             // Braking behind a blocker; reads the summed steering.
             t.time(Pass::QueueBrake, || s.run(Pass::QueueBrake, world))?;
+            // Velocity models choose their agents' velocities, from the steering sum.
+            t.time(Pass::Models, || s.run(Pass::Models, world))?;
             // Euler step in seconds.
             t.time(Pass::Integrate, || s.run(Pass::Integrate, world))?;
             // Solid obstacles: nobody ends a tick inside one.

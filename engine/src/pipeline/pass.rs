@@ -41,6 +41,9 @@ passes! {
     Steer => "steer",
     /// Braking behind a blocker (`passes::queue_brake`).
     QueueBrake => "queue_brake",
+    /// Agents of groups with a velocity model (ORCA) choose their velocity
+    /// (`passes::velocity_models`).
+    Models => "models",
     /// The Euler step (`passes::integrate`).
     Integrate => "integrate",
     /// Solid obstacles push bodies out (`passes::collide`).

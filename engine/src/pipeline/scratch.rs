@@ -7,7 +7,7 @@ use crate::behaviours::{self, ResolvedTarget};
 use crate::index::{IndexKind, Neighbours, ObstacleIndex, SensingCache, SpatialIndex};
 use crate::math::Vec2;
 use crate::passes::{self, ReorderScratch, SteerInputs, SteerState, StepContext};
-use crate::world::{Group, World};
+use crate::world::{Group, Model, World};
 
 use super::finite::{NonFinite, check_finite};
 use super::timers::timed;
@@ -26,6 +26,10 @@ pub(super) struct Scratch {
     /// The distance fields of routed targets, rebuilt when the obstacles or a target move.
     router: crate::routing::Router,
     threat: Vec<u32>,
+    /// The obstacles as velocity models see them, rebuilt when they change.
+    model_obstacles: passes::ModelObstacles,
+    /// The velocities velocity models chose (rows of model agents only).
+    chosen: Vec<Vec2>,
     steering: Vec<Vec2>,
     /// `norm(velocity)` per row, for alignment (steer).
     heading: Vec<Vec2>,
@@ -58,6 +62,8 @@ impl Scratch {
             obstacle_index: None,
             router: crate::routing::Router::default(),
             threat: Vec::new(),
+            model_obstacles: passes::ModelObstacles::default(),
+            chosen: Vec::new(),
             steering: Vec::new(),
             heading: Vec::new(),
             blocked: Vec::new(),
@@ -200,6 +206,37 @@ impl Scratch {
                     self.events.queue_length = crate::par::count_true(&self.blocked);
                 }
                 return check_finite(world.tick, Pass::QueueBrake, "steering", &a.id, &self.steering);
+            }
+            Pass::Models => {
+                if world.groups.iter().all(|g| g.model == Model::Steering) {
+                    return Ok(());
+                }
+                self.model_obstacles.refresh(&world.obstacles);
+                let ctx = context(world);
+                let a = &world.agents;
+                passes::velocity_models(
+                    &ctx,
+                    &world.obstacles,
+                    self.obstacle_index.as_ref(),
+                    &self.model_obstacles,
+                    &a.group,
+                    &a.position,
+                    &a.velocity,
+                    &a.radius,
+                    &a.max_speed,
+                    &self.steering,
+                    &self.neighbours,
+                    &mut self.chosen,
+                );
+                check_finite(world.tick, Pass::Models, "velocity", &a.id, &self.chosen)?;
+                let a = &mut world.agents;
+                passes::adopt_chosen(
+                    &world.groups,
+                    &a.group,
+                    &self.chosen,
+                    &mut a.velocity,
+                    &mut self.steering,
+                );
             }
             Pass::Integrate => {
                 let a = &mut world.agents;

@@ -40,8 +40,7 @@ use crate::world::{
 pub const FORMAT_VERSION: u32 = 1;
 /// Most agents a scenario may ask for (all groups together).
 pub const MAX_AGENTS: u64 = 20_000_000;
-/// Most neighbours any group may keep per agent.
-pub const MAX_NEIGHBOURS: u32 = 256;
+pub use crate::index::MAX_NEIGHBOURS;
 /// Largest magnitude accepted for coordinates, lengths and speeds.
 pub const MAX_MAGNITUDE: f32 = 1e7;
 
@@ -298,6 +297,7 @@ impl Scenario {
                 Target::Point(p) => *p *= s,
                 Target::Moving { waypoints, .. } => waypoints.iter_mut().for_each(|w| *w *= s),
                 Target::Random { region: r, .. } => *r = region(r),
+                Target::Opposite { centre } => *centre *= s,
                 Target::Agent(_) | Target::NearestOf(_) => {}
             }
         }

@@ -269,6 +269,8 @@ pub(crate) struct GroupToml {
     pub(crate) behaviours: Vec<BehaviourToml>,
     #[serde(default)]
     pub(crate) on_closed: Vec<OnClosedToml>,
+    /// The velocity model: a name, or a table with `kind` and its parameters.
+    pub(crate) model: Option<toml::Value>,
 }
 
 /// A group's `on_closed` entry: a door or an exit, and where the group goes while it is closed.

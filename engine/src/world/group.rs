@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Behaviour, WeightedBehaviour};
+use super::{Behaviour, Model, WeightedBehaviour};
 use crate::rng::AgentRng;
 
 /// A group: agents sharing a behaviour list and sensing parameters.
@@ -21,6 +21,9 @@ pub struct Group {
     pub flocking_interval_ticks: u32,
     /// How new agents of this group are made (initial population and spawn sources).
     pub params: AgentParams,
+    /// How its agents choose their velocity (default: steering).
+    #[serde(default)]
+    pub model: Model,
 }
 
 impl Group {

@@ -154,6 +154,13 @@ impl World {
         let (s, c) = crate::math::sin_cos(2.0 * crate::math::PI * unit(&mut heading));
         let velocity = crate::math::trunc(Vec2::new(c, s) * initial_speed, max_speed);
         let w = group.wander_radius() * 0.707;
+        // A goal of its own fixed at spawn: the point opposite across an `opposite` target.
+        let opposite = group.behaviours.iter().filter_map(|b| b.behaviour.target()).find_map(|t| match self
+            .targets[t as usize]
+        {
+            Target::Opposite { centre } => Some(self.bounds.wrap(2.0 * centre - position)),
+            _ => None,
+        });
 
         let id = self.next_id;
         self.next_id += 1;
@@ -173,7 +180,7 @@ impl World {
             path_dir: 1,
             waypoint: position,
             walk_state: 0,
-            goal: position,
+            goal: opposite.unwrap_or(position),
             last_heading: crate::math::norm(velocity),
         });
         id

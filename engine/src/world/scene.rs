@@ -36,6 +36,14 @@ pub enum Target {
         /// Ticks between redraws: the scenario's `every_s / dt`, rounded, at least 1.
         period_ticks: u32,
     },
+    /// A point of the seeker's own, fixed at its spawn: the point opposite its spawn position
+    /// across `centre` (`2 · centre − spawn`, wrapped), as in the antipodal circle scenes of
+    /// the collision-avoidance literature. Shares `Agents::goal` with `Random`, so a group may
+    /// use one of the two.
+    Opposite {
+        /// The point every agent's goal mirrors its spawn position through.
+        centre: Vec2,
+    },
 }
 
 /// A region of the plane: where agents spawn, exit, or find random goals.

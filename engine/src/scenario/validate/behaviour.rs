@@ -10,7 +10,7 @@ use crate::scenario::schema::*;
 use crate::world::{Target, TargetId};
 
 /// A TOML value in words, for "found ..." in messages.
-fn found(v: &toml::Value) -> String {
+pub(super) fn found(v: &toml::Value) -> String {
     match v {
         toml::Value::String(s) => format!("\"{s}\""),
         toml::Value::Integer(i) => i.to_string(),

@@ -3,7 +3,9 @@
 use super::*;
 use crate::scenario::locate::*;
 use crate::scenario::schema::*;
-use crate::world::{AgentParam, AgentParams, Bounds, BoundsKind, Diversion, Group, Param, Switch, Target};
+use crate::world::{
+    AgentParam, AgentParams, Bounds, BoundsKind, Diversion, Group, Model, Param, Switch, Target,
+};
 
 impl Validator<'_> {
     /// Agents of group `g` at tick 0: 1 or more, or 0 for a group a spawn source fills
@@ -87,18 +89,27 @@ impl Validator<'_> {
         let mut random_target = None;
         for (b, wb) in behaviours.iter().enumerate() {
             if let Some(t) = wb.behaviour.target()
-                && matches!(targets[t as usize], Target::Random { .. })
+                && matches!(targets[t as usize], Target::Random { .. } | Target::Opposite { .. })
             {
                 if random_target.is_some_and(|r| r != t) {
                     return self.fail(
                         &[Key("groups"), Index(g), Key("behaviours"), Index(b), Key("target")],
-                        "a group may use only one target of kind \"random\" (each agent keeps one random goal)",
+                        "a group may use only one target of kind \"random\" or \"opposite\" (each agent keeps one goal of its own)",
                     );
                 }
                 random_target = Some(t);
             }
         }
-        let needed = behaviours.iter().filter_map(|b| b.behaviour.neighbour_radius()).fold(0.0f32, f32::max);
+        let model = self.model(g, raw.model.as_ref())?;
+        // A velocity model reads the first of the group's neighbours: the list reaches as far
+        // and holds as many as the model needs (ORCA: neighbour_dist and max_neighbours).
+        let (model_radius, model_neighbours) = match model {
+            Model::Orca(orca) => (orca.neighbour_dist, orca.max_neighbours),
+            Model::Steering => (0.0, 0),
+        };
+        let behaviours_need =
+            behaviours.iter().filter_map(|b| b.behaviour.neighbour_radius()).fold(0.0, f32::max);
+        let needed = behaviours_need.max(model_radius);
         let sensing_radius = match raw.sensing_radius {
             None => needed,
             Some(r) => {
@@ -107,14 +118,15 @@ impl Validator<'_> {
                     return self.fail(
                         &at("sensing_radius"),
                         format!(
-                            "sensing_radius {r} is smaller than a behaviour's neighbour radius ({needed}); it must cover every neighbour behaviour (for queue: queue_ahead + queue_radius)"
+                            "sensing_radius {r} is smaller than a behaviour's or the model's neighbour radius ({needed}); it must cover every neighbour behaviour (for queue: queue_ahead + queue_radius) and the model's neighbour_dist"
                         ),
                     );
                 }
                 r
             }
         };
-        let max_neighbours = raw.max_neighbours.unwrap_or(if needed > 0.0 { 16 } else { 0 });
+        let max_neighbours =
+            raw.max_neighbours.unwrap_or(if behaviours_need > 0.0 { 16 } else { 0 }).max(model_neighbours);
         if max_neighbours > MAX_NEIGHBOURS {
             return self.fail(
                 &at("max_neighbours"),
@@ -149,6 +161,7 @@ impl Validator<'_> {
                 max_neighbours,
                 flocking_interval_ticks,
                 params,
+                model,
             },
             count,
             spawn,

@@ -7,6 +7,7 @@ mod events;
 mod expect;
 mod group;
 mod measure;
+mod model;
 mod obstacle;
 mod scene;
 mod waiting;

@@ -133,13 +133,14 @@ impl Validator<'_> {
         let kind = self.choice(
             &at("kind"),
             &t.kind,
-            &[("point", 0), ("moving", 1), ("agent", 2), ("nearest", 3), ("random", 4)],
+            &[("point", 0), ("moving", 1), ("agent", 2), ("nearest", 3), ("random", 4), ("opposite", 5)],
         )?;
         let allowed: &[&str] = match kind {
             0 => &["position"],
             1 => &["waypoints", "speed"],
             2 => &["agent"],
             3 => &["group"],
+            5 => &["centre"],
             _ => &["min", "max", "centre", "radius", "every_s"],
         };
         let present = [
@@ -190,6 +191,10 @@ impl Validator<'_> {
             3 => {
                 let Some(group) = &t.group else { return missing(self, "group") };
                 self.group_index(&at("group"), group, groups).map(Target::NearestOf)
+            }
+            5 => {
+                let Some(c) = t.centre else { return missing(self, "centre") };
+                Some(Target::Opposite { centre: self.point(&at("centre"), c)? })
             }
             _ => {
                 let kind = if t.centre.is_some() || t.radius.is_some() { "circle" } else { "rect" };

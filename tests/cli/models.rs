@@ -1,0 +1,75 @@
+//! A group's `model`: bad values rejected at their key with what was expected (an unknown
+//! model with the nearest name, a table without `kind`, an unknown key, a number out of range,
+//! a neighbour count that is not whole), and the two forms of a valid one.
+
+use super::{base_with, check_rejects};
+
+/// `BASE` with `model = VALUE` on the group (line 21).
+fn with(model: &str) -> String {
+    base_with("max_force = 1.0", &format!("max_force = 1.0\nmodel = {model}"))
+}
+
+#[test]
+fn bad_models_are_rejected_at_their_key() {
+    check_rejects(
+        "model_unknown",
+        with("\"orka\""),
+        (21, 9),
+        &["`groups[0].model`", "unknown value \"orka\"; did you mean `orca`?", "steering, orca"],
+    );
+    check_rejects(
+        "model_number",
+        with("3"),
+        (21, 9),
+        &["`groups[0].model`", "or a table { kind = .., ... }, found 3"],
+    );
+    check_rejects(
+        "model_without_kind",
+        with("{ time_horizon = 2 }"),
+        (21, 9),
+        &["`groups[0].model`", "missing key `kind`"],
+    );
+    check_rejects(
+        "model_unknown_key",
+        with("{ kind = \"orca\", time_horizn = 2 }"),
+        (21, 26),
+        &["`groups[0].model.time_horizn`", "did you mean `time_horizon`?", "model `orca` takes:"],
+    );
+    check_rejects(
+        "model_zero_horizon",
+        with("{ kind = \"orca\", time_horizon = 0 }"),
+        (21, 41),
+        &["`groups[0].model.time_horizon`", "expected a finite number > 0", "found 0"],
+    );
+    check_rejects(
+        "model_fractional_neighbours",
+        with("{ kind = \"orca\", max_neighbours = 2.5 }"),
+        (21, 43),
+        &["`groups[0].model.max_neighbours`", "expected a whole number, found 2.5"],
+    );
+    check_rejects(
+        "model_steering_with_keys",
+        with("{ kind = \"steering\", time_horizon = 2 }"),
+        (21, 30),
+        &["`groups[0].model.time_horizon`", "model `steering` takes: no parameters"],
+    );
+}
+
+#[test]
+fn a_model_by_name_or_by_table_is_accepted() {
+    use throng_engine::Scenario;
+    use throng_engine::world::Model;
+    let by_name = Scenario::parse(&with("\"orca\""), "m.toml").expect("valid");
+    let Model::Orca(orca) = by_name.groups[0].group.model else { panic!("orca") };
+    assert_eq!((orca.time_horizon, orca.neighbour_dist, orca.max_neighbours), (5.0, 15.0, 10));
+    assert_eq!(orca.preferred_speed, None);
+    // The group's neighbour list is stretched to what the model reads.
+    assert_eq!((by_name.groups[0].group.sensing_radius, by_name.groups[0].group.max_neighbours), (15.0, 10));
+    let table =
+        Scenario::parse(&with("{ kind = \"orca\", neighbour_dist = 4, preferred_speed = 1.3 }"), "m.toml")
+            .expect("valid");
+    let Model::Orca(orca) = table.groups[0].group.model else { panic!("orca") };
+    assert_eq!((orca.neighbour_dist, orca.preferred_speed), (4.0, Some(1.3)));
+    let steering = Scenario::parse(&with("\"steering\""), "m.toml").expect("valid");
+    assert_eq!(steering.groups[0].group.model, Model::Steering);
+}
