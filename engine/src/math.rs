@@ -49,6 +49,12 @@ pub fn angle_of(v: Vec2) -> f32 {
     libm::atan2f(v.y, v.x)
 }
 
+/// `e` to the power `x` (libm's, so the same on every platform).
+#[inline]
+pub fn exp(x: f32) -> f32 {
+    libm::expf(x)
+}
+
 /// `base` to the power `exponent` (libm's, so the same on every platform).
 #[inline]
 pub fn powf(base: f32, exponent: f32) -> f32 {

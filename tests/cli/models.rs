@@ -73,3 +73,22 @@ fn a_model_by_name_or_by_table_is_accepted() {
     let steering = Scenario::parse(&with("\"steering\""), "m.toml").expect("valid");
     assert_eq!(steering.groups[0].group.model, Model::Steering);
 }
+
+#[test]
+fn social_force_warns_of_a_time_step_past_its_stable_range() {
+    use throng_engine::Scenario;
+    // BASE's dt is 0.1 s; the defaults' stable step is 1 / √(1500 + 25 / 0.08) = 0.0235 s.
+    let long = Scenario::parse(&with("\"social_force\""), "sf.toml").expect("valid, with a warning");
+    let warning = long.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>().join("\n");
+    assert!(warning.contains("sf.toml:21:9"), "at the model: {warning}");
+    assert!(
+        warning.contains("dt 0.1 s is longer than social force's stable step") && warning.contains("0.0235"),
+        "{warning}"
+    );
+    let short = Scenario::parse(&with("\"social_force\"").replace("dt = 0.1", "dt = 0.02"), "sf.toml")
+        .expect("valid");
+    assert!(short.warnings.is_empty(), "no warning at 0.02 s");
+    // Softer forces are stable at longer steps: 1 / √(0 + 2 / 0.5) = 0.5 s.
+    let soft = with("{ kind = \"social_force\", body = 0, strength = 2, range = 0.5 }");
+    assert!(Scenario::parse(&soft, "sf.toml").expect("valid").warnings.is_empty());
+}

@@ -8,6 +8,7 @@ mod crossing;
 mod doorway;
 mod flocking;
 mod leader_following;
+mod models;
 mod obstacles;
 mod path_following;
 mod properties;

@@ -4,7 +4,7 @@
 
 use crate::behaviours::params::{Args, Default, Invalid, Kind, MAX_LENGTH, ParamSpec, Range};
 use crate::index::MAX_NEIGHBOURS;
-use crate::world::{Model, Orca};
+use crate::world::{Cfsm, Model, Orca, SocialForce};
 
 /// One velocity model: its `kind`, where it comes from, its parameters and how it is made.
 #[derive(Clone, Copy, Debug)]
@@ -74,8 +74,121 @@ pub const ORCA: ModelSpec = ModelSpec {
     },
 };
 
+/// A length in world units, greater than zero.
+const fn length(key: &'static str, default: f32, meaning: &'static str) -> ParamSpec {
+    ParamSpec {
+        key,
+        kind: Kind::Number(Range::Positive(MAX_LENGTH), Default::Value(default)),
+        unit: "units",
+        meaning,
+    }
+}
+
+/// A pure number, zero allowed.
+const fn number(key: &'static str, default: f32, unit: &'static str, meaning: &'static str) -> ParamSpec {
+    ParamSpec { key, kind: Kind::Number(Range::NonNegative(1e9), Default::Value(default)), unit, meaning }
+}
+
+/// `neighbour_dist`, `max_neighbours` and `preferred_speed`, which every velocity model takes.
+macro_rules! reach {
+    ($dist:expr, $count:expr) => {
+        [
+            length("neighbour_dist", $dist, "neighbours and obstacles within this distance are considered"),
+            ParamSpec {
+                key: "max_neighbours",
+                kind: Kind::Number(Range::Between(1.0, MAX_NEIGHBOURS as f32), Default::Value($count)),
+                unit: "count",
+                meaning: "at most this many neighbours, nearest first",
+            },
+            ParamSpec {
+                key: "preferred_speed",
+                kind: Kind::Number(Range::Positive(MAX_LENGTH), Default::Absent("the agent's `max_speed`")),
+                unit: "units/s",
+                meaning: "the behaviours' wish is cut to this speed",
+            },
+        ]
+    };
+}
+
+const CFSM_REACH: [ParamSpec; 3] = reach!(3.0, 24.0);
+
+/// The collision-free speed model, with JuPedSim's defaults.
+pub const CFSM: ModelSpec = ModelSpec {
+    name: "cfsm",
+    source: "the collision-free speed model (Tordeux, Chraibi, Seyfried 2016), as JuPedSim's CollisionFreeSpeedModel defines it",
+    params: &[
+        seconds("time_gap", 1.0, "the speed is the free spacing ahead divided by it"),
+        number("strength", 8.0, "", "strength of the repulsion from neighbours"),
+        length("range", 0.1, "range of the repulsion from neighbours"),
+        number("wall_strength", 5.0, "", "strength of the repulsion from obstacles"),
+        length("wall_range", 0.02, "range of the repulsion from obstacles"),
+        CFSM_REACH[0],
+        CFSM_REACH[1],
+        CFSM_REACH[2],
+    ],
+    build: |a| {
+        Ok(Model::Cfsm(Cfsm {
+            time_gap: a.number("time_gap"),
+            strength: a.number("strength"),
+            range: a.number("range"),
+            wall_strength: a.number("wall_strength"),
+            wall_range: a.number("wall_range"),
+            neighbour_dist: a.number("neighbour_dist"),
+            max_neighbours: a.number("max_neighbours") as u32,
+            preferred_speed: a.optional("preferred_speed"),
+        }))
+    },
+};
+
+const SOCIAL_FORCE_REACH: [ParamSpec; 3] = reach!(3.0, 16.0);
+
+/// Social force, with Helbing, Farkas and Vicsek's values per 80 kg of mass.
+pub const SOCIAL_FORCE: ModelSpec = ModelSpec {
+    name: "social_force",
+    source: "social force (Helbing and Molnár 1995), with the body, friction and wall forces of Helbing, Farkas and Vicsek 2000, per unit of mass",
+    params: &[
+        seconds("relaxation_time", 0.5, "time to relax to the preferred velocity, τ"),
+        number("strength", 25.0, "units/s²", "strength of the exponential repulsion, A/m (2000 N at 80 kg)"),
+        length("range", 0.08, "range of the exponential repulsion, B"),
+        number(
+            "body",
+            1500.0,
+            "1/s²",
+            "body force of touching bodies, k/m (1.2e5 kg/s² at 80 kg); 0 leaves it out",
+        ),
+        number(
+            "friction",
+            3000.0,
+            "1/(units·s)",
+            "sliding friction of touching bodies, κ/m (2.4e5 kg/(m·s) at 80 kg); 0 leaves it out",
+        ),
+        ParamSpec {
+            key: "anisotropy",
+            kind: Kind::Number(Range::Between(0.0, 1.0), Default::Value(1.0)),
+            unit: "",
+            meaning: "λ: a neighbour straight behind counts λ times one ahead (1: isotropic)",
+        },
+        SOCIAL_FORCE_REACH[0],
+        SOCIAL_FORCE_REACH[1],
+        SOCIAL_FORCE_REACH[2],
+    ],
+    build: |a| {
+        Ok(Model::SocialForce(SocialForce {
+            relaxation_time: a.number("relaxation_time"),
+            strength: a.number("strength"),
+            range: a.number("range"),
+            body: a.number("body"),
+            friction: a.number("friction"),
+            anisotropy: a.number("anisotropy"),
+            neighbour_dist: a.number("neighbour_dist"),
+            max_neighbours: a.number("max_neighbours") as u32,
+            preferred_speed: a.optional("preferred_speed"),
+        }))
+    },
+};
+
 /// Every model, in the order the docs list them.
-pub const MODELS: &[&ModelSpec] = &[&STEERING, &ORCA];
+pub const MODELS: &[&ModelSpec] = &[&STEERING, &ORCA, &CFSM, &SOCIAL_FORCE];
 
 /// The docs' model table (Markdown): one row per model with its source, then one per
 /// parameter. docs/models.md holds it between markers; a test keeps the two equal.
@@ -97,6 +210,7 @@ pub fn docs_table() -> String {
                 Range::Between(lo, hi) if p.unit == "count" => {
                     format!("a whole number from `{lo}` to `{hi}`")
                 }
+                _ if p.unit.is_empty() => range.short(),
                 _ => format!("{} ({})", range.short(), p.unit),
             };
             out.push_str(&format!("| | `{}` | {default} | {accepted} | {} |\n", p.key, p.meaning));

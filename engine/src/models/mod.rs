@@ -2,7 +2,9 @@
 //! module with its formulas; the data they read is `world::Model`, the pass that runs them
 //! `passes::velocity_models`.
 
+pub mod cfsm;
 pub mod kinds;
 pub mod linear_program;
 pub mod orca;
 pub mod orca_obstacles;
+pub mod social_force;

@@ -22,7 +22,7 @@ pub use behaviour::{Behaviour, CohesionForm, EvadePrediction, SeparationVariant,
 pub use bounds::{Bounds, BoundsKind};
 pub use event::{Action, AgentParam, BehaviourPatch, Diversion, Door, Event, Quantity, Switch, Trigger};
 pub use group::{AgentParams, Group, Param};
-pub use model::{Model, Orca};
+pub use model::{Cfsm, Model, Orca, SocialForce};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
 pub use scene::{Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};

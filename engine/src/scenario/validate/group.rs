@@ -3,9 +3,7 @@
 use super::*;
 use crate::scenario::locate::*;
 use crate::scenario::schema::*;
-use crate::world::{
-    AgentParam, AgentParams, Bounds, BoundsKind, Diversion, Group, Model, Param, Switch, Target,
-};
+use crate::world::{AgentParam, AgentParams, Bounds, BoundsKind, Diversion, Group, Param, Switch, Target};
 
 impl Validator<'_> {
     /// Agents of group `g` at tick 0: 1 or more, or 0 for a group a spawn source fills
@@ -100,13 +98,10 @@ impl Validator<'_> {
                 random_target = Some(t);
             }
         }
-        let model = self.model(g, raw.model.as_ref())?;
+        let model = self.model(g, raw.model.as_ref(), dt)?;
         // A velocity model reads the first of the group's neighbours: the list reaches as far
-        // and holds as many as the model needs (ORCA: neighbour_dist and max_neighbours).
-        let (model_radius, model_neighbours) = match model {
-            Model::Orca(orca) => (orca.neighbour_dist, orca.max_neighbours),
-            Model::Steering => (0.0, 0),
-        };
+        // and holds as many as the model needs (its neighbour_dist and max_neighbours).
+        let (model_radius, model_neighbours) = model.neighbour_needs();
         let behaviours_need =
             behaviours.iter().filter_map(|b| b.behaviour.neighbour_radius()).fold(0.0, f32::max);
         let needed = behaviours_need.max(model_radius);

@@ -10,7 +10,7 @@ use super::behaviour::found;
 
 impl Validator<'_> {
     /// Group `g`'s velocity model; steering when `raw` is absent.
-    pub(super) fn model(&mut self, g: usize, raw: Option<&toml::Value>) -> Option<Model> {
+    pub(super) fn model(&mut self, g: usize, raw: Option<&toml::Value>, dt: f32) -> Option<Model> {
         use Seg::{Index, Key};
         let at = [Key("groups"), Index(g), Key("model")];
         let (kind, kind_at, params) = match raw {
@@ -26,13 +26,18 @@ impl Validator<'_> {
                         format!("expected the model's name as text, found {}", found(other)),
                     );
                 }
-                None => return self.fail(&at, "missing key `kind` (the model's name: steering or orca)"),
+                None => {
+                    return self.fail(
+                        &at,
+                        "missing key `kind` (the model's name: steering, orca, cfsm or social_force)",
+                    );
+                }
             },
             Some(other) => {
                 return self.fail(
                     &at,
                     format!(
-                        "expected a model name (\"steering\" or \"orca\") or a table {{ kind = .., ... }}, found {}",
+                        "expected a model name (\"steering\", \"orca\", \"cfsm\" or \"social_force\") or a table {{ kind = .., ... }}, found {}",
                         found(other)
                     ),
                 );
@@ -76,9 +81,21 @@ impl Validator<'_> {
             }
             args.push(p.key, Arg::Number(value));
         }
-        match (spec.build)(&args) {
-            Ok(model) => Some(model),
-            Err(invalid) => self.fail(&[&at[..], &[Key(invalid.key)]].concat(), invalid.message),
+        let model = match (spec.build)(&args) {
+            Ok(model) => model,
+            Err(invalid) => return self.fail(&[&at[..], &[Key(invalid.key)]].concat(), invalid.message),
+        };
+        if let Model::SocialForce(sf) = model {
+            let stable = crate::models::social_force::stable_dt(&sf);
+            if dt > stable {
+                self.warn(
+                    &at,
+                    format!(
+                        "dt {dt} s is longer than social force's stable step with these forces ({stable:.4} s = 1 / √(body + strength / range)); bodies may pass through each other: take dt <= {stable:.4}"
+                    ),
+                );
+            }
         }
+        Some(model)
     }
 }
