@@ -34,6 +34,7 @@ fn search(c: &mut Criterion) {
                             &a.position,
                             &a.id,
                             &a.group,
+                            &[],
                             &mut out,
                         );
                     })

@@ -86,6 +86,11 @@ impl Case {
 type List = Vec<(u32, u32)>;
 
 fn neighbour_lists(kind: IndexKind, case: &Case) -> Vec<List> {
+    neighbour_lists_reaching(kind, case, &[])
+}
+
+/// [`neighbour_lists`] with a short first reach per group (see `index::short_reach`).
+fn neighbour_lists_reaching(kind: IndexKind, case: &Case, short_reach: &[f32]) -> Vec<List> {
     let mut index = SpatialIndex::new(kind);
     // The grid's cells are as wide as the largest sensing radius, as in the pipeline.
     let cell = case.groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max).max(1e-3);
@@ -99,6 +104,7 @@ fn neighbour_lists(kind: IndexKind, case: &Case) -> Vec<List> {
         &case.positions,
         &case.ids,
         &case.group,
+        short_reach,
         &mut out,
     );
     (0..case.positions.len())
@@ -681,5 +687,49 @@ fn nearest_of_group_is_the_lowest_id_on_one_point_and_none_when_empty() {
         assert_eq!(nearest_both(&case, &[true, true, true], 0, &queries), [Some(0); 3]);
         assert_eq!(nearest_both(&case, &[true, true, true], 1, &queries), [None; 3]);
         assert_eq!(nearest_both(&case, &[true, true, true], 2, &queries), [Some(45); 3]);
+    }
+}
+
+#[test]
+fn a_short_first_reach_gives_the_same_lists_as_the_whole_radius() {
+    // Dense clouds where most lists are full: the reach `index::short_reach` picks from the
+    // lists themselves, and reaches far too short (every row falls back to its whole radius)
+    // or just short (some do), all give the brute-force lists bit for bit.
+    for seed in 0..6 {
+        let bounds = if seed % 2 == 0 { open(0.0, 40.0) } else { wrap(0.0, 40.0) };
+        let case = Case::cloud(seed, 1500, bounds, 0.0, 40.0, (6.0, 10), (3.0, 4));
+        let brute = neighbour_lists(IndexKind::Brute, &case);
+        let (ordered, order) = spatially_ordered(&case);
+        let mut picked = Vec::new();
+        let mut lists = Neighbours::default();
+        let mut index = SpatialIndex::new(IndexKind::Kd);
+        let targeted = vec![false; ordered.groups.len()];
+        index.build_with_cell(
+            &ordered.bounds,
+            &ordered.positions,
+            &ordered.ids,
+            &ordered.group,
+            &targeted,
+            6.0,
+        );
+        index::sense_neighbours(
+            &index,
+            &ordered.bounds,
+            &ordered.groups,
+            &ordered.positions,
+            &ordered.ids,
+            &ordered.group,
+            &[],
+            &mut lists,
+        );
+        index::short_reach(&ordered.groups, &ordered.group, &lists, &mut picked);
+        assert!(picked[0] > 0.0 && picked[0] < 6.0, "seed {seed}: a short reach is picked: {picked:?}");
+        for reach in [picked.clone(), vec![0.5, 0.5], vec![picked[0] * 0.8, picked[1] * 0.8]] {
+            let got = neighbour_lists_reaching(IndexKind::Kd, &ordered, &reach);
+            for (k, list) in got.into_iter().enumerate() {
+                let list: List = list.into_iter().map(|(row, d)| (order[row as usize] as u32, d)).collect();
+                assert_eq!(list, brute[order[k]], "seed {seed}, reach {reach:?}, row {}", order[k]);
+            }
+        }
     }
 }

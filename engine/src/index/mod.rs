@@ -17,7 +17,7 @@ mod spatial;
 pub(crate) use kd::build_tree;
 pub use neighbours::{MAX_NEIGHBOURS, Neighbours};
 pub use obstacles::{ObstacleIndex, penetration};
-pub use sensing::{neighbours_from_candidates, sense_candidates, sense_neighbours};
+pub use sensing::{neighbours_from_candidates, sense_candidates, sense_neighbours, short_reach};
 pub use skin::{CandidateLists, SensingCache};
 pub use spatial::SpatialIndex;
 

@@ -91,6 +91,14 @@ const CLUSTER_EXTENT: f32 = 2.0;
 /// `r + half-diagonal` of the centre, so the candidates are a superset, and the exact test, the
 /// sort and the cap make the lists the same bits as one query per row (the oracle tests check
 /// this against brute force). A row with no close successor forms a cluster of one.
+///
+/// `short_reach[g]`, when above 0 and below group `g`'s sensing radius, is a shorter first
+/// reach for the k-d clusters of that group (see [`short_reach`]): a row that finds at least
+/// `max_neighbours` candidates within it keeps the nearest of those, which are the nearest
+/// within the whole radius too (every other agent is further than the short reach); a row that
+/// finds fewer queries the whole radius alone. The lists are the same bits either way; the
+/// short reach only saves testing candidates that the cap would drop.
+#[allow(clippy::too_many_arguments)] // a pass lists every column it touches
 pub fn sense_neighbours(
     index: &SpatialIndex,
     bounds: &Bounds,
@@ -98,9 +106,37 @@ pub fn sense_neighbours(
     position: &[Vec2],
     id: &[u32],
     group: &[u16],
+    short_reach: &[f32],
     out: &mut Neighbours,
 ) {
-    sense_within(index, bounds, groups, position, id, group, 0.0, Sink::Lists(out));
+    sense_within(index, bounds, groups, position, id, group, 0.0, short_reach, Sink::Lists(out));
+}
+
+/// For each group, a reach that holds its agents' `max_neighbours` nearest in most cases, from
+/// the lists just sensed: 1.25 × the root mean square distance of the last (`max_neighbours`-th)
+/// neighbour over every eighth row whose list is full, when at least three quarters of those
+/// rows are full and it is shorter than the sensing radius; else 0 (none). Serial, in row
+/// order; it decides only how the next tick searches, never what it finds.
+pub fn short_reach(groups: &[Group], group: &[u16], lists: &Neighbours, out: &mut Vec<f32>) {
+    let mut full = vec![(0.0f64, 0u32, 0u32); groups.len()];
+    for i in (0..group.len()).step_by(8) {
+        let g = group[i] as usize;
+        let cap = groups[g].max_neighbours as usize;
+        let entry = &mut full[g];
+        entry.2 += 1;
+        if cap > 0 && lists.count[i] as usize == cap {
+            entry.0 += f64::from(lists.dist_sq[i * lists.stride + cap - 1]);
+            entry.1 += 1;
+        }
+    }
+    out.clear();
+    out.extend(groups.iter().zip(&full).map(|(g, &(sum, n, rows))| {
+        if n == 0 || 4 * n < 3 * rows {
+            return 0.0;
+        }
+        let reach = 1.25 * (sum / f64::from(n)).sqrt() as f32;
+        if reach < g.sensing_radius { reach } else { 0.0 }
+    }));
 }
 
 /// Where [`sense_within`] puts what it finds.
@@ -130,7 +166,7 @@ pub fn sense_candidates(
     out: &mut CandidateLists,
     lists: &mut Neighbours,
 ) {
-    sense_within(index, bounds, groups, position, id, group, skin, Sink::Candidates(out, lists));
+    sense_within(index, bounds, groups, position, id, group, skin, &[], Sink::Candidates(out, lists));
 }
 
 /// The clustered sensing of [`sense_neighbours`], with each radius grown by `skin`, into `sink`.
@@ -143,6 +179,7 @@ fn sense_within(
     id: &[u32],
     group: &[u16],
     skin: f32,
+    short_reach: &[f32],
     sink: Sink<'_>,
 ) {
     // Candidates can repeat only when a query (with its padding) reaches across half a
@@ -157,6 +194,26 @@ fn sense_within(
     let radius_of = |i: usize| {
         let g = &groups[group[i] as usize];
         if g.max_neighbours == 0 { 0.0 } else { g.sensing_radius.max(0.0) + skin }
+    };
+    // How far a cluster searches for row `i`: the group's short reach where it has one.
+    let reach_of = |i: usize| {
+        let r = radius_of(i);
+        match short_reach.get(group[i] as usize) {
+            Some(&s) if s > 0.0 && s < r => s,
+            _ => r,
+        }
+    };
+    // The rows' whole-radius query, for a row without a tree or whose short reach fell short.
+    let whole = |i: usize, r: f32, cands: &mut Vec<Candidate>| {
+        let (p, r_sq) = (position[i], r * r);
+        cands.clear();
+        index.candidates_with(p, r, position, id, |row, q, q_id| {
+            let offset = bounds.offset(p, q);
+            let d_sq = offset.length_squared();
+            if d_sq <= r_sq && row as usize != i {
+                cands.push(Candidate { key: sort_key(d_sq, q_id), row, offset });
+            }
+        });
     };
     // Senses the rows `base..base + len`, calling `finish(row, candidates)` once per row, in
     // row order.
@@ -174,26 +231,18 @@ fn sense_within(
                 }
                 let Some(tree) = tree else {
                     // One query per row.
-                    let (p, r_sq) = (position[i], r * r);
-                    let cands = &mut scratch.cands;
-                    cands.clear();
-                    index.candidates_with(p, r, position, id, |row, q, q_id| {
-                        let offset = bounds.offset(p, q);
-                        let d_sq = offset.length_squared();
-                        if d_sq <= r_sq && row as usize != i {
-                            cands.push(Candidate { key: sort_key(d_sq, q_id), row, offset });
-                        }
-                    });
-                    finish(i, cands);
+                    whole(i, r, &mut scratch.cands);
+                    finish(i, &mut scratch.cands);
                     i += 1;
                     continue;
                 };
                 // Grow a cluster of consecutive rows while its box stays small.
+                let r = reach_of(i);
                 let (mut lo, mut hi, mut r_max) = (position[i], position[i], r);
                 let mut last = i + 1;
                 while last < end && last - i < CLUSTER_MAX {
                     let q = position[last];
-                    let r_q = radius_of(last).max(r_max);
+                    let r_q = reach_of(last).max(r_max);
                     let (lo2, hi2) = (lo.min(q), hi.max(q));
                     if (hi2 - lo2).max_element() > CLUSTER_EXTENT * r_q {
                         break;
@@ -227,7 +276,15 @@ fn sense_within(
                     || (centre - bounds.min).min_element() >= r_pad
                         && (bounds.max - centre).min_element() >= r_pad;
                 for (j, &p) in position.iter().enumerate().take(last).skip(i) {
-                    let r = radius_of(j);
+                    let r = reach_of(j);
+                    // A short reach that finds fewer than the cap: the whole radius, alone.
+                    let cap = groups[group[j] as usize].max_neighbours as usize;
+                    let mut finish_row = |cands: &mut Vec<Candidate>| {
+                        if r < radius_of(j) && cands.len() < cap {
+                            whole(j, radius_of(j), cands);
+                        }
+                        finish(j, cands);
+                    };
                     cands.clear();
                     if r > 0.0 {
                         let r_sq = r * r;
@@ -260,7 +317,7 @@ fn sense_within(
                                     offset: Vec2::new(px[k] - p.x, py[k] - p.y),
                                 }
                             }));
-                            finish(j, cands);
+                            finish_row(cands);
                             continue;
                         } else {
                             for (k, &row) in pool_row.iter().enumerate() {
@@ -272,7 +329,7 @@ fn sense_within(
                             }
                         }
                     }
-                    finish(j, cands);
+                    finish_row(cands);
                 }
                 i = last;
             }

@@ -57,6 +57,9 @@ pub struct SensingCache {
     /// Ticks that sensed afresh: built the index and queried it, finding new candidates when
     /// the skin is on.
     pub sensed: u64,
+    /// Per group, the shorter first reach of sensing afresh without a skin (see
+    /// [`short_reach`](super::sensing::short_reach)); empty or 0: the sensing radius.
+    pub short_reach: Vec<f32>,
     /// Rows, groups, sensing parameters and bounds the candidates were found for, and
     /// where each agent was.
     id: Vec<u32>,

@@ -58,6 +58,8 @@ pub fn sense_neighbours(
             neighbours,
         );
     } else {
-        index::sense_neighbours(index, bounds, groups, position, id, group, neighbours);
+        index::sense_neighbours(index, bounds, groups, position, id, group, &cache.short_reach, neighbours);
+        // How far the next tick's clusters need to reach (speed only: the lists are exact).
+        index::short_reach(groups, group, neighbours, &mut cache.short_reach);
     }
 }
