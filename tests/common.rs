@@ -143,3 +143,18 @@ impl Rand {
         }
     }
 }
+
+/// A shipped scene under `scenarios/models/`, with its `model = ...` line replaced by
+/// `model = MODEL` when one is given.
+pub fn models_scene(name: &str, model: Option<&str>) -> Scenario {
+    let text =
+        std::fs::read_to_string(root().join(format!("scenarios/models/{name}.toml"))).expect("the scene");
+    let text = match model {
+        Some(m) => {
+            let line = text.lines().find(|l| l.starts_with("model = ")).expect("a model line");
+            text.replace(line, &format!("model = {m}"))
+        }
+        None => text,
+    };
+    Scenario::parse(&text, &format!("{name}.toml")).expect("valid")
+}

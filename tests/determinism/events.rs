@@ -20,7 +20,7 @@ fn settings(threads: usize, index: IndexKind) -> RunSettings {
 }
 
 /// The state hash after each of `ticks` ticks, and the events' records at the end.
-fn run(
+pub(super) fn run(
     scenario: &Scenario,
     ticks: u64,
     threads: usize,
@@ -47,7 +47,9 @@ fn same_everywhere(scenario: &Scenario, ticks: u64, fired: &[(u32, Option<u64>)]
     }
 }
 
-fn resumed_bit_for_bit(scenario: &Scenario, ticks: u64, at: &[u64]) {
+/// A run resumed from a checkpoint after each tick of `at` (on another thread count and index)
+/// gives the uninterrupted run's hashes to tick `ticks`.
+pub(super) fn resumed_bit_for_bit(scenario: &Scenario, ticks: u64, at: &[u64]) {
     let (reference, _) = run(scenario, ticks, 2, IndexKind::Kd);
     let path = std::path::Path::new("in-memory.ckpt");
     for &at in at {

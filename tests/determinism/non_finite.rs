@@ -103,3 +103,19 @@ fn non_finite_braking_is_reported_as_queue_brakes_with_the_lowest_blocked_agent(
         .expect("a crowd at this density has blocked agents");
     assert_eq!((err.pass, err.field, err.agent), ("queue_brake", "steering", lowest_blocked), "{err}");
 }
+
+#[test]
+fn non_finite_model_velocity_is_reported_as_models_with_the_agent() {
+    // Social force with a repulsion range of 1e-6 overflows `exp` for two bodies spawned
+    // overlapping: the chosen velocity is infinite, and the report names `models`, the pass
+    // that made it, at the first tick, with the lowest such agent.
+    let text = "version = 1\nname = \"blow-up\"\nseed = 1\ndt = 0.01\nticks = 5\n[bounds]\nmin = [0, 0]\nmax = [10, 10]\n\
+        [targets.goal]\nkind = \"point\"\nposition = [9, 5]\n[[groups]]\nname = \"g\"\n\
+        spawn = { kind = \"points\", points = [[5, 5], [5.1, 5], [1, 1]] }\nmax_speed = 1e7\nmax_force = 1\nradius = 0.3\n\
+        model = { kind = \"social_force\", range = 1e-6, body = 0 }\n[[groups.behaviours]]\nkind = \"seek\"\ntarget = \"goal\"\n";
+    let scenario = throng_engine::Scenario::parse(text, "blow-up.toml").expect("valid, with a dt warning");
+    let mut world = scenario.build_world();
+    let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("thread pool");
+    let err = pipeline.step(&mut world).expect_err("non-finite state must be reported");
+    assert_eq!((err.tick, err.pass, err.agent, err.field), (0, "models", 0, "velocity"), "{err}");
+}

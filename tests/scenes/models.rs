@@ -6,21 +6,7 @@
 use throng_engine::math::Vec2;
 use throng_engine::{RunSettings, Scenario, Simulation};
 
-use crate::common::root;
-
-/// A shipped scene under `scenarios/models/`, with its `model = ...` line replaced by `model`.
-fn scene(name: &str, model: Option<&str>) -> Scenario {
-    let text =
-        std::fs::read_to_string(root().join(format!("scenarios/models/{name}.toml"))).expect("the scene");
-    let text = match model {
-        Some(m) => {
-            let line = text.lines().find(|l| l.starts_with("model = ")).expect("a model line");
-            text.replace(line, &format!("model = {m}"))
-        }
-        None => text,
-    };
-    Scenario::parse(&text, &format!("{name}.toml")).expect("valid")
-}
+use crate::common::models_scene as scene;
 
 /// The deepest overlap of two bodies (`radii − distance`, 0 when none) in `sim`'s world.
 fn deepest_overlap(sim: &Simulation) -> f32 {

@@ -79,13 +79,7 @@ pub fn velocity_models(
                 return;
             }
             let (v, r) = (velocity[i], radius[i]);
-            let preferred_speed = match model {
-                Model::Orca(m) => m.preferred_speed,
-                Model::Cfsm(m) => m.preferred_speed,
-                Model::SocialForce(m) => m.preferred_speed,
-                Model::Steering => None,
-            };
-            let preferred = trunc(v + steering[i], preferred_speed.unwrap_or(max_speed[i]));
+            let preferred = trunc(v + steering[i], model.preferred_speed().unwrap_or(max_speed[i]));
             let (rows, _) = neighbours.of(i);
             let offsets = neighbours.offsets(i);
             let count = neighbours.within(i, reach).min(cap as usize);

@@ -89,6 +89,16 @@ pub struct SocialForce {
 }
 
 impl Model {
+    /// The speed the behaviours' wish is cut to, if the model sets one.
+    pub fn preferred_speed(&self) -> Option<f32> {
+        match self {
+            Model::Steering => None,
+            Model::Orca(m) => m.preferred_speed,
+            Model::Cfsm(m) => m.preferred_speed,
+            Model::SocialForce(m) => m.preferred_speed,
+        }
+    }
+
     /// What the model reads of the group's neighbour list: how far and how many.
     pub fn neighbour_needs(&self) -> (f32, u32) {
         match self {
