@@ -141,6 +141,43 @@ fn bench_set_overrides_the_scenario_and_is_reported() {
     assert_eq!(&row[col("sensed_fraction")], "1.000");
 }
 
+/// `--models` measures every model on the same scene in one run: each result names its model,
+/// with the model's own neighbour reach, and the CSV has a `model` column.
+#[test]
+fn bench_models_measures_each_model_in_one_run() {
+    let dir = scratch_dir("cli_bench_models");
+    let csv = dir.join("bench.csv");
+    let v = run_json(&[
+        "bench",
+        "scenarios/models/bottleneck.toml",
+        "--threads",
+        "1",
+        "--ticks",
+        "3",
+        "--repeats",
+        "1",
+        "--warmup",
+        "1",
+        "--models",
+        "steering,orca,cfsm,social_force",
+        "--json",
+        "--csv",
+        csv.to_str().expect("utf-8 path"),
+    ]);
+    let results = v["results"].as_array().expect("results");
+    let models: Vec<&str> = results.iter().map(|r| r["model"].as_str().expect("a model")).collect();
+    assert_eq!(models, ["steering", "orca", "cfsm", "social_force"]);
+    // The bottleneck's walkers sense nobody under steering; ORCA reads 15 around, the others 3.
+    assert_eq!(num(&results[0], "neighbours"), 0.0);
+    assert!(num(&results[1], "neighbours") > num(&results[2], "neighbours"), "{v}");
+    assert!(results[1]["passes"]["models"].as_f64().is_some_and(|ms| ms > 0.0), "{v}");
+    let text = std::fs::read_to_string(&csv).expect("the CSV");
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let col = reader.headers().expect("header").iter().position(|h| h == "model").expect("a model column");
+    let rows: Vec<String> = reader.records().map(|r| r.expect("a record")[col].to_string()).collect();
+    assert_eq!(rows, models);
+}
+
 /// `--csv` gets each row as soon as it is measured: a sweep stopped after its first size keeps
 /// that size's row, whole, under the header.
 #[test]
@@ -185,8 +222,9 @@ fn bench_csv_keeps_the_rows_of_a_stopped_sweep() {
 
 #[test]
 fn bench_rejects_bad_options_with_exit_2() {
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 11] = [
         (&["--index", "kd,nope"], "invalid value 'nope' for '--index"),
+        (&["--models", "orca,orka"], "--models: unknown model `orka` (expected some of: steering, orca"),
         (&["--set", "agents=500"], "--set agents=...: throng bench scales the scenario with --agents"),
         (&["--set", "groups.crowd.max_neighbour=5"], "--set: `groups.crowd.max_neighbour`: unknown key"),
         (&["--agents", "0"], "cannot scale to 0 agents"),

@@ -3,7 +3,7 @@
 //! positions and radii), so a reader sees how close a tick is to the limit set by its index.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -17,6 +17,9 @@ use throng_engine::state::checkpoint::ENGINE_VERSION;
 use throng_engine::{IndexKind, RunSettings, Scenario, Simulation};
 
 use crate::args::{self, IndexArg, progress_bar};
+
+mod csv;
+use csv::CsvOut;
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -34,6 +37,11 @@ pub struct BenchArgs {
     /// this many others within its sensing radius (default: the scenario's own density).
     #[arg(long, value_delimiter = ',', value_name = "N,N,..")]
     neighbours: Vec<f64>,
+    /// Velocity models, each measured in turn on every size, index and thread count of this
+    /// run with every group's `model` set to it, e.g. `steering,orca,cfsm,social_force`
+    /// (default: the scenario's own models).
+    #[arg(long, value_delimiter = ',', value_name = "MODEL,..")]
+    models: Vec<String>,
     /// Thread counts to run each size at.
     #[arg(long, value_delimiter = ',', default_value = "1,2", value_name = "T,T,..")]
     threads: Vec<usize>,
@@ -75,6 +83,8 @@ pub struct BenchArgs {
 struct BenchResult {
     agents: usize,
     index: &'static str,
+    /// The groups' velocity models (`+`-joined where they differ).
+    model: String,
     threads: usize,
     /// Expected neighbours within the sensing radius at uniform density:
     /// `agents / bounds area · π · sensing_radius²`.
@@ -212,9 +222,27 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     }
     // Every size and density is scaled before anything runs, so a bad one is reported at once
     // rather than after the sizes before it have been timed.
+    // With `--models`, the scenario once per model, every group's `model` set to it (through the
+    // overrides, so the model's checks and its neighbour reach apply).
+    let known: Vec<&str> = throng_engine::models::kinds::MODELS.iter().map(|k| k.name).collect();
+    if let Some(m) = args.models.iter().find(|m| !known.contains(&m.as_str())) {
+        bail!("--models: unknown model `{m}` (expected some of: {})", known.join(", "));
+    }
+    let mut variants = Vec::new();
+    for m in &args.models {
+        let mut with = args.set.clone();
+        with.extend(scenario.groups.iter().map(|g| format!("groups.{}.model=\"{m}\"", g.group.name)));
+        variants.push(overrides::load(&args.scenario, &args::parse_sets(&with, None)?)?);
+    }
+    if variants.is_empty() {
+        variants.push(scenario.clone());
+    }
     let mut cases = Vec::new();
-    for (&agents, density) in sizes.iter().flat_map(|a| densities.iter().map(move |d| (a, d))) {
-        let mut scaled = scenario.scaled(agents).with_context(|| format!("{}", args.scenario.display()))?;
+    let (sizes, densities) = (&sizes, &densities);
+    for (variant, &agents, density) in
+        variants.iter().flat_map(|v| sizes.iter().flat_map(move |a| densities.iter().map(move |d| (v, a, d))))
+    {
+        let mut scaled = variant.scaled(agents).with_context(|| format!("{}", args.scenario.display()))?;
         if let Some(n) = density {
             let now = expected_neighbours(&scaled);
             if now <= 0.0 {
@@ -333,9 +361,16 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             let passes =
                 pipeline.timers.ms_per_tick().map(|(n, ms)| (n.to_string(), serde_json::json!(ms))).collect();
             let n = world.agents.len();
+            let mut models: Vec<&str> = Vec::new();
+            for g in &world.groups {
+                if !models.contains(&g.model.name()) {
+                    models.push(g.model.name());
+                }
+            }
             results.push(BenchResult {
                 agents: n,
                 index: index.name(),
+                model: models.join("+"),
                 threads,
                 neighbours,
                 ms_per_tick: ms,
@@ -392,87 +427,6 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The `--csv` file: a header when created, then one row per result as it is measured,
-/// flushed at once.
-struct CsvOut {
-    writer: csv::Writer<std::fs::File>,
-    path: PathBuf,
-    scenario: String,
-    /// The `--set` overrides, `; `-separated as in batch results.
-    overrides: String,
-}
-
-impl CsvOut {
-    fn create(path: &Path, scenario: &str, overrides: &[String]) -> Result<CsvOut> {
-        let context = || format!("cannot write {}", path.display());
-        let mut writer = csv::Writer::from_path(path).with_context(context)?;
-        let mut header: Vec<String> = [
-            "scenario",
-            "overrides",
-            "index",
-            "agents",
-            "threads",
-            "neighbours",
-            "ms_per_tick",
-            "ms_per_tick_min",
-            "ms_per_tick_max",
-            "floor_ms",
-            "ratio_to_floor",
-            "ideal_pass_ms",
-            "sensing_skin",
-            "sensed_fraction",
-            "ticks_per_s",
-            "agent_ticks_per_s",
-            "peak_rss_mb",
-            "estimated_mb",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        header.extend(Pass::ALL.iter().map(|p| format!("pass_{}_ms", p.name())));
-        writer.write_record(&header).with_context(context)?;
-        writer.flush().with_context(context)?;
-        Ok(CsvOut {
-            writer,
-            path: path.to_owned(),
-            scenario: scenario.to_owned(),
-            overrides: overrides.join("; "),
-        })
-    }
-
-    fn row(&mut self, x: &BenchResult) -> Result<()> {
-        let mut row = vec![
-            self.scenario.clone(),
-            self.overrides.clone(),
-            x.index.to_string(),
-            x.agents.to_string(),
-            x.threads.to_string(),
-            format!("{:.1}", x.neighbours),
-            format!("{:.4}", x.ms_per_tick),
-            format!("{:.4}", x.ms_per_tick_min),
-            format!("{:.4}", x.ms_per_tick_max),
-            format!("{:.4}", x.floor_ms),
-            format!("{:.3}", x.ratio_to_floor),
-            format!("{:.4}", x.ideal_pass_ms),
-            x.sensing_skin.to_string(),
-            format!("{:.3}", x.sensed_fraction),
-            format!("{:.2}", x.ticks_per_s),
-            format!("{:.0}", x.agent_ticks_per_s),
-            format!("{:.1}", x.peak_rss_mb),
-            format!("{:.1}", x.estimated_mb),
-        ];
-        row.extend(
-            Pass::ALL
-                .iter()
-                .map(|p| format!("{:.4}", x.passes.get(p.name()).and_then(|v| v.as_f64()).unwrap_or(0.0))),
-        );
-        let context = || format!("cannot write {}", self.path.display());
-        self.writer.write_record(&row).with_context(context)?;
-        self.writer.flush().with_context(context)?;
-        Ok(())
-    }
-}
-
 fn print_table(r: &BenchReport) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(
@@ -490,10 +444,11 @@ fn print_table(r: &BenchReport) {
     );
     let _ = writeln!(
         out,
-        "{:>9} {:>5} {:>5} {:>3} {:>24} {:>9} {:>7} {:>7} {:>9} {:>14} {:>8}",
+        "{:>9} {:>5} {:>5} {:>12} {:>3} {:>24} {:>9} {:>7} {:>7} {:>9} {:>14} {:>8}",
         "agents",
         "nbrs",
         "index",
+        "model",
         "thr",
         "ms/tick",
         "floor ms",
@@ -507,10 +462,11 @@ fn print_table(r: &BenchReport) {
         let range = format!("{:.3} ({:.3}-{:.3})", x.ms_per_tick, x.ms_per_tick_min, x.ms_per_tick_max);
         let _ = writeln!(
             out,
-            "{:>9} {:>5.1} {:>5} {:>3} {:>24} {:>9.3} {:>7.2} {:>6.0}% {:>9.1} {:>14.3e} {:>8.1}",
+            "{:>9} {:>5.1} {:>5} {:>12} {:>3} {:>24} {:>9.3} {:>7.2} {:>6.0}% {:>9.1} {:>14.3e} {:>8.1}",
             x.agents,
             x.neighbours,
             x.index,
+            x.model,
             x.threads,
             range,
             x.floor_ms,
@@ -523,9 +479,11 @@ fn print_table(r: &BenchReport) {
     }
     // Thread scaling, where the same size and index ran at 1 thread and more.
     let same = |x: &BenchResult, y: &BenchResult| x.agents == y.agents && x.neighbours == y.neighbours;
+    let same_model = |x: &BenchResult, y: &BenchResult| same(x, y) && x.model == y.model;
     for x in &r.results {
         if x.threads > 1
-            && let Some(one) = r.results.iter().find(|y| same(x, y) && y.index == x.index && y.threads == 1)
+            && let Some(one) =
+                r.results.iter().find(|y| same_model(x, y) && y.index == x.index && y.threads == 1)
         {
             let _ = writeln!(
                 out,
@@ -541,7 +499,7 @@ fn print_table(r: &BenchReport) {
     }
     // Each index against the first one measured, at the same size and thread count.
     for x in &r.results {
-        if let Some(first) = r.results.iter().find(|y| same(x, y) && y.threads == x.threads)
+        if let Some(first) = r.results.iter().find(|y| same_model(x, y) && y.threads == x.threads)
             && first.index != x.index
         {
             let _ = writeln!(
@@ -556,17 +514,36 @@ fn print_table(r: &BenchReport) {
             );
         }
     }
+    // Each model against the first one measured, at the same size, index and thread count
+    // (the models' neighbour reaches differ, so not at the same density).
+    for x in &r.results {
+        if let Some(first) =
+            r.results.iter().find(|y| y.agents == x.agents && y.index == x.index && y.threads == x.threads)
+            && first.model != x.model
+        {
+            let _ = writeln!(
+                out,
+                "  {} agents, {} threads, {}: {} takes {:.2}x the time of {}",
+                x.agents,
+                x.threads,
+                x.index,
+                x.model,
+                x.ms_per_tick / first.ms_per_tick,
+                first.model
+            );
+        }
+    }
     let _ = writeln!(
         out,
         "\nms per tick by pass (build_index and find_threats run side by side; their times overlap):"
     );
-    let _ = write!(out, "{:>9} {:>5} {:>3}", "agents", "index", "thr");
+    let _ = write!(out, "{:>9} {:>5} {:>12} {:>3}", "agents", "index", "model", "thr");
     for p in Pass::ALL {
         let _ = write!(out, " {:>10}", truncate(p.name(), 10));
     }
     let _ = writeln!(out);
     for x in &r.results {
-        let _ = write!(out, "{:>9} {:>5} {:>3}", x.agents, x.index, x.threads);
+        let _ = write!(out, "{:>9} {:>5} {:>12} {:>3}", x.agents, x.index, x.model, x.threads);
         for p in Pass::ALL {
             let _ = write!(out, " {:>10.3}", x.passes.get(p.name()).and_then(|v| v.as_f64()).unwrap_or(0.0));
         }
