@@ -17,7 +17,8 @@ pub fn root() -> PathBuf {
 }
 
 /// Every shipped scenario (`scenarios/*.toml`, `scenarios/bench/*.toml`,
-/// `scenarios/walls/*.toml` and `scenarios/models/*.toml`), sorted.
+/// `scenarios/walls/*.toml`, `scenarios/models/*.toml` and `scenarios/verification/*.toml`),
+/// sorted.
 pub fn shipped_scenarios() -> Vec<PathBuf> {
     let mut v = Vec::new();
     for dir in [
@@ -25,6 +26,7 @@ pub fn shipped_scenarios() -> Vec<PathBuf> {
         root().join("scenarios").join("bench"),
         root().join("scenarios").join("walls"),
         root().join("scenarios").join("models"),
+        root().join("scenarios").join("verification"),
     ] {
         v.extend(
             std::fs::read_dir(&dir)

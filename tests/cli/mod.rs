@@ -24,6 +24,7 @@ mod parse_errors;
 mod reference_errors;
 mod signals;
 mod value_errors;
+mod verification;
 mod waiting;
 
 use std::path::Path;
