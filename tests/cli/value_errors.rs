@@ -229,3 +229,10 @@ fn a_group_filled_only_by_a_source_may_start_empty() {
         ],
     );
 }
+
+#[test]
+fn a_direction_target_needs_a_direction_that_is_not_zero() {
+    let text = base_with("position = [50, 50]", "direction = [0, 0]")
+        .replace("kind = \"point\"", "kind = \"direction\"");
+    check_rejects("cli_zero_direction", text, (13, 13), &["`targets.home.direction`", "not zero", "[0, 0]"]);
+}

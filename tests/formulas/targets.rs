@@ -27,3 +27,60 @@ fn moving_point_walks_its_loop_at_constant_speed() {
     // A single waypoint never moves.
     assert_eq!(moving_point(&[v(5.0, -1.0)], 2.0, 3.0), (v(5.0, -1.0), Vec2::ZERO));
 }
+
+/// A `direction` target is a heading: seekers on a wrapped world walk along it at full speed
+/// for ever, across the seam, and `arrive` never slows for it.
+#[test]
+fn a_direction_target_is_a_heading_that_is_never_reached() {
+    use throng_engine::{RunSettings, Scenario, Simulation};
+    let text = r#"version = 1
+name = "heading"
+seed = 1
+dt = 0.1
+ticks = 1
+
+[bounds]
+kind = "wrap"
+min = [0, 0]
+max = [10, 4]
+
+[targets.ahead]
+kind = "direction"
+direction = [3, 4]
+
+[[groups]]
+name = "seekers"
+spawn = { kind = "points", points = [[1, 1]] }
+max_speed = 1.5
+max_force = 100.0
+
+[[groups.behaviours]]
+kind = "seek"
+target = "ahead"
+
+[[groups]]
+name = "arrivers"
+spawn = { kind = "points", points = [[5, 1]] }
+max_speed = 1.5
+max_force = 100.0
+
+[[groups.behaviours]]
+kind = "arrive"
+target = "ahead"
+slowing_radius = 50.0
+"#;
+    let s = Scenario::parse(text, "heading.toml").expect("valid");
+    let mut sim = Simulation::new(&s, RunSettings::default()).expect("simulation");
+    for _ in 0..200 {
+        sim.step().expect("a step");
+    }
+    // The heading (3, 4) / 5 at 1.5: velocity (0.9, 1.2), for both (arrive does not slow).
+    let a = &sim.world().agents;
+    for r in 0..a.len() {
+        assert_close(a.velocity[r], v(0.9, 1.2));
+    }
+    // Both moved alike (about 30 units, across both seams), so they are still 4 apart on x.
+    let row = |id: u32| (0..a.len()).find(|&r| a.id[r] == id).expect("alive");
+    let gap = sim.world().bounds.offset(a.position[row(0)], a.position[row(1)]);
+    assert_close(gap, v(4.0, 0.0));
+}

@@ -89,7 +89,7 @@ impl Geometry {
                     e.add(lo);
                     e.add(hi);
                 }
-                Target::Agent(_) | Target::NearestOf(_) => {}
+                Target::Agent(_) | Target::NearestOf(_) | Target::Direction { .. } => {}
             }
         }
         e

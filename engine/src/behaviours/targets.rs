@@ -20,6 +20,8 @@ pub enum ResolvedTarget {
     NearestOf(u16),
     /// The seeker's own random goal (`Agents::goal`).
     OwnGoal,
+    /// A heading: the target lies `DIRECTION_REACH` ahead of every seeker along it.
+    Direction(Vec2),
 }
 
 /// Position and velocity of a scripted point moving at `speed` along the closed loop through
@@ -69,6 +71,7 @@ pub fn resolve_targets(
         Target::Agent(id) => ResolvedTarget::Row(row_of(*id)),
         Target::NearestOf(g) => ResolvedTarget::NearestOf(*g),
         Target::Random { .. } | Target::Opposite { .. } => ResolvedTarget::OwnGoal,
+        Target::Direction { direction } => ResolvedTarget::Direction(*direction),
     }));
 }
 

@@ -494,7 +494,7 @@ pub fn goal_of(world: &World, i: usize, time_s: f64) -> Option<Vec2> {
             Target::Moving { waypoints, speed } => Some(moving_point(waypoints, *speed, time_s).0),
             Target::Agent(id) => world.row_of(*id).map(|r| world.agents.position[r]),
             Target::Random { .. } | Target::Opposite { .. } => Some(world.agents.goal[i]),
-            Target::NearestOf(_) => None,
+            Target::NearestOf(_) | Target::Direction { .. } => None,
         },
         Behaviour::FollowPath { path, mode: PathMode::Once, .. }
         | Behaviour::FollowPathField { path, mode: PathMode::Once, .. } => {

@@ -13,7 +13,7 @@ use crate::index::{Neighbours, ObstacleIndex, SpatialIndex};
 use crate::math::{Vec2, norm, rotate};
 use crate::rng::{self, AgentRng};
 use crate::routing::Goal;
-use crate::world::{Bounds, Group, Obstacle, Path, PathMode, Target, TargetId};
+use crate::world::{Bounds, DIRECTION_REACH, Group, Obstacle, Path, PathMode, Target, TargetId};
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
 pub struct SteerInputs<'a> {
@@ -111,6 +111,7 @@ impl SteerInputs<'_> {
                 return Some((self.bounds.offset(p, position), velocity));
             }
             ResolvedTarget::OwnGoal => return Some((self.bounds.offset(p, goal), Vec2::ZERO)),
+            ResolvedTarget::Direction(d) => return Some((d * DIRECTION_REACH, Vec2::ZERO)),
             ResolvedTarget::Row(row) => row?,
             ResolvedTarget::NearestOf(g) => self.index.nearest_of_group(g, p, self.position, self.id)?,
         };

@@ -298,7 +298,7 @@ impl Scenario {
                 Target::Moving { waypoints, .. } => waypoints.iter_mut().for_each(|w| *w *= s),
                 Target::Random { region: r, .. } => *r = region(r),
                 Target::Opposite { centre } => *centre *= s,
-                Target::Agent(_) | Target::NearestOf(_) => {}
+                Target::Agent(_) | Target::NearestOf(_) | Target::Direction { .. } => {}
             }
         }
         let obstacle = |o: &Obstacle| match *o {

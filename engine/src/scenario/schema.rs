@@ -245,6 +245,7 @@ pub(crate) struct TargetToml {
     pub(crate) centre: Option<Pt>,
     pub(crate) radius: Option<f32>,
     pub(crate) every_s: Option<f32>,
+    pub(crate) direction: Option<Pt>,
 }
 
 #[derive(Deserialize)]

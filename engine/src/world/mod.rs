@@ -25,7 +25,7 @@ pub use group::{AgentParams, Group, Param};
 pub use model::{Cfsm, Model, Orca, SocialForce};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
-pub use scene::{Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};
+pub use scene::{DIRECTION_REACH, Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};
 pub use waiting::WaitingArea;
 
 use std::borrow::Cow;

@@ -44,7 +44,18 @@ pub enum Target {
         /// The point every agent's goal mirrors its spawn position through.
         centre: Vec2,
     },
+    /// A heading, not a place: for every seeker the target lies [`DIRECTION_REACH`] units
+    /// away along `direction`, so seek walks that way for ever. The desired direction of a
+    /// periodic corridor (a fundamental diagram) or of a walker told "go east".
+    Direction {
+        /// The heading (unit length).
+        direction: Vec2,
+    },
 }
+
+/// How far ahead of a seeker a [`Target::Direction`] lies: far enough that arrive never
+/// slows for it and a random walk's cone never narrows, near enough for f32 offsets.
+pub const DIRECTION_REACH: f32 = 1.0e6;
 
 /// A region of the plane: where agents spawn, exit, or find random goals.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

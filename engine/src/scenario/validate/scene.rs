@@ -133,7 +133,15 @@ impl Validator<'_> {
         let kind = self.choice(
             &at("kind"),
             &t.kind,
-            &[("point", 0), ("moving", 1), ("agent", 2), ("nearest", 3), ("random", 4), ("opposite", 5)],
+            &[
+                ("point", 0),
+                ("moving", 1),
+                ("agent", 2),
+                ("nearest", 3),
+                ("random", 4),
+                ("opposite", 5),
+                ("direction", 6),
+            ],
         )?;
         let allowed: &[&str] = match kind {
             0 => &["position"],
@@ -141,6 +149,7 @@ impl Validator<'_> {
             2 => &["agent"],
             3 => &["group"],
             5 => &["centre"],
+            6 => &["direction"],
             _ => &["min", "max", "centre", "radius", "every_s"],
         };
         let present = [
@@ -154,6 +163,7 @@ impl Validator<'_> {
             ("centre", t.centre.is_some()),
             ("radius", t.radius.is_some()),
             ("every_s", t.every_s.is_some()),
+            ("direction", t.direction.is_some()),
         ];
         self.only_allowed(&base, &present, allowed, &format!("a \"{}\" target", t.kind))?;
         let missing = |v: &mut Self, key: &str| {
@@ -195,6 +205,17 @@ impl Validator<'_> {
             5 => {
                 let Some(c) = t.centre else { return missing(self, "centre") };
                 Some(Target::Opposite { centre: self.point(&at("centre"), c)? })
+            }
+            6 => {
+                let Some(d) = t.direction else { return missing(self, "direction") };
+                let d = self.point(&at("direction"), d)?;
+                if d.length() < 1e-6 {
+                    return self.fail(
+                        &at("direction"),
+                        format!("expected a direction [x, y] that is not zero, found [{}, {}]", d.x, d.y),
+                    );
+                }
+                Some(Target::Direction { direction: crate::math::norm(d) })
             }
             _ => {
                 let kind = if t.centre.is_some() || t.radius.is_some() { "circle" } else { "rect" };
