@@ -153,3 +153,51 @@ fn bad_measures_are_rejected() {
         &["`measure[0].name`", "already a gate's name"],
     );
 }
+
+/// `start_s` leaves the start out of an area's summary: the walker crosses a 10.05 × 10 area
+/// at x 0 to 10.05 early in the run; the summary from 5 s is the mean of the per-tick readings
+/// (the metrics CSV) from tick 50 on, and not that of every tick.
+#[test]
+fn an_area_summarises_from_its_start() {
+    let dir = scratch_dir("measures_start");
+    let area = "[[measure]]\nname = \"lane\"\nkind = \"rect\"\nmin = [0, 45]\nmax = [10.05, 55]\n";
+    let csv = dir.join("m.csv");
+    let summary = |extra: &str| {
+        let path = write(&dir, "lane.toml", format!("{SCENE}\n{area}{extra}\n"));
+        let (p, c) = (path.to_str().expect("utf-8"), csv.to_str().expect("utf-8"));
+        let out = throng(&["run", p, "--json", "--quiet", "--metrics", c]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let lane = &v["metrics"]["areas"][1];
+        (lane["density_mean"].as_f64().expect("a number"), lane["speed_mean"].as_f64().expect("a number"))
+    };
+    let by_tick = |from: u64| {
+        let text = std::fs::read_to_string(&csv).expect("metrics CSV");
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+        let col = |name: &str| header.iter().position(|h| *h == name).expect("column");
+        let rows: Vec<Vec<f64>> =
+            lines.map(|l| l.split(',').map(|x| x.parse().unwrap_or(f64::NAN)).collect()).collect();
+        let kept: Vec<&Vec<f64>> = rows.iter().filter(|r| r[col("tick")] as u64 >= from).collect();
+        let density: f64 =
+            kept.iter().map(|r| r[col("measure_lane_density")]).sum::<f64>() / kept.len() as f64;
+        let occupied: Vec<f64> = kept
+            .iter()
+            .filter(|r| r[col("measure_lane_count")] > 0.0)
+            .map(|r| r[col("measure_lane_speed")])
+            .collect();
+        (density, occupied.iter().sum::<f64>() / occupied.len() as f64)
+    };
+    let close = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-6;
+    let whole = summary("");
+    assert!(close(whole, by_tick(1)), "{whole:?} vs {:?}", by_tick(1));
+    let late = summary("start_s = 5");
+    assert!(close(late, by_tick(50)), "{late:?} vs {:?}", by_tick(50));
+    assert!(late.0 < whole.0 && late.1 > whole.1, "the walker left, at full speed: {late:?} vs {whole:?}");
+    let bad = write(&dir, "bad.toml", format!("{SCENE}\n{area}start_s = -1\n"));
+    let out = throng(&["check", bad.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("`measure[2].start_s`: expected a time from 0 to 1e9 seconds, found -1")
+    );
+}

@@ -20,12 +20,12 @@ pub struct AreaReading {
     pub speed: f64,
 }
 
-/// An area over the observed ticks (`areas` in the run's summary).
+/// An area over the observed ticks from its `start_s` on (`areas` in the run's summary).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AreaSummary {
     /// The area's `name`.
     pub name: String,
-    /// Mean density over the observed ticks (agents per square unit).
+    /// Mean density over the ticks summed (agents per square unit).
     pub density_mean: f64,
     /// Highest density on any observed tick.
     pub density_max: f64,
@@ -40,6 +40,8 @@ pub struct AreaTotals {
     density_max: f64,
     speed_sum: f64,
     occupied_ticks: u64,
+    /// Ticks summed (observed ones from the area's `start_tick` on).
+    ticks: u64,
 }
 
 /// Reads `area` in `world`: the agents inside, in id order.
@@ -77,6 +79,7 @@ pub fn width(gate: &Gate) -> f64 {
 impl AreaTotals {
     /// Adds a tick's reading.
     pub fn add(&mut self, r: &AreaReading) {
+        self.ticks += 1;
         self.density_sum += r.density;
         self.density_max = self.density_max.max(r.density);
         if r.count > 0 {
@@ -85,11 +88,11 @@ impl AreaTotals {
         }
     }
 
-    /// The summary over `ticks` observed ticks.
-    pub fn summary(&self, name: &str, ticks: u64) -> AreaSummary {
+    /// The summary over the ticks added.
+    pub fn summary(&self, name: &str) -> AreaSummary {
         AreaSummary {
             name: name.to_string(),
-            density_mean: self.density_sum / ticks.max(1) as f64,
+            density_mean: self.density_sum / self.ticks.max(1) as f64,
             density_max: self.density_max,
             speed_mean: if self.occupied_ticks > 0 {
                 self.speed_sum / self.occupied_ticks as f64
@@ -119,10 +122,13 @@ mod tests {
         t.add(&AreaReading { count: 2, density: 0.5, speed: 1.0 });
         t.add(&AreaReading { count: 0, density: 0.0, speed: 0.0 });
         t.add(&AreaReading { count: 4, density: 1.0, speed: 2.0 });
-        let s = t.summary("a", 3);
+        let s = t.summary("a");
         assert_eq!((s.density_mean, s.density_max, s.speed_mean), (0.5, 1.0, 1.5));
-        let disc =
-            MeasureArea { name: "d".into(), region: Region::Circle { centre: Vec2::ZERO, radius: 2.0 } };
+        let disc = MeasureArea {
+            name: "d".into(),
+            region: Region::Circle { centre: Vec2::ZERO, radius: 2.0 },
+            start_tick: 0,
+        };
         assert!((disc.area() - 4.0 * std::f64::consts::PI).abs() < 1e-12);
     }
 }

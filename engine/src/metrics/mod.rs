@@ -76,6 +76,9 @@ pub struct GateSummary {
 /// The run's summary (`metrics` in `throng run --json`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
+    /// Simulated seconds at the end (ticks run × dt): with a `stop` event when the last agent
+    /// leaves, the evacuation time.
+    pub time_s: f64,
     /// Live agents at the end.
     pub agents_active: u64,
     /// Agents removed by exits since tick 0 (`World::exited`).
@@ -283,8 +286,10 @@ impl MetricsCollector {
         }
 
         let area_readings: Vec<AreaReading> = world.measures.iter().map(|m| areas::read(world, m)).collect();
-        for (t, r) in self.state.area_totals.iter_mut().zip(&area_readings) {
-            t.add(r);
+        for ((t, r), m) in self.state.area_totals.iter_mut().zip(&area_readings).zip(&world.measures) {
+            if world.tick >= m.start_tick {
+                t.add(r);
+            }
         }
         self.state.last = TickMetrics {
             tick: world.tick,
@@ -398,6 +403,7 @@ impl MetricsCollector {
     /// The summary of everything observed so far.
     pub fn summary(&self, world: &World) -> Summary {
         let mut s = self.state.summary.clone();
+        s.time_s = world.time_s();
         s.agents_active = world.agents.len() as u64;
         s.agents_exited = world.exited;
         s.agents_spawned = self.state.spawned;
@@ -417,12 +423,8 @@ impl MetricsCollector {
                 flow: c as f64 / seconds / areas::width(g),
             })
             .collect();
-        s.areas = world
-            .measures
-            .iter()
-            .zip(&self.state.area_totals)
-            .map(|(m, t)| t.summary(&m.name, self.state.observed_ticks))
-            .collect();
+        s.areas =
+            world.measures.iter().zip(&self.state.area_totals).map(|(m, t)| t.summary(&m.name)).collect();
         s
     }
 

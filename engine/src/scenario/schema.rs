@@ -109,6 +109,7 @@ pub(crate) struct MeasureToml {
     pub(crate) radius: Option<f32>,
     pub(crate) from: Option<Pt>,
     pub(crate) to: Option<Pt>,
+    pub(crate) start_s: Option<f64>,
 }
 
 /// An `[[expect]]` entry: which keys a check takes is the validator's business.

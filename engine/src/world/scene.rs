@@ -169,6 +169,9 @@ pub struct MeasureArea {
     pub name: String,
     /// Where it measures (edges included).
     pub region: Region,
+    /// The run's summary of it covers the ticks from this one on (its `start_s`, so a
+    /// fundamental diagram leaves out the start); per-tick readings are there from tick 1.
+    pub start_tick: u64,
 }
 
 impl MeasureArea {

@@ -11,6 +11,7 @@ impl Validator<'_> {
         &mut self,
         raw: &[MeasureToml],
         gates: &mut Vec<Gate>,
+        dt: f32,
     ) -> Option<Vec<MeasureArea>> {
         use Seg::{Index, Key};
         let mut areas: Vec<MeasureArea> = Vec::new();
@@ -30,6 +31,7 @@ impl Validator<'_> {
                     ("max", m.max.is_some()),
                     ("centre", m.centre.is_some()),
                     ("radius", m.radius.is_some()),
+                    ("start_s", m.start_s.is_some()),
                 ];
                 self.only_allowed(&base, &present, &["from", "to"], "a \"line\" measure")?;
                 let (Some(from), Some(to)) = (m.from, m.to) else {
@@ -64,7 +66,17 @@ impl Validator<'_> {
                 );
             }
             let region = self.region(&base, &m.kind, m.min, m.max, m.centre, m.radius, "measure")?;
-            areas.push(MeasureArea { name: m.name.clone(), region });
+            let start_tick = match m.start_s {
+                None => 0,
+                Some(t) if t.is_finite() && (0.0..=1e9).contains(&t) => {
+                    crate::scenario::expectation::tick_at(t, dt)
+                }
+                Some(t) => {
+                    return self
+                        .fail(&at("start_s"), format!("expected a time from 0 to 1e9 seconds, found {t}"));
+                }
+            };
+            areas.push(MeasureArea { name: m.name.clone(), region, start_tick });
         }
         Some(areas)
     }

@@ -326,7 +326,7 @@ impl<'a> Validator<'a> {
         let door_names: Vec<&str> = doors.iter().map(|d| d.name.as_str()).collect();
         let exit_names: Vec<&str> = exits.iter().map(|e| e.name.as_str()).collect();
         let diversions = self.diversions(&raw.groups, &door_names, &exit_names, &target_names)?;
-        let measures = self.measures(&raw.measure, &mut gates)?;
+        let measures = self.measures(&raw.measure, &mut gates, dt)?;
         let waiting = self.waiting(&raw.waiting, &group_names)?;
         let gate_names: Vec<&str> = gates.iter().map(|g| g.name.as_str()).collect();
         let event_names = events::EventNames {
