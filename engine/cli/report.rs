@@ -16,8 +16,11 @@ use clap::Args;
 use throng_engine::state::files::write_atomically;
 
 use throng_engine::batch::Stat;
+use throng_engine::batch::trend::PointValue;
 
 use crate::batch::{MANIFEST, MANIFEST_FORMAT, Manifest, Row, csv_bytes};
+
+mod trends;
 
 #[derive(Args)]
 pub struct ReportArgs {
@@ -62,6 +65,19 @@ pub fn stats(values: &[f64]) -> Option<Stats> {
     let min = values.iter().copied().fold(f64::INFINITY, f64::min);
     let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     Some(Stats { n, mean, std, min, max })
+}
+
+/// Expectation `e`'s statistic over the finished runs among `rows` (one point's), with its
+/// standard error (`std / √n` for a mean, else 0), if any run has its metric.
+fn point_stat(e: &throng_engine::batch::BatchExpectation, rows: &[&Row]) -> Option<PointValue> {
+    let values: Vec<f64> =
+        rows.iter().filter(|r| r.status == "ok").filter_map(|r| numbers(r).get(&e.metric).copied()).collect();
+    stats(&values).map(|s| match e.stat {
+        Stat::Mean => PointValue { value: s.mean, se: s.std / (s.n as f64).sqrt() },
+        Stat::Std => PointValue { value: s.std, se: 0.0 },
+        Stat::Min => PointValue { value: s.min, se: 0.0 },
+        Stat::Max => PointValue { value: s.max, se: 0.0 },
+    })
 }
 
 /// The numbers of a row that are aggregated, by name.
@@ -199,7 +215,9 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
                 names.iter().cloned().collect::<Vec<_>>().join(", ")
             );
         }
-        header.push(format!("check.{}", e.name));
+        if e.across.is_none() {
+            header.push(format!("check.{}", e.name));
+        }
     }
     let (mut passed, mut failed) = (0usize, 0usize);
     w.write_record(&header)?;
@@ -262,17 +280,8 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
                 None => rec.extend(std::iter::repeat_n(String::new(), 4)),
             }
         }
-        for e in &manifest.expect {
-            let values: Vec<f64> = ok.iter().filter_map(|r| numbers(r).get(&e.metric).copied()).collect();
-            let verdict = stats(&values).map(|s| {
-                let v = match e.stat {
-                    Stat::Mean => s.mean,
-                    Stat::Std => s.std,
-                    Stat::Min => s.min,
-                    Stat::Max => s.max,
-                };
-                (e.holds(v), v)
-            });
+        for e in manifest.expect.iter().filter(|e| e.across.is_none()) {
+            let verdict = point_stat(e, list).map(|v| (e.holds(v.value), v.value));
             let (word, line) = match verdict {
                 Some((true, v)) => {
                     ("pass", format!("PASS      {}: {} of {} = {}", e.name, e.stat.name(), e.metric, fmt(v)))
@@ -299,6 +308,18 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
         w.write_record(&rec)?;
     }
     let summary = w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))?;
+    let across = trends::judge(&points, &manifest.expect);
+    if !across.is_empty() {
+        table.push_str("\nacross points\n");
+        table.push_str(&trends::lines(&across, &manifest.expect));
+    }
+    for v in &across {
+        if v.pass {
+            passed += 1;
+        } else {
+            failed += 1;
+        }
+    }
 
     let out = args.out.clone().unwrap_or_else(|| {
         if args.dirs.len() == 1 { args.dirs[0].clone() } else { common_parent(&args.dirs) }
@@ -306,6 +327,11 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let path = out.join("summary.csv");
     write_atomically(&path, &summary).with_context(|| format!("cannot write {}", path.display()))?;
+    let trends_path = out.join("trends.csv");
+    if !across.is_empty() {
+        write_atomically(&trends_path, &trends::csv(&across)?)
+            .with_context(|| format!("cannot write {}", trends_path.display()))?;
+    }
     let runs_path = out.join("runs.csv");
     write_atomically(&runs_path, &csv_bytes(&rows, &manifest.keys)?)
         .with_context(|| format!("cannot write {}", runs_path.display()))?;
@@ -324,11 +350,15 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
         if !manifest.expect.is_empty() {
             let _ = writeln!(
                 stdout,
-                "\nbatch expectations: {passed} passed, {failed} failed (over {} points)",
-                points.len()
+                "\nbatch expectations: {passed} passed, {failed} failed (over {} points{})",
+                points.len(),
+                if across.is_empty() { String::new() } else { format!(" and {} series", across.len()) }
             );
         }
         let _ = writeln!(stdout, "\nsummary    {}\nruns       {}", path.display(), runs_path.display());
+        if !across.is_empty() {
+            let _ = writeln!(stdout, "trends     {}", trends_path.display());
+        }
     }
     if failed > 0 {
         if args.quiet {

@@ -7,6 +7,7 @@
 
 mod batch;
 mod batch_expectations;
+mod batch_trends;
 mod bench;
 mod check_and_run;
 mod event_actions;

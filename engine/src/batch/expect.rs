@@ -1,13 +1,15 @@
 //! Expectations on a batch's statistics (`[[expect]]` in a batch file): a statistic over the
 //! seeds of each parameter point (`mean`, `std`, `min` or `max` of a metric of the rows,
-//! `expect.NAME` for a scenario expectation's pass rate) within bounds. `throng report` judges
-//! them per point, as the statistics are its own.
+//! `expect.NAME` for a scenario expectation's pass rate) within bounds, or, with `trend` and
+//! `along`, how that statistic changes from point to point (`trend.rs`). `throng report`
+//! judges them, as the statistics are its own.
 
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 use toml::de::DeValue;
 
 use super::parse::{Parser, entries};
+use super::trend::{Across, Trend};
 use crate::scenario::ScenarioError;
 
 /// A statistic over the seeds of a point.
@@ -51,6 +53,9 @@ pub struct BatchExpectation {
     pub min: Option<f64>,
     /// Upper bound, inclusive.
     pub max: Option<f64>,
+    /// With `trend` and `along`: judged across the points of each series, not per point.
+    #[serde(default)]
+    pub across: Option<Across>,
 }
 
 impl BatchExpectation {
@@ -60,16 +65,18 @@ impl BatchExpectation {
     }
 }
 
-const KEYS: [&str; 5] = ["name", "metric", "stat", "min", "max"];
+/// An expectation and where its `along` value is written (for errors found later).
+pub(super) type Located = (BatchExpectation, Option<std::ops::Range<usize>>);
+
+const KEYS: [&str; 8] = ["name", "metric", "stat", "min", "max", "trend", "along", "tolerance"];
 const STATS: [(&str, Stat); 4] =
     [("mean", Stat::Mean), ("std", Stat::Std), ("min", Stat::Min), ("max", Stat::Max)];
 
 impl Parser<'_> {
     /// The `[[expect]]` entries of a batch file.
-    pub(super) fn expectations(
-        &self,
-        v: &Spanned<DeValue<'_>>,
-    ) -> Result<Vec<BatchExpectation>, ScenarioError> {
+    /// The `[[expect]]` entries of a batch file, each with the span of its `along` value (to
+    /// check it against the batch's keys once the sweeps are read).
+    pub(super) fn expectations(&self, v: &Spanned<DeValue<'_>>) -> Result<Vec<Located>, ScenarioError> {
         let items: Vec<&Spanned<DeValue<'_>>> = match v.get_ref() {
             DeValue::Array(items) => items.iter().collect(),
             DeValue::Table(_) => vec![v],
@@ -81,11 +88,12 @@ impl Parser<'_> {
                 ));
             }
         };
-        let mut out: Vec<BatchExpectation> = Vec::new();
+        let mut out: Vec<Located> = Vec::new();
         for (i, item) in items.into_iter().enumerate() {
             let path = format!("expect[{i}]");
             let table = self.table(item, &path, "an [[expect]] table")?;
             let (mut name, mut metric, mut stat, mut min, mut max) = (None, None, Stat::Mean, None, None);
+            let (mut trend, mut along, mut tolerance) = (None, None, None);
             for (k, v) in entries(table) {
                 let key = format!("{path}.{}", k.get_ref());
                 match k.get_ref().as_ref() {
@@ -113,6 +121,40 @@ impl Parser<'_> {
                     }
                     "min" => min = Some((self.number(v, &key)?, v.span())),
                     "max" => max = Some((self.number(v, &key)?, v.span())),
+                    "trend" => {
+                        let t = self.string(v, &key)?;
+                        match Trend::ALL.iter().find(|(n, _)| *n == t) {
+                            Some((_, tr)) => trend = Some((*tr, v.span())),
+                            None => {
+                                let names: Vec<&str> = Trend::ALL.iter().map(|(n, _)| *n).collect();
+                                let hint = crate::scenario::nearest_word(&t, names.iter().copied())
+                                    .map(|n| format!("; did you mean `{n}`?"))
+                                    .unwrap_or_default();
+                                return Err(self.err(
+                                    v.span(),
+                                    &key,
+                                    format!(
+                                        "unknown trend \"{t}\"{hint} (expected one of: {})",
+                                        names.join(", ")
+                                    ),
+                                ));
+                            }
+                        }
+                    }
+                    "along" => along = Some((self.string(v, &key)?, v.span())),
+                    "tolerance" => {
+                        let t = self.number(v, &key)?;
+                        if t < 0.0 {
+                            return Err(self.err(
+                                v.span(),
+                                &key,
+                                format!(
+                                    "expected a relative tolerance of 0 or more (0.01 is 1 %), found {t}"
+                                ),
+                            ));
+                        }
+                        tolerance = Some((t, v.span()));
+                    }
                     _ => return Err(self.unknown(k, &path, &KEYS)),
                 }
             }
@@ -123,7 +165,55 @@ impl Parser<'_> {
                     "missing key `metric` (the number of the rows to judge)",
                 ));
             };
-            if min.is_none() && max.is_none() {
+            let across = match (trend, &along) {
+                (None, None) => {
+                    if let Some((_, span)) = tolerance {
+                        return Err(self.err(
+                            span,
+                            &format!("{path}.tolerance"),
+                            "`tolerance` belongs to a `trend` across points; this expectation has none",
+                        ));
+                    }
+                    None
+                }
+                (Some((_, span)), None) => {
+                    return Err(self.err(
+                        span,
+                        &format!("{path}.trend"),
+                        "a trend needs `along`: the swept key (or \"scenario\") its points differ in",
+                    ));
+                }
+                (None, Some((_, span))) => {
+                    return Err(self.err(
+                        span.clone(),
+                        &format!("{path}.along"),
+                        "`along` needs a `trend` (rising, falling, equal or ratio)",
+                    ));
+                }
+                (Some((t, span)), Some((a, _))) => {
+                    if t == Trend::Ratio {
+                        if tolerance.is_some() {
+                            return Err(self.err(
+                                span,
+                                &format!("{path}.trend"),
+                                "a \"ratio\" trend is bounded by `min` and `max`, not `tolerance`",
+                            ));
+                        }
+                    } else if let Some((_, span)) = min.as_ref().or(max.as_ref()) {
+                        return Err(self.err(
+                            span.clone(),
+                            &path,
+                            format!(
+                                "a \"{}\" trend takes `tolerance` (relative), not `min` or `max`",
+                                t.name()
+                            ),
+                        ));
+                    }
+                    Some(Across { along: a.clone(), trend: t, tolerance: tolerance.map_or(0.0, |t| t.0) })
+                }
+            };
+            let needs_bounds = across.as_ref().is_none_or(|a| a.trend == Trend::Ratio);
+            if needs_bounds && min.is_none() && max.is_none() {
                 return Err(self.err(item.span(), &path, "an expectation needs `min`, `max` or both"));
             }
             if let (Some((lo, span)), Some((hi, _))) = (&min, &max)
@@ -135,15 +225,22 @@ impl Parser<'_> {
                     format!("expected min <= max, found min {lo} > max {hi}"),
                 ));
             }
-            let name = name.unwrap_or_else(|| format!("{} of {metric}", stat.name()));
-            if out.iter().any(|e| e.name == name) {
+            let name = name.unwrap_or_else(|| match &across {
+                Some(a) => format!("{} of {metric} {} along {}", stat.name(), a.trend.name(), a.along),
+                None => format!("{} of {metric}", stat.name()),
+            });
+            if out.iter().any(|(e, _)| e.name == name) {
                 return Err(self.err(
                     item.span(),
                     &path,
                     format!("expectation name \"{name}\" is used twice"),
                 ));
             }
-            out.push(BatchExpectation { name, metric, stat, min: min.map(|m| m.0), max: max.map(|m| m.0) });
+            let along_span = along.map(|a| a.1);
+            out.push((
+                BatchExpectation { name, metric, stat, min: min.map(|m| m.0), max: max.map(|m| m.0), across },
+                along_span,
+            ));
         }
         Ok(out)
     }

@@ -29,8 +29,10 @@
 
 mod expect;
 mod parse;
+pub mod trend;
 
 pub use expect::{BatchExpectation, Stat};
+pub use trend::{Across, Trend};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -505,6 +505,28 @@ impl Parser<'_> {
         }
         let keys: BTreeSet<String> =
             runs.iter().flat_map(|r| r.overrides.iter().map(|o| o.key.clone())).collect();
+        for (i, (e, span)) in expectations.iter().enumerate() {
+            if let (Some(a), Some(span)) = (&e.across, span)
+                && a.along != "scenario"
+                && !keys.contains(&a.along)
+            {
+                let mut names: Vec<&str> = vec!["scenario"];
+                names.extend(keys.iter().map(String::as_str));
+                let hint = crate::scenario::nearest_word(&a.along, names.iter().copied())
+                    .map(|n| format!("; did you mean \"{n}\"?"))
+                    .unwrap_or_default();
+                return Err(self.err(
+                    span.clone(),
+                    &format!("expect[{i}].along"),
+                    format!(
+                        "no run of this batch sets \"{}\"{hint} (a series runs along one of: {})",
+                        a.along,
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+        let expectations = expectations.into_iter().map(|(e, _)| e).collect();
         Ok(Plan {
             file: self.file.into(),
             name,

@@ -1,0 +1,149 @@
+//! `throng report`'s judgement of batch expectations across points (`trend` + `along`): the
+//! points are split into series that differ only in the `along` key (or scenario file), each
+//! series' statistics in plan order are measured (`throng_engine::batch::trend`) and judged,
+//! printed under "across points" and written to `trends.csv`.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use throng_engine::batch::{Across, BatchExpectation, trend};
+
+use super::{fmt, point_stat};
+use crate::batch::{Row, value_text};
+use throng_engine::batch::trend::PointValue;
+
+/// One series of one expectation, judged.
+pub struct SeriesVerdict {
+    /// The expectation's name.
+    pub name: String,
+    /// What the series' points share (`key=value; ...`), empty when nothing else varies.
+    pub series: String,
+    /// Each point's `along` value and statistic (with its standard error), in plan order.
+    pub values: Vec<(String, PointValue)>,
+    /// The trend's measured number (`None` with fewer than two points).
+    pub measured: Option<f64>,
+    pub pass: bool,
+}
+
+/// A point's `along` value (or scenario file) and its rows.
+type Labelled<'a> = (String, Vec<&'a Row>);
+
+/// The series of `points` along `a.along`: (what they share, their points in plan order).
+fn series<'a>(points: &[(String, Vec<&'a Row>)], a: &Across) -> Vec<(String, Vec<Labelled<'a>>)> {
+    let mut out: Vec<(String, Vec<Labelled<'a>>)> = Vec::new();
+    // The scenario file tells series apart only when the batch has more than one.
+    let one_scenario = points.iter().all(|(_, rows)| rows[0].scenario_file == points[0].1[0].scenario_file);
+    for (_, rows) in points {
+        let first = rows[0];
+        let mut shared: BTreeMap<&str, String> =
+            first.overrides.iter().map(|(k, v)| (k.as_str(), value_text(v))).collect();
+        let label = if a.along == "scenario" {
+            first.scenario_file.clone()
+        } else {
+            shared.remove(a.along.as_str()).unwrap_or_else(|| "(not set)".into())
+        };
+        let mut key: Vec<String> = shared.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if a.along != "scenario" && !one_scenario {
+            key.insert(0, first.scenario_file.clone());
+        }
+        let key = key.join("; ");
+        match out.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, list)) => list.push((label, rows.clone())),
+            None => out.push((key, vec![(label, rows.clone())])),
+        }
+    }
+    out
+}
+
+/// Judges every expectation with a trend over `points` (in plan order, each with its rows).
+pub fn judge(points: &[(String, Vec<&Row>)], expectations: &[BatchExpectation]) -> Vec<SeriesVerdict> {
+    let mut out = Vec::new();
+    for e in expectations {
+        let Some(a) = &e.across else { continue };
+        for (shared, list) in series(points, a) {
+            let values: Vec<(String, PointValue)> = list
+                .iter()
+                .filter_map(|(label, rows)| point_stat(e, rows).map(|v| (label.clone(), v)))
+                .collect();
+            let numbers: Vec<PointValue> = values.iter().map(|(_, v)| *v).collect();
+            // A point with no finished run leaves a gap: the series cannot be judged whole.
+            let complete = values.len() == list.len();
+            let measured = trend::measure(a.trend, &numbers);
+            let pass =
+                complete && measured.is_some_and(|m| trend::holds(a.trend, m, a.tolerance, e.min, e.max));
+            out.push(SeriesVerdict { name: e.name.clone(), series: shared, values, measured, pass });
+        }
+    }
+    out
+}
+
+/// The verdicts as report lines.
+pub fn lines(verdicts: &[SeriesVerdict], expectations: &[BatchExpectation]) -> String {
+    let mut text = String::new();
+    for v in verdicts {
+        let Some(e) = expectations.iter().find(|e| e.name == v.name) else { continue };
+        let Some(a) = &e.across else { continue };
+        let values: Vec<String> = v
+            .values
+            .iter()
+            .map(|(l, x)| {
+                if x.se > 0.0 {
+                    format!("{} ± {} at {l}", fmt(x.value), fmt(x.se))
+                } else {
+                    format!("{} at {l}", fmt(x.value))
+                }
+            })
+            .collect();
+        let bound = match (a.trend, e.min, e.max) {
+            (trend::Trend::Ratio, Some(lo), Some(hi)) => format!("between {} and {}", fmt(lo), fmt(hi)),
+            (trend::Trend::Ratio, Some(lo), None) => format!(">= {}", fmt(lo)),
+            (trend::Trend::Ratio, _, Some(hi)) => format!("<= {}", fmt(hi)),
+            _ => format!("<= tolerance {}", fmt(a.tolerance)),
+        };
+        let measured = match v.measured {
+            Some(m) => format!("{} = {} ({bound})", a.trend.measures(), fmt(m)),
+            None => "fewer than two points with finished runs".into(),
+        };
+        text.push_str(&format!(
+            "  {:<9} {}: {} of {} along {}{}: {}; {measured}\n",
+            if v.pass { "PASS" } else { "FAIL" },
+            v.name,
+            e.stat.name(),
+            e.metric,
+            a.along,
+            if v.series.is_empty() { String::new() } else { format!(" [{}]", v.series) },
+            values.join(", "),
+        ));
+    }
+    text
+}
+
+/// The verdicts as CSV: `expectation, series, along_values, values, standard_errors, measured,
+/// verdict` (lists joined by `; `).
+pub fn csv(verdicts: &[SeriesVerdict]) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "expectation",
+        "series",
+        "along_values",
+        "values",
+        "standard_errors",
+        "measured",
+        "verdict",
+    ])?;
+    for v in verdicts {
+        let labels: Vec<&str> = v.values.iter().map(|(l, _)| l.as_str()).collect();
+        let values: Vec<String> = v.values.iter().map(|(_, x)| x.value.to_string()).collect();
+        let errors: Vec<String> = v.values.iter().map(|(_, x)| x.se.to_string()).collect();
+        w.write_record([
+            v.name.clone(),
+            v.series.clone(),
+            labels.join("; "),
+            values.join("; "),
+            errors.join("; "),
+            v.measured.map(|m| m.to_string()).unwrap_or_default(),
+            if v.pass { "pass".into() } else { "fail".into() },
+        ])?;
+    }
+    w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))
+}

@@ -1,0 +1,175 @@
+//! Batch expectations across points: how a statistic changes along one swept key (`along`, an
+//! override key or `"scenario"`), judged over each series of points that differ in that key
+//! alone. A fundamental diagram's speed falls as density rises, an evacuation through two exits
+//! takes 1.6 to 2.4 times as long as through four, a corridor turned by any angle takes the
+//! same time: published criteria compare runs, not bound one.
+
+use serde::{Deserialize, Serialize};
+
+/// How the values of a series (in plan order) must change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Trend {
+    /// Each value at least the one before, less `tolerance` of it.
+    Rising,
+    /// Each value at most the one before, plus `tolerance` of it.
+    Falling,
+    /// The spread (highest − lowest) at most `tolerance` of the mean.
+    Equal,
+    /// The last value divided by the first within `min` and `max`.
+    Ratio,
+}
+
+impl Trend {
+    /// Every trend with its name in files and reports.
+    pub const ALL: [(&'static str, Trend); 4] = [
+        ("rising", Trend::Rising),
+        ("falling", Trend::Falling),
+        ("equal", Trend::Equal),
+        ("ratio", Trend::Ratio),
+    ];
+
+    /// Its name in files and reports.
+    pub fn name(self) -> &'static str {
+        Trend::ALL.iter().find(|(_, t)| *t == self).map(|(n, _)| *n).unwrap_or("?")
+    }
+
+    /// What the measured number of a series is, for reports.
+    pub fn measures(self) -> &'static str {
+        match self {
+            Trend::Rising => "largest fall from one point to the next, relative",
+            Trend::Falling => "largest rise from one point to the next, relative",
+            Trend::Equal => "spread (highest − lowest) over the mean",
+            Trend::Ratio => "last ÷ first",
+        }
+    }
+}
+
+/// An expectation's comparison across points.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Across {
+    /// The key the series runs along: an override key of the batch, or `scenario` (the
+    /// sweep's scenario files, in their order).
+    pub along: String,
+    /// How the values must change.
+    pub trend: Trend,
+    /// Relative slack for `rising`, `falling` and `equal` (0.01 is 1 %); 0 by default.
+    pub tolerance: f64,
+}
+
+/// One point of a series: its statistic and that statistic's standard error over the seeds
+/// (`std / √n` for a mean of n > 1 runs; 0 otherwise).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PointValue {
+    /// The statistic.
+    pub value: f64,
+    /// Its standard error.
+    pub se: f64,
+}
+
+/// The measured number of a series (in plan order) for `trend`; `None` with fewer than two
+/// points. Differences are first shrunk towards zero by their noise, twice the combined
+/// standard error (`2 √(se₁² + se₂²)`), so seeds' scatter does not count against a trend:
+/// `rising`/`falling`, the largest step against the trend relative to the value before it (0
+/// or less when the trend holds); `equal`, (highest − lowest) / |mean|; `ratio`, last / first
+/// (unshrunk).
+pub fn measure(trend: Trend, points: &[PointValue]) -> Option<f64> {
+    if points.len() < 2 {
+        return None;
+    }
+    let relative = |diff: f64, base: f64| {
+        if base != 0.0 {
+            diff / base.abs()
+        } else if diff == 0.0 {
+            0.0
+        } else {
+            diff.signum() * f64::INFINITY
+        }
+    };
+    let noise = |a: &PointValue, b: &PointValue| 2.0 * (a.se * a.se + b.se * b.se).sqrt();
+    let against = |a: &PointValue, b: &PointValue, diff: f64| {
+        let n = noise(a, b);
+        relative(if diff > n { diff - n } else { diff.min(0.0) }, a.value)
+    };
+    let steps = points.windows(2);
+    Some(match trend {
+        Trend::Rising => {
+            steps.map(|w| against(&w[0], &w[1], w[0].value - w[1].value)).fold(f64::NEG_INFINITY, f64::max)
+        }
+        Trend::Falling => {
+            steps.map(|w| against(&w[0], &w[1], w[1].value - w[0].value)).fold(f64::NEG_INFINITY, f64::max)
+        }
+        Trend::Equal => {
+            let (mut hi, mut lo, mut sum) = (points[0], points[0], 0.0);
+            for p in points {
+                if p.value > hi.value {
+                    hi = *p;
+                }
+                if p.value < lo.value {
+                    lo = *p;
+                }
+                sum += p.value;
+            }
+            let spread = (hi.value - lo.value - noise(&hi, &lo)).max(0.0);
+            relative(spread, sum / points.len() as f64)
+        }
+        Trend::Ratio => relative(points[points.len() - 1].value, points[0].value),
+    })
+}
+
+/// Whether a series' measured number passes: at most `tolerance` for `rising`, `falling` and
+/// `equal`, within `min` and `max` for `ratio`.
+pub fn holds(trend: Trend, measured: f64, tolerance: f64, min: Option<f64>, max: Option<f64>) -> bool {
+    match trend {
+        Trend::Ratio => min.is_none_or(|lo| measured >= lo) && max.is_none_or(|hi| measured <= hi),
+        _ => measured <= tolerance,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exact(values: &[f64]) -> Vec<PointValue> {
+        values.iter().map(|&value| PointValue { value, se: 0.0 }).collect()
+    }
+
+    #[test]
+    fn steps_against_the_trend_are_measured_relative_to_the_value_before() {
+        // 10 → 8 → 8.2 → 5: the one rise is 0.2 / 8 = 2.5 %.
+        let falling = [10.0, 8.0, 8.2, 5.0];
+        assert_eq!(measure(Trend::Falling, &exact(&falling)), Some((8.2 - 8.0) / 8.0));
+        assert!(holds(Trend::Falling, 0.025, 0.03, None, None));
+        assert!(!holds(Trend::Falling, 0.025, 0.02, None, None));
+        // Strictly rising: the largest "fall" is negative, the smallest rise (10 → 12: −20 %).
+        assert_eq!(measure(Trend::Rising, &exact(&[10.0, 12.0, 18.0])), Some(-0.2));
+        // The same series read as rising: falls of 20 % (10 → 8) and 39 % (8.2 → 5); the larger.
+        assert_eq!(measure(Trend::Rising, &exact(&falling)), Some((8.2 - 5.0) / 8.2));
+    }
+
+    #[test]
+    fn equal_is_the_spread_over_the_mean_and_ratio_is_last_over_first() {
+        // 99, 100, 101: spread 2 over mean 100.
+        assert_eq!(measure(Trend::Equal, &exact(&[99.0, 100.0, 101.0])), Some(0.02));
+        assert_eq!(measure(Trend::Ratio, &exact(&[50.0, 60.0, 100.0])), Some(2.0));
+        assert!(holds(Trend::Ratio, 2.0, 0.0, Some(1.6), Some(2.4)));
+        assert!(!holds(Trend::Ratio, 2.5, 0.0, Some(1.6), Some(2.4)));
+        assert_eq!(measure(Trend::Ratio, &exact(&[0.0, 1.0])), Some(f64::INFINITY));
+        assert_eq!(measure(Trend::Equal, &exact(&[0.0, 0.0])), Some(0.0));
+        assert_eq!(measure(Trend::Rising, &exact(&[3.0])), None);
+    }
+
+    #[test]
+    fn the_seeds_noise_is_taken_off_a_step_before_it_counts() {
+        // 10 → 10.5 falling, each with standard error 0.1: noise 2 √0.02 ≈ 0.283, so the rise
+        // counts as 0.5 − 0.283 = 0.217, 2.17 % of 10.
+        let p = |value, se| PointValue { value, se };
+        let m = measure(Trend::Falling, &[p(10.0, 0.1), p(10.5, 0.1)]).expect("two points");
+        assert!((m - (0.5 - 2.0 * 0.02f64.sqrt()) / 10.0).abs() < 1e-12);
+        // A rise within the noise is no rise at all.
+        assert_eq!(measure(Trend::Falling, &[p(10.0, 0.2), p(10.5, 0.2)]), Some(0.0));
+        // Equal: 99 ± 0.5 and 101 ± 0.5: spread 2 less 2 √0.5 ≈ 1.414.
+        let m = measure(Trend::Equal, &[p(99.0, 0.5), p(101.0, 0.5)]).expect("two points");
+        assert!((m - (2.0 - 2.0 * 0.5f64.sqrt()) / 100.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,172 @@
+//! Batch expectations across points (`trend` + `along`): `throng report` splits the points into
+//! series that differ only in the `along` key, judges each series' statistics in plan order
+//! (rising, falling, equal, or the ratio of the last to the first), prints them under "across
+//! points", writes `trends.csv`, and exits 1 when one fails. Bad entries are refused, located.
+
+use super::{text, write};
+use crate::common::{scratch_dir, throng};
+
+/// One walker seeks (40, 0) from the origin and the run stops when it is within 1: its time
+/// falls as its speed rises, about 39 / speed seconds.
+const SCENE: &str = r#"version = 1
+name = "walk"
+seed = 1
+dt = 0.1
+ticks = 1000
+
+[bounds]
+min = [-1, -5]
+max = [45, 5]
+
+[[groups]]
+name = "walker"
+spawn = { kind = "points", points = [[0, 0]] }
+max_speed = 1.0
+max_force = 100.0
+
+[[groups.behaviours]]
+kind = "seek"
+target = [40, 0]
+
+[[events]]
+when = { region = { kind = "circle", centre = [40, 0], radius = 1 }, agent = 0 }
+action = "stop"
+"#;
+
+/// Speeds 1, 2 and 4, twice: once with `radius` 0.5 and once 0.25 (two series), one seed.
+const BATCH: &str = r#"version = 1
+
+[[sweep]]
+scenario = "walk.toml"
+grid = { "groups.walker.radius" = [0.5, 0.25], "groups.walker.max_speed" = [1.0, 2.0, 4.0] }
+
+[[expect]]
+name = "faster is sooner"
+metric = "time_s"
+trend = "falling"
+along = "groups.walker.max_speed"
+
+[[expect]]
+name = "four times the speed and a quarter of the time"
+metric = "time_s"
+trend = "ratio"
+along = "groups.walker.max_speed"
+min = 0.24
+max = 0.27
+
+[[expect]]
+name = "the body's size does not matter"
+metric = "time_s"
+trend = "equal"
+along = "groups.walker.radius"
+tolerance = 0.001
+
+[[expect]]
+name = "faster is later (wrong)"
+metric = "time_s"
+trend = "rising"
+along = "groups.walker.max_speed"
+tolerance = 0.1
+"#;
+
+#[test]
+fn report_judges_trends_along_a_swept_key() {
+    let dir = scratch_dir("batch_trends");
+    write(&dir, "walk.toml", SCENE);
+    let batch = write(&dir, "batch.toml", BATCH);
+    let out_dir = dir.join("out");
+    let out =
+        throng(&["batch", batch.to_str().expect("utf-8"), "-o", out_dir.to_str().expect("utf-8"), "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = throng(&["report", out_dir.to_str().expect("utf-8")]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "the wrong trend fails: {stdout}{}", text(&out.stderr));
+    // Speed series: one per radius (2); radius series: one per speed (3).
+    assert!(
+        stdout.contains("batch expectations: 7 passed, 2 failed (over 6 points and 9 series)"),
+        "{stdout}"
+    );
+    let line = |name: &str, radius: &str| {
+        stdout
+            .lines()
+            .find(|l| l.contains(name) && l.contains(radius))
+            .unwrap_or_else(|| panic!("a line for {name} at {radius}: {stdout}"))
+            .to_string()
+    };
+    let falling = line("faster is sooner", "radius=0.5]");
+    assert!(
+        falling.trim_start().starts_with("PASS")
+            && falling.contains("at 1.0, ")
+            && falling.contains("at 4.0;"),
+        "{falling}"
+    );
+    assert!(line("faster is later", "radius=0.25]").trim_start().starts_with("FAIL"));
+
+    // trends.csv: one row per series, the values in plan order.
+    let csv = std::fs::read_to_string(out_dir.join("trends.csv")).expect("trends.csv");
+    let mut rows = csv.lines();
+    assert_eq!(rows.next(), Some("expectation,series,along_values,values,standard_errors,measured,verdict"));
+    let ratio: Vec<&str> = csv.lines().filter(|l| l.starts_with("four times")).collect();
+    assert_eq!(ratio.len(), 2, "{csv}");
+    for row in ratio {
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields[2], "1.0; 2.0; 4.0", "{row}");
+        let times: Vec<f64> = fields[3].split("; ").map(|t| t.parse().expect("a time")).collect();
+        let measured: f64 = fields[5].parse().expect("a ratio");
+        assert_eq!(measured, times[2] / times[0], "{row}");
+        assert!(times[0] > 38.0 && times[0] < 41.0, "{row}");
+        assert_eq!(fields[6], "pass", "{row}");
+    }
+}
+
+#[test]
+fn bad_trends_are_refused_where_they_are_written() {
+    let dir = scratch_dir("batch_trends_bad");
+    write(&dir, "walk.toml", SCENE);
+    let refuse = |name: &str, batch: String, has: &[&str]| {
+        let path = write(&dir, name, batch);
+        let out =
+            throng(&["batch", path.to_str().expect("utf-8"), "-o", dir.join("o").to_str().expect("utf-8")]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        for h in has {
+            assert!(stderr.contains(h), "{name}: wanted {h:?} in {stderr}");
+        }
+    };
+    refuse(
+        "unknown_key.toml",
+        BATCH.replace("along = \"groups.walker.radius\"", "along = \"groups.walker.radus\""),
+        &[
+            "unknown_key.toml:25:9",
+            "no run of this batch sets \"groups.walker.radus\"; did you mean \"groups.walker.radius\"?",
+        ],
+    );
+    refuse(
+        "no_along.toml",
+        BATCH.replace("along = \"groups.walker.radius\"\n", ""),
+        &["no_along.toml:24:9", "a trend needs `along`"],
+    );
+    refuse(
+        "bad_trend.toml",
+        BATCH.replace("trend = \"equal\"", "trend = \"equals\""),
+        &["bad_trend.toml:24:9", "unknown trend \"equals\"; did you mean `equal`?"],
+    );
+    refuse(
+        "ratio_tolerance.toml",
+        BATCH.replace("min = 0.24", "tolerance = 0.1"),
+        &["ratio_tolerance.toml:16:9", "bounded by `min` and `max`, not `tolerance`"],
+    );
+    refuse(
+        "falling_min.toml",
+        BATCH.replace(
+            "along = \"groups.walker.max_speed\"\n\n[[expect]]\nname = \"four",
+            "along = \"groups.walker.max_speed\"\nmin = 1\n\n[[expect]]\nname = \"four",
+        ),
+        &["falling_min.toml", "a \"falling\" trend takes `tolerance` (relative), not `min` or `max`"],
+    );
+    refuse(
+        "negative_tolerance.toml",
+        BATCH.replace("tolerance = 0.001", "tolerance = -0.001"),
+        &["negative_tolerance.toml:26:13", "expected a relative tolerance of 0 or more"],
+    );
+}
