@@ -73,7 +73,7 @@ const REORDER_TICKS: u64 = 41;
 
 /// Spatial reordering of the rows is a speed lever only: per-tick hashes are the same at every
 /// reorder interval for every shipped scenario, with either index and any thread count, and
-/// the rows really do leave id order (where there are two agents or more to order).
+/// the rows really do leave id order (where there are three agents or more to order).
 #[test]
 fn spatial_reordering_changes_no_hash() {
     for path in shipped_scenarios() {
@@ -93,8 +93,10 @@ fn spatial_reordering_changes_no_hash() {
                     scenario.name
                 );
             }
-            // One agent (RiMEA 1) is always in id order; every other scene leaves it.
-            if scenario.agent_count() >= 2 {
+            // One agent (RiMEA 1, Jülich 1) is always in id order, and the two of Jülich 4 and 5
+            // (a walker behind a standing person) already lie in spatial order; every other
+            // scene leaves it.
+            if scenario.agent_count() >= 3 {
                 assert_eq!(reordered, every > 0, "{}: reordering every {every} ticks", scenario.name);
             }
         }
