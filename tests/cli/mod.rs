@@ -26,6 +26,7 @@ mod reference_errors;
 mod signals;
 mod value_errors;
 mod verification;
+mod verification_table;
 mod waiting;
 
 use std::path::Path;
