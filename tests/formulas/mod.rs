@@ -14,6 +14,7 @@ mod queue;
 mod random_walk;
 mod regions_and_sources;
 mod seek_flee_arrive;
+mod steerbench;
 mod targets;
 mod wander;
 

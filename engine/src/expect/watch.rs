@@ -311,7 +311,13 @@ fn of_tick(m: &Metric, t: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
         Metric::AreaCount(i) => t.areas.get(*i)?.count as f64,
         Metric::AreaDensity(i) => t.areas.get(*i)?.density,
         Metric::AreaSpeed(i) => t.areas.get(*i)?.speed,
-        Metric::MeanWait | Metric::QueueLengthMax | Metric::GatePerSecond(_) => return None,
+        Metric::MeanWait
+        | Metric::QueueLengthMax
+        | Metric::GatePerSecond(_)
+        | Metric::SteerBenchCollisions
+        | Metric::SteerBenchTime
+        | Metric::SteerBenchEnergy
+        | Metric::SteerBenchScore => return None,
     })
 }
 
@@ -321,6 +327,10 @@ fn summary_value(m: &Metric, s: &Summary) -> Option<f64> {
         Metric::MeanWait => Some(s.mean_wait_s),
         Metric::QueueLengthMax => Some(s.queue_length_max as f64),
         Metric::GatePerSecond(i) => s.gates.get(*i).map(|g| g.per_s),
+        Metric::SteerBenchCollisions => s.steerbench.as_ref().map(|b| b.collisions),
+        Metric::SteerBenchTime => s.steerbench.as_ref().map(|b| b.time_s),
+        Metric::SteerBenchEnergy => s.steerbench.as_ref().map(|b| b.energy),
+        Metric::SteerBenchScore => s.steerbench.as_ref().map(|b| b.score),
         _ => None,
     }
 }

@@ -6,8 +6,10 @@
 //! total), and float means are summed serially in row (id) order, never through rayon.
 
 mod areas;
+mod steerbench;
 
 pub use areas::{AreaReading, AreaSummary, AreaTotals};
+pub use steerbench::{COLLISION_WEIGHT, FRAMES_PER_S, SteerBenchState, SteerBenchSummary};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -105,6 +107,9 @@ pub struct Summary {
     pub gates: Vec<GateSummary>,
     /// Every measurement area over the run, in `[[measure]]` order.
     pub areas: Vec<AreaSummary>,
+    /// SteerBench's measures and composite score, with `[metrics] steerbench = true` (`null`
+    /// otherwise: the summary is also kept in checkpoints, whose encoding skips no field).
+    pub steerbench: Option<SteerBenchSummary>,
 }
 
 /// Observes a run tick by tick and keeps what the summary needs.
@@ -174,6 +179,7 @@ pub struct MetricsState {
     observed_ticks: u64,
     summary: Summary,
     last: TickMetrics,
+    steerbench: SteerBenchState,
 }
 
 impl MetricsCollector {
@@ -280,6 +286,23 @@ impl MetricsCollector {
         }
 
         let (mean_speed, polarisation, overlap_pairs, obstacle_penetrations) = self.instant(world, obstacles);
+        if self.config.steerbench {
+            let touching = self.touching_pairs(world);
+            let inside: Vec<u32> = match obstacles {
+                Some(oi) => {
+                    let a = &world.agents;
+                    (0..a.len())
+                        .filter(|&i| {
+                            penetration(oi, &world.obstacles, a.position[i], a.radius[i])
+                                > PENETRATION_TOLERANCE
+                        })
+                        .map(|i| a.id[i])
+                        .collect()
+                }
+                None => Vec::new(),
+            };
+            self.state.steerbench.observe(world, touching, &inside);
+        }
         if world.tick.is_multiple_of(self.window_ticks) {
             self.state.stuck = self.count_stuck(world);
             self.anchor_all(world);
@@ -425,6 +448,7 @@ impl MetricsCollector {
             .collect();
         s.areas =
             world.measures.iter().zip(&self.state.area_totals).map(|(m, t)| t.summary(&m.name)).collect();
+        s.steerbench = self.config.steerbench.then(|| self.state.steerbench.summary(world.dt));
         s
     }
 
@@ -455,6 +479,35 @@ impl MetricsCollector {
                 count
             })
             .sum()
+    }
+
+    /// The pairs of ids (lower first) whose bodies overlap by more than
+    /// `PENETRATION_TOLERANCE`, from the grid `overlap_pairs` built this tick; in row order,
+    /// which `SteerBenchState::observe` sorts.
+    fn touching_pairs(&self, world: &World) -> Vec<(u32, u32)> {
+        let a = &world.agents;
+        let max_r = a.radius.iter().copied().fold(0.0f32, f32::max);
+        let index = &self.index;
+        (0..a.len())
+            .into_par_iter()
+            .with_min_len(256)
+            .flat_map_iter(|i| {
+                let mut pairs = Vec::new();
+                let p = a.position[i];
+                index.candidates(p, a.radius[i] + max_r, |row| {
+                    let j = row as usize;
+                    if a.id[j] > a.id[i] {
+                        // Touching: reaching more than the tolerance into each other, as
+                        // SteerSuite counts a collision past its epsilon.
+                        let reach = a.radius[i] + a.radius[j];
+                        if reach - world.bounds.offset(p, a.position[j]).length() > PENETRATION_TOLERANCE {
+                            pairs.push((a.id[i], a.id[j]));
+                        }
+                    }
+                });
+                pairs
+            })
+            .collect()
     }
 
     /// Agents with a goal, not within `goal_radius` of it, that moved less than

@@ -131,6 +131,14 @@ pub enum Metric {
     AreaDensity(usize),
     /// Mean speed inside measurement area `i` (0 when empty).
     AreaSpeed(usize),
+    /// SteerBench's mean collisions per agent (summary only, `[metrics] steerbench`).
+    SteerBenchCollisions,
+    /// SteerBench's mean seconds alive per agent (summary only).
+    SteerBenchTime,
+    /// SteerBench's mean energy per agent (summary only).
+    SteerBenchEnergy,
+    /// SteerBench's composite score (summary only).
+    SteerBenchScore,
 }
 
 /// The names expectations refer to: gates (and measurement lines), groups, measurement areas.
@@ -158,7 +166,14 @@ pub const TICK_METRICS: [&str; 9] = [
 ];
 
 /// The summary-only metric names (judged at the end only).
-pub const SUMMARY_METRICS: [&str; 2] = ["mean_wait_s", "queue_length_max"];
+pub const SUMMARY_METRICS: [&str; 6] = [
+    "mean_wait_s",
+    "queue_length_max",
+    "steerbench.collisions",
+    "steerbench.time_s",
+    "steerbench.energy",
+    "steerbench.score",
+];
 
 impl Metric {
     /// The metric called `name`: a plain one, `gates.NAME.crossings|per_s|flow`, or
@@ -176,6 +191,10 @@ impl Metric {
             Metric::Polarisation,
             Metric::MeanWait,
             Metric::QueueLengthMax,
+            Metric::SteerBenchCollisions,
+            Metric::SteerBenchTime,
+            Metric::SteerBenchEnergy,
+            Metric::SteerBenchScore,
         ];
         if let Some(m) = plain.iter().find(|m| m.name(names) == name) {
             return Some(*m);
@@ -238,12 +257,28 @@ impl Metric {
             Metric::AreaCount(i) => format!("measures.{}.count", area(*i)),
             Metric::AreaDensity(i) => format!("measures.{}.density", area(*i)),
             Metric::AreaSpeed(i) => format!("measures.{}.speed", area(*i)),
+            Metric::SteerBenchCollisions => "steerbench.collisions".into(),
+            Metric::SteerBenchTime => "steerbench.time_s".into(),
+            Metric::SteerBenchEnergy => "steerbench.energy".into(),
+            Metric::SteerBenchScore => "steerbench.score".into(),
         }
     }
 
     /// Whether it is read from the summary, at the end only.
     pub fn summary_only(&self) -> bool {
         matches!(self, Metric::MeanWait | Metric::QueueLengthMax | Metric::GatePerSecond(_))
+            || self.steerbench()
+    }
+
+    /// Whether it is one of SteerBench's measures (kept with `[metrics] steerbench = true`).
+    pub fn steerbench(&self) -> bool {
+        matches!(
+            self,
+            Metric::SteerBenchCollisions
+                | Metric::SteerBenchTime
+                | Metric::SteerBenchEnergy
+                | Metric::SteerBenchScore
+        )
     }
 }
 

@@ -87,11 +87,13 @@ pub struct MetricsConfig {
     pub stuck_window_s: f32,
     /// An agent this close to its goal is at its goal, not stuck.
     pub goal_radius: f32,
+    /// Keep SteerBench's per-agent measures and composite score (`metrics::SteerBenchSummary`).
+    pub steerbench: bool,
 }
 
 impl Default for MetricsConfig {
     fn default() -> Self {
-        MetricsConfig { stuck_distance: 0.5, stuck_window_s: 10.0, goal_radius: 2.0 }
+        MetricsConfig { stuck_distance: 0.5, stuck_window_s: 10.0, goal_radius: 2.0, steerbench: false }
     }
 }
 

@@ -221,6 +221,7 @@ pub(crate) struct MetricsToml {
     pub(crate) stuck_distance: Option<f32>,
     pub(crate) stuck_window_s: Option<f32>,
     pub(crate) goal_radius: Option<f32>,
+    pub(crate) steerbench: Option<bool>,
 }
 
 #[derive(Deserialize)]

@@ -23,6 +23,8 @@ const CHECKS: [(&str, &[&str]); 6] = [
 pub(super) struct ExpectNames<'a> {
     pub(super) scene: SceneNames<'a>,
     pub(super) ids: u64,
+    /// Whether `[metrics] steerbench` keeps SteerBench's measures.
+    pub(super) steerbench: bool,
 }
 
 impl Validator<'_> {
@@ -186,6 +188,12 @@ impl Validator<'_> {
                         format!("unknown metric \"{name}\"{hint} (metrics: {})", known.join(", ")),
                     );
                 };
+                if metric.steerbench() && !names.steerbench {
+                    return self.fail(
+                        &at("metric"),
+                        format!("\"{name}\" is kept only with `steerbench = true` in the scenario's [metrics] table"),
+                    );
+                }
                 if metric.summary_only() && kind != "end" {
                     return self.fail(
                         &at("metric"),

@@ -345,8 +345,6 @@ impl<'a> Validator<'a> {
             self.events(&raw.events, &event_names, &groups, &targets, dt, raw.ticks, &mut capacity)?;
         let area_names: Vec<&str> = measures.iter().map(|m| m.name.as_str()).collect();
         let scene = SceneNames { groups: &group_names, gates: &gate_names, areas: &area_names };
-        let expect_names = expect::ExpectNames { scene, ids: capacity };
-        let expectations = self.expectations(&raw.expect, &expect_names, dt, raw.ticks)?;
         let metrics = match &raw.metrics {
             None => MetricsConfig::default(),
             Some(m) => {
@@ -368,9 +366,12 @@ impl<'a> Validator<'a> {
                         m.goal_radius.unwrap_or(d.goal_radius),
                         Rule::NonNegative(MAX_MAGNITUDE),
                     )?,
+                    steerbench: m.steerbench.unwrap_or(d.steerbench),
                 }
             }
         };
+        let expect_names = expect::ExpectNames { scene, ids: capacity, steerbench: metrics.steerbench };
+        let expectations = self.expectations(&raw.expect, &expect_names, dt, raw.ticks)?;
         // A nearest-of-group target cannot be used by a member of that same group.
         for (g, spec) in groups.iter().enumerate() {
             for (b, wb) in spec.group.behaviours.iter().enumerate() {
