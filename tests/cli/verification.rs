@@ -41,6 +41,10 @@ pub(super) fn model_name(set_value: &str) -> &str {
     if set_value.contains("orca") { "orca" } else { set_value.trim_matches('"') }
 }
 
+/// The SteerBench-style cases' criteria, by the start of their names.
+const EVERYONE: &str = "everyone reaches the goal";
+const COLLISIONS: &str = "collisions per agent";
+
 /// Every case.
 pub(super) fn cases() -> Vec<Case> {
     let case = |stem, groups, models, reds| Case { stem, groups, models, reds };
@@ -83,13 +87,55 @@ pub(super) fn cases() -> Vec<Case> {
         case("rimea_15_corner", &["walkers"], Some(MODELS), &[]),
         case("rimea_15_long", &["walkers"], Some(MODELS), &[]),
         case("rimea_15_short", &["walkers"], Some(MODELS), &[]),
+        case("steerbench_3_way_confusion", &["walker_0", "walker_1", "walker_2"], Some(MODELS), &[]),
+        case(
+            "steerbench_4_way_confusion",
+            &["walker_0", "walker_1", "walker_2", "walker_3"],
+            Some(MODELS),
+            &[("orca", EVERYONE)],
+        ),
+        case(
+            "steerbench_bottleneck_evacuation",
+            &["crowd"],
+            Some(MODELS),
+            &[("steering", EVERYONE), ("cfsm", EVERYONE), ("social_force", EVERYONE)],
+        ),
+        case("steerbench_crossing", &["eastbound", "northbound"], Some(MODELS), &[]),
+        case(
+            "steerbench_doorway_two_way",
+            &["eastbound", "westbound"],
+            Some(MODELS),
+            &[("steering", EVERYONE), ("cfsm", EVERYONE)],
+        ),
+        case(
+            "steerbench_forest",
+            &["eastbound", "westbound"],
+            Some(MODELS),
+            &[("steering", EVERYONE), ("cfsm", EVERYONE), ("social_force", EVERYONE)],
+        ),
+        case(
+            "steerbench_hallway_four_way",
+            &["eastbound", "westbound", "northbound", "southbound"],
+            Some(MODELS),
+            &[("steering", EVERYONE)],
+        ),
+        case("steerbench_oncoming", &["eastbound", "westbound"], Some(MODELS), &[("steering", COLLISIONS)]),
+        case("steerbench_overtake", &["fast", "slow"], Some(MODELS), &[]),
+        case("steerbench_squeeze", &["eastbound", "westbound"], Some(MODELS), &[("steering", COLLISIONS)]),
         case("rimea_09_exits", &["south_west", "north_west", "south_east", "north_east"], None, &[]),
     ]
 }
 
-/// Runs `case` under `model` (a `--set` value) with `--expect --json`: each expectation's name,
-/// status and detail, and what the run wrote to stderr.
-pub(super) fn run_case(case: &Case, model: &str) -> (Vec<(String, String, String)>, String) {
+/// What a run of a case gives: each expectation's name, status and detail, what the run wrote
+/// to stderr, and SteerBench's summary when the case keeps it.
+pub(super) struct CaseRun {
+    pub(super) outcomes: Vec<(String, String, String)>,
+    pub(super) stderr: String,
+    pub(super) steerbench: Option<serde_json::Value>,
+}
+
+/// Runs `case` under `model` (a `--set` value) with `--expect --json`.
+pub(super) fn run_case(case: &Case, model: &str) -> CaseRun {
     let path = case.path();
     let mut args =
         vec!["run".to_string(), path.to_str().expect("utf-8").into(), "--expect".into(), "--json".into()];
@@ -107,7 +153,8 @@ pub(super) fn run_case(case: &Case, model: &str) -> (Vec<(String, String, String
         .iter()
         .map(|e| (word(&e["name"]), word(&e["status"]), word(&e["detail"])))
         .collect();
-    (outcomes, text(&out.stderr))
+    let steerbench = v["metrics"].get("steerbench").cloned();
+    CaseRun { outcomes, stderr: text(&out.stderr), steerbench }
 }
 
 #[test]
@@ -120,7 +167,7 @@ fn every_case_meets_its_criteria_under_every_model_but_its_recorded_reds() {
     for case in cases() {
         let models: Vec<&str> = case.models.map_or(vec!["\"steering\""], |m| m.to_vec());
         for model in models {
-            let (outcomes, stderr) = run_case(&case, model);
+            let CaseRun { outcomes, stderr, .. } = run_case(&case, model);
             // A red says so on stderr ("1 of 2 expectations did not pass"); nothing else may.
             let other: Vec<&str> = stderr.lines().filter(|l| !l.ends_with("did not pass")).collect();
             assert!(other.is_empty(), "{} under {model}: no warning: {stderr}", case.stem);
