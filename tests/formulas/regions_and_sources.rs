@@ -122,3 +122,67 @@ fn source_due_by_does_not_drift_over_many_ticks() {
         assert_eq!(s.due_by(k as f64 * dt as f64, 0.1), k, "tick {k}");
     }
 }
+
+/// A `"goal"` exit removes each agent within its radius of its own goal: four walkers on a
+/// circle of radius 10, each seeking the point opposite (an `opposite` target), leave one by
+/// one as they get within 1 of it, after about 19 s at 1 unit/s; a group without a goal of its
+/// own cannot use such an exit, and the exit needs its radius.
+#[test]
+fn a_goal_exit_takes_each_agent_at_its_own_goal() {
+    use throng_engine::{RunSettings, Scenario, Simulation};
+    let text = r#"version = 1
+name = "antipodes"
+seed = 1
+dt = 0.1
+ticks = 400
+
+[bounds]
+min = [-15, -15]
+max = [15, 15]
+
+[targets.opposite]
+kind = "opposite"
+centre = [0, 0]
+
+[[exits]]
+name = "arrived"
+kind = "goal"
+radius = 1
+
+[[groups]]
+name = "walkers"
+spawn = { kind = "points", points = [[10, 0.5], [-0.5, 10], [-10, -0.5], [0.5, -10]] }
+max_speed = 1.0
+max_force = 100.0
+
+[[groups.behaviours]]
+kind = "seek"
+target = "opposite"
+"#;
+    let s = Scenario::parse(text, "antipodes.toml").expect("valid");
+    let mut sim = Simulation::new(&s, RunSettings::default()).expect("simulation");
+    let mut left_at = Vec::new();
+    for _ in 0..400 {
+        let before = sim.world().agents.len();
+        sim.step().expect("a step");
+        for _ in sim.world().agents.len()..before {
+            left_at.push(sim.world().time_s());
+        }
+    }
+    assert_eq!(left_at.len(), 4, "everyone reaches the point opposite: {left_at:?}");
+    // 19 units to within 1 of the goal, at up to 1 unit/s (they pass the middle together, and
+    // the bodies of the steering model pass through each other).
+    for t in &left_at {
+        assert!((19.0..23.0).contains(t), "{left_at:?}");
+    }
+    // A group with no goal of its own is refused, naming it; so is a goal exit without radius.
+    let plain = text.replace("target = \"opposite\"", "target = [0, 0]");
+    let msg = Scenario::parse(&plain, "antipodes.toml").expect_err("refused").to_string();
+    assert!(
+        msg.contains("`exits[0].kind`") && msg.contains("group \"walkers\" has no goal of its own"),
+        "{msg}"
+    );
+    let bare = text.replace("radius = 1\n", "");
+    let msg = Scenario::parse(&bare, "antipodes.toml").expect_err("refused").to_string();
+    assert!(msg.contains("missing key `radius` for a \"goal\" exit"), "{msg}");
+}

@@ -71,7 +71,9 @@ impl Geometry {
                 e.add(n + Vec2::splat(p.radius));
             }
         }
-        for region in self.exits.iter().map(|x| x.region).chain(self.sources.iter().map(|s| s.region)) {
+        // An exit at each agent's own goal has no place of its own to frame or draw.
+        let exits = self.exits.iter().filter(|x| !x.at_own_goal).map(|x| x.region);
+        for region in exits.chain(self.sources.iter().map(|s| s.region)) {
             let (lo, hi) = region.aabb();
             e.add(lo);
             e.add(hi);
@@ -334,7 +336,11 @@ fn draw_geometry(pixmap: &mut Pixmap, g: &Geometry, camera: &Camera) {
 
     for (regions, fill_c, line_c) in [
         (g.sources.iter().map(|s| s.region).collect::<Vec<_>>(), SOURCE_FILL, SOURCE_LINE),
-        (g.exits.iter().map(|e| e.region).collect::<Vec<_>>(), EXIT_FILL, EXIT_LINE),
+        (
+            g.exits.iter().filter(|e| !e.at_own_goal).map(|e| e.region).collect::<Vec<_>>(),
+            EXIT_FILL,
+            EXIT_LINE,
+        ),
     ] {
         if regions.is_empty() {
             continue;

@@ -227,7 +227,11 @@ impl HtmlBuilder {
             data.insert(
                 "exits".into(),
                 Value::Array(
-                    g.exits.iter().map(|e| json!({"name": e.name, "region": region(&e.region)})).collect(),
+                    g.exits
+                        .iter()
+                        .filter(|e| !e.at_own_goal)
+                        .map(|e| json!({"name": e.name, "region": region(&e.region)}))
+                        .collect(),
                 ),
             );
             data.insert(

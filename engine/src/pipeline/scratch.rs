@@ -289,7 +289,7 @@ impl Scratch {
                 }
             }
             Pass::Exits => {
-                let gone = passes::exits(&world.exits, &mut world.agents, &mut self.keep);
+                let gone = passes::exits(&world.exits, &mut world.agents, &world.bounds, &mut self.keep);
                 world.exited += gone as u64;
                 self.events.exited = gone;
             }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Bounds;
 use crate::math::Vec2;
 use crate::rng::AgentRng;
 
@@ -139,11 +140,32 @@ pub struct Exit {
     /// The exit's `name` in the scenario, unique among exits.
     pub name: String,
     /// Where agents leave: an agent whose centre is inside it (edges included) is removed.
+    /// For an exit at each agent's own goal, a circle whose radius is the reach (its centre
+    /// unused).
     pub region: Region,
     /// Groups that leave here; empty means every group.
     pub groups: Vec<u16>,
     /// Whether it removes agents (state: events close and open it; open at tick 0).
     pub open: bool,
+    /// `kind = "goal"`: an agent leaves within the region's radius of its own goal
+    /// (`Agents::goal`, from a `random` or `opposite` target), wherever that is.
+    pub at_own_goal: bool,
+}
+
+impl Exit {
+    /// Whether an agent of group `group` at `p`, whose own goal is `goal`, leaves here now.
+    #[inline]
+    pub fn takes(&self, group: u16, p: Vec2, goal: Vec2, bounds: &Bounds) -> bool {
+        if !self.open || !(self.groups.is_empty() || self.groups.contains(&group)) {
+            return false;
+        }
+        match (self.at_own_goal, self.region) {
+            (true, Region::Circle { radius, .. }) => {
+                bounds.offset(p, goal).length_squared() <= radius * radius
+            }
+            _ => self.region.contains(p),
+        }
+    }
 }
 
 /// A gate line; crossings in either direction are counted (doorway throughput).

@@ -384,6 +384,28 @@ impl<'a> Validator<'a> {
                 }
             }
         }
+        // An exit at each agent's own goal takes only groups that have one.
+        for (i, e) in exits.iter().enumerate().filter(|(_, e)| e.at_own_goal) {
+            for (g, spec) in groups.iter().enumerate() {
+                if !(e.groups.is_empty() || e.groups.contains(&(g as u16))) {
+                    continue;
+                }
+                let own =
+                    spec.group.behaviours.iter().filter_map(|wb| wb.behaviour.target()).any(|t| {
+                        matches!(targets[t as usize], Target::Random { .. } | Target::Opposite { .. })
+                    });
+                if !own {
+                    let key = if e.groups.is_empty() { "kind" } else { "groups" };
+                    return self.fail(
+                        &[Key("exits"), Seg::Index(i), Key(key)],
+                        format!(
+                            "group \"{}\" has no goal of its own (a \"random\" or \"opposite\" target), so a \"goal\" exit cannot take it; list the groups it takes in `groups`",
+                            spec.group.name
+                        ),
+                    );
+                }
+            }
+        }
         Some(Scenario {
             origin: self.origin.into(),
             name: raw.name,

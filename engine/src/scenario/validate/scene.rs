@@ -38,7 +38,28 @@ impl Validator<'_> {
         let mut exits = Vec::new();
         for (i, e) in raw.iter().enumerate() {
             let base = [Key("exits"), Index(i)];
-            let region = self.region(&base, &e.kind, e.min, e.max, e.centre, e.radius, "exit")?;
+            let at_own_goal = e.kind == "goal";
+            let region = if at_own_goal {
+                let present =
+                    [("min", e.min.is_some()), ("max", e.max.is_some()), ("centre", e.centre.is_some())];
+                self.only_allowed(
+                    &base,
+                    &present,
+                    &[],
+                    "a \"goal\" exit (it takes `radius`: the reach of each agent's own goal)",
+                )?;
+                let Some(r) = e.radius else {
+                    return self.fail(
+                        &base,
+                        "missing key `radius` for a \"goal\" exit (how near its own goal an agent leaves)",
+                    );
+                };
+                let radius =
+                    self.num(&[Key("exits"), Index(i), Key("radius")], r, Rule::Positive(MAX_MAGNITUDE))?;
+                Region::Circle { centre: Vec2::ZERO, radius }
+            } else {
+                self.region(&base, &e.kind, e.min, e.max, e.centre, e.radius, "exit")?
+            };
             if raw[..i].iter().any(|x| x.name == e.name) {
                 return self.fail(
                     &[Key("exits"), Index(i), Key("name")],
@@ -50,8 +71,11 @@ impl Validator<'_> {
                 gs.push(self.group_index(&[Key("exits"), Index(i), Key("groups"), Index(k)], g, groups)?);
             }
             let (lo, hi) = region.aabb();
-            let overlaps =
-                lo.x <= bounds.max.x && hi.x >= bounds.min.x && lo.y <= bounds.max.y && hi.y >= bounds.min.y;
+            let overlaps = at_own_goal
+                || lo.x <= bounds.max.x
+                    && hi.x >= bounds.min.x
+                    && lo.y <= bounds.max.y
+                    && hi.y >= bounds.min.y;
             if !overlaps {
                 let hint = if bounds.kind == BoundsKind::Wrap {
                     "no agent can reach it"
@@ -60,7 +84,7 @@ impl Validator<'_> {
                 };
                 self.warn(&base, format!("exit \"{}\" lies outside the bounds; {hint}", e.name));
             }
-            exits.push(Exit { name: e.name.clone(), region, groups: gs, open: true });
+            exits.push(Exit { name: e.name.clone(), region, groups: gs, open: true, at_own_goal });
         }
         Some(exits)
     }
