@@ -26,7 +26,7 @@ const BATCHES: [(&str, &str); 6] = [
 ];
 
 /// The pictures: scenario stem, tick drawn, trail ticks.
-const PICTURES: [(&str, u64, u64); 13] = [
+const PICTURES: [(&str, u64, u64); 14] = [
     ("rimea_01_corridor", 750, 250),
     ("rimea_04_fundamental_diagram", 750, 150),
     ("rimea_06_corner", 600, 300),
@@ -40,6 +40,7 @@ const PICTURES: [(&str, u64, u64); 13] = [
     ("steerbench_hallway_four_way", 500, 300),
     ("steerbench_bottleneck_evacuation", 600, 300),
     ("steerbench_forest", 500, 300),
+    ("steerbench_circle_250", 2500, 500),
 ];
 
 /// The model a series or point is run under, from its overrides (`groups.G.model=cfsm` or
@@ -73,8 +74,8 @@ fn cell(s: &str) -> String {
 fn table() -> String {
     let mut rows: Vec<[String; 5]> = Vec::new();
     for case in cases() {
-        let models: Vec<&str> = case.models.map_or(vec!["\"steering\""], |m| m.to_vec());
-        for model in models {
+        for model in case.model_values() {
+            let model = model.as_str();
             let run = run_case(&case, model);
             for (name, status, detail) in run.outcomes {
                 rows.push([
