@@ -6,6 +6,7 @@
 //! total), and float means are summed serially in row (id) order, never through rayon.
 
 mod areas;
+mod overlaps;
 mod steerbench;
 
 pub use areas::{AreaReading, AreaSummary, AreaTotals};
@@ -287,7 +288,7 @@ impl MetricsCollector {
 
         let (mean_speed, polarisation, overlap_pairs, obstacle_penetrations) = self.instant(world, obstacles);
         if self.config.steerbench {
-            let touching = self.touching_pairs(world);
+            let touching = overlaps::touching(&self.index, world);
             let inside: Vec<u32> = match obstacles {
                 Some(oi) => {
                     let a = &world.agents;
@@ -400,7 +401,7 @@ impl MetricsCollector {
         } else {
             0.0
         };
-        let overlap_pairs = self.overlap_pairs(world);
+        let overlap_pairs = overlaps::count(&mut self.index, world, &self.targeted);
         let obstacle_penetrations = match obstacles {
             Some(oi) => a
                 .position
@@ -450,64 +451,6 @@ impl MetricsCollector {
             world.measures.iter().zip(&self.state.area_totals).map(|(m, t)| t.summary(&m.name)).collect();
         s.steerbench = self.config.steerbench.then(|| self.state.steerbench.summary(world.dt));
         s
-    }
-
-    /// Pairs closer than the sum of their radii, each counted once (by the lower id).
-    fn overlap_pairs(&mut self, world: &World) -> u64 {
-        let a = &world.agents;
-        let max_r = a.radius.iter().copied().fold(0.0f32, f32::max);
-        // A grid with cells as wide as the widest pair's reach: a query reads 3 × 3 cells of a
-        // fraction of an agent each, where a k-d query would scan whole 64-point leaves. The
-        // count is exact with either index.
-        self.index.build_with_cell(&world.bounds, &a.position, &a.id, &a.group, &self.targeted, 2.0 * max_r);
-        let index = &self.index;
-        (0..a.len())
-            .into_par_iter()
-            .with_min_len(256)
-            .map(|i| {
-                let mut count = 0u64;
-                let p = a.position[i];
-                index.candidates(p, a.radius[i] + max_r, |row| {
-                    let j = row as usize;
-                    if a.id[j] > a.id[i] {
-                        let reach = a.radius[i] + a.radius[j];
-                        if world.bounds.offset(p, a.position[j]).length_squared() < reach * reach {
-                            count += 1;
-                        }
-                    }
-                });
-                count
-            })
-            .sum()
-    }
-
-    /// The pairs of ids (lower first) whose bodies overlap by more than
-    /// `PENETRATION_TOLERANCE`, from the grid `overlap_pairs` built this tick; in row order,
-    /// which `SteerBenchState::observe` sorts.
-    fn touching_pairs(&self, world: &World) -> Vec<(u32, u32)> {
-        let a = &world.agents;
-        let max_r = a.radius.iter().copied().fold(0.0f32, f32::max);
-        let index = &self.index;
-        (0..a.len())
-            .into_par_iter()
-            .with_min_len(256)
-            .flat_map_iter(|i| {
-                let mut pairs = Vec::new();
-                let p = a.position[i];
-                index.candidates(p, a.radius[i] + max_r, |row| {
-                    let j = row as usize;
-                    if a.id[j] > a.id[i] {
-                        // Touching: reaching more than the tolerance into each other, as
-                        // SteerSuite counts a collision past its epsilon.
-                        let reach = a.radius[i] + a.radius[j];
-                        if reach - world.bounds.offset(p, a.position[j]).length() > PENETRATION_TOLERANCE {
-                            pairs.push((a.id[i], a.id[j]));
-                        }
-                    }
-                });
-                pairs
-            })
-            .collect()
     }
 
     /// Agents with a goal, not within `goal_radius` of it, that moved less than
