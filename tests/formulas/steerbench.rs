@@ -125,3 +125,40 @@ fn steerbench_metrics_need_steerbench_on() {
     let msg = Scenario::parse(&text, "steerbench.toml").expect_err("refused").to_string();
     assert!(msg.contains("only be checked at the end"), "{msg}");
 }
+
+/// SteerBench's measures are the same bits at any thread count and after a checkpoint and
+/// resume: per-agent counts and sums, means in id order (the forest, 48 agents among trees).
+#[test]
+fn steerbench_measures_do_not_depend_on_threads_or_a_resume() {
+    let path = crate::common::root().join("scenarios/verification/steerbench_forest.toml");
+    let scenario = crate::common::load(&path);
+    let run = |threads: usize| {
+        let mut sim = Simulation::new(&scenario, RunSettings { threads, ..RunSettings::default() })
+            .expect("simulation");
+        for _ in 0..600 {
+            sim.step().expect("a step");
+        }
+        sim.summary().expect("metrics").steerbench.expect("steerbench is on")
+    };
+    let reference = run(2);
+    assert!(reference.collisions > 0.0 || reference.energy > 0.0, "{reference:?}");
+    for threads in [1, 3, 4, 8] {
+        assert_eq!(run(threads), reference, "{threads} threads");
+    }
+    // Saved at tick 300 and resumed: the same summary at 600.
+    let dir = crate::common::scratch_dir("steerbench_resume");
+    let ckpt = dir.join("at300.ckpt");
+    let mut sim =
+        Simulation::new(&scenario, RunSettings { threads: 3, ..RunSettings::default() }).expect("simulation");
+    for _ in 0..300 {
+        sim.step().expect("a step");
+    }
+    sim.save_checkpoint(&ckpt).expect("saved");
+    let mut resumed =
+        Simulation::resume(&scenario, &ckpt, RunSettings { threads: 2, ..RunSettings::default() })
+            .expect("resumed");
+    for _ in 0..300 {
+        resumed.step().expect("a step");
+    }
+    assert_eq!(resumed.summary().expect("metrics").steerbench.expect("on"), reference);
+}
