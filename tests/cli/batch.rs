@@ -437,7 +437,7 @@ fn bad_overrides_name_the_key_and_place() {
         &[
             "batch.toml:6:30",
             "`groups.walkers.max_force`",
-            "expected a number, or a uniform range { min = .., max = .. }, found the text \"strong\"",
+            "expected a number, a uniform range { min = .., max = .. }, or a normal distribution { mean = .., sd = .., min = .., max = .. }, found the text \"strong\"",
         ],
     );
     rejects(

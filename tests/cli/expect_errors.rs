@@ -69,7 +69,7 @@ fn bounds_and_keys_that_do_not_fit_the_check_are_rejected() {
         (29, 8),
         &[
             "`expect[0].at_s`",
-            "is not a parameter of an \"end\" expectation (it takes: metric, region, group, min, max)",
+            "is not a parameter of an \"end\" expectation (it takes: metric, minus, region, group, min, max)",
         ],
     );
     check_rejects(
@@ -98,5 +98,43 @@ fn bounds_and_keys_that_do_not_fit_the_check_are_rejected() {
         ),
         (32, 8),
         &["`expect[1].name`", "expectation name \"x\" is used twice"],
+    );
+}
+
+#[test]
+fn differences_and_group_statistics_are_checked() {
+    check_rejects(
+        "expect_minus_with_region",
+        with_entry(&format!("{CIRCLE}\nminus = \"agents_active\"\nmax = 1")),
+        (28, 9),
+        &["`expect[0].minus`", "`minus` goes with `metric`"],
+    );
+    check_rejects(
+        "expect_minus_other_kind",
+        with_entry("metric = \"mean_wait_s\"\nminus = \"agents_active\"\nmax = 1"),
+        (28, 9),
+        &[
+            "`expect[0].minus`",
+            "\"mean_wait_s\" and \"agents_active\" are not read alike",
+            "two of the same kind",
+        ],
+    );
+    check_rejects(
+        "expect_minus_unknown",
+        with_entry("metric = \"agents_active\"\nminus = \"agents_activ\"\nmax = 1"),
+        (28, 9),
+        &["`expect[0].minus`", "unknown metric \"agents_activ\"; did you mean \"agents_active\"?"],
+    );
+    check_rejects(
+        "expect_minus_summary_in_a_window",
+        with_entry("check = \"always\"\nmetric = \"agents_active\"\nminus = \"mean_wait_s\"\nmax = 1"),
+        (29, 9),
+        &["`expect[0].minus`", "\"mean_wait_s\" is a summary of the whole run", "check = \"end\""],
+    );
+    check_rejects(
+        "expect_group_statistic_unknown",
+        with_entry("metric = \"groups.walkers.speed.median\"\nmax = 1"),
+        (27, 10),
+        &["`expect[0].metric`", "did you mean \"groups.walkers.speed.mean\"?"],
     );
 }

@@ -5,6 +5,7 @@
 //! Expected positions are worked out by hand from the text written here (1-based lines, columns
 //! counted in characters), not read back from the implementation.
 
+mod agent_statistics;
 mod batch;
 mod batch_expectations;
 mod batch_trends;

@@ -236,3 +236,46 @@ fn a_direction_target_needs_a_direction_that_is_not_zero() {
         .replace("kind = \"point\"", "kind = \"direction\"");
     check_rejects("cli_zero_direction", text, (13, 13), &["`targets.home.direction`", "not zero", "[0, 0]"]);
 }
+
+#[test]
+fn normal_distributions_are_checked() {
+    let normal = |with: &str| base_with("max_speed = 2.0", with);
+    check_rejects(
+        "cli_normal_mean_outside",
+        normal("max_speed = { mean = 3, sd = 0.2, min = 1, max = 2 }"),
+        (19, 22),
+        &["`groups[0].max_speed.mean`", "expected a mean between min 1 and max 2, found 3"],
+    );
+    check_rejects(
+        "cli_normal_sd_zero",
+        normal("max_speed = { mean = 1.5, sd = 0, min = 1, max = 2 }"),
+        (19, 32),
+        &["`groups[0].max_speed.sd`", "> 0", "found 0"],
+    );
+    check_rejects(
+        "cli_normal_no_sd",
+        normal("max_speed = { mean = 1.5, min = 1, max = 2 }"),
+        (19, 13),
+        &["`groups[0].max_speed`", "a normal distribution needs `sd` beside `mean`"],
+    );
+    check_rejects(
+        "cli_normal_min_over_max",
+        normal("max_speed = { mean = 1.5, sd = 0.1, min = 3, max = 2 }"),
+        (19, 43),
+        &["`groups[0].max_speed.min`", "min <= max, found min 3 > max 2"],
+    );
+    // A `set` event's new distribution is checked as the group's own.
+    let set = format!(
+        "{}\n[[events]]\nat_s = 0.5\naction = \"set\"\nset = {{ \"groups.walkers.max_speed\" = {{ mean = 5, sd = 0.1, min = 1, max = 2 }} }}\n",
+        super::BASE
+    );
+    check_rejects(
+        "cli_normal_set_mean_outside",
+        set,
+        (29, 47),
+        &[
+            "`events[0].set.groups.walkers.max_speed.mean`",
+            "expected a mean between min 1 and max 2, found 5",
+        ],
+    );
+}

@@ -231,11 +231,12 @@ struct Input {
 }
 
 /// The radius drawn for a group's agents when a trace does not give it: the middle of its
-/// range.
+/// range, or its distribution's mean.
 fn display_radius(p: &Param) -> f32 {
     match *p {
         Param::Value(v) => v,
         Param::Range { min, max } => 0.5 * (min + max),
+        Param::Normal { mean, .. } => mean,
     }
 }
 

@@ -405,8 +405,8 @@ fn print_report(r: &RunReport, pipeline: &Pipeline) {
         for g in &m.gates {
             let _ = writeln!(
                 out,
-                "  gate {}: {} crossings, {:.3} per s, {:.3} per s per unit width",
-                g.name, g.crossings, g.per_s, g.flow
+                "  gate {}: {} crossings, {:.3} per s, {:.3} per s per unit width, {:.3} per s while passing",
+                g.name, g.crossings, g.per_s, g.flow, g.passage_per_s
             );
         }
         for a in &m.areas {

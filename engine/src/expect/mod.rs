@@ -9,11 +9,13 @@
 //! the uninterrupted one), `outcome` says how each came out. Everything is computed serially
 //! from the world and the metrics, so verdicts are as deterministic as the run.
 
+mod group_stats;
 mod outcome;
 mod watch;
 
 pub use crate::scenario::expectation::{
-    Check, Expectation, Metric, SUMMARY_METRICS, SceneNames, Subject, TICK_METRICS, Who, describe, tick_at,
+    Check, Expectation, Metric, SUMMARY_METRICS, SceneNames, Stat, Subject, TICK_METRICS, Who, describe,
+    tick_at,
 };
 pub use outcome::{Outcome, Status};
 pub use watch::{WatchState, WatchStateError, Watcher};

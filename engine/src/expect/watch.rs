@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
+use super::group_stats;
 use super::outcome::{Outcome, Status};
 use crate::metrics::{Summary, TickMetrics};
 use crate::scenario::expectation::{
@@ -171,6 +172,11 @@ impl Watcher {
                     Check::End => {
                         let value = match &e.subject {
                             Subject::Metric(m) if m.summary_only() => summary_value(m, summary),
+                            Subject::Difference { metric, minus } if metric.summary_only() => {
+                                summary_value(metric, summary)
+                                    .zip(summary_value(minus, summary))
+                                    .map(|(a, b)| a - b)
+                            }
                             Subject::InRegion { region, group } => {
                                 Some(world.count_in(region, *group) as f64)
                             }
@@ -286,8 +292,13 @@ fn extremes(e: &Expectation, item: &ItemState, dt: f64) -> String {
 
 /// The subject's value after this tick; `None` for a summary-only metric or no subject.
 fn read(subject: &Subject, world: &World, metrics: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
+    let metric = |m: &Metric| match m {
+        Metric::GroupSpeed(..) | Metric::GroupMaxSpeed(..) => group_stats::read(m, world),
+        _ => of_tick(m, metrics, gate_totals),
+    };
     match subject {
-        Subject::Metric(m) => of_tick(m, metrics, gate_totals),
+        Subject::Metric(m) => metric(m),
+        Subject::Difference { metric: a, minus: b } => Some(metric(a)? - metric(b)?),
         Subject::InRegion { region, group } => Some(world.count_in(region, *group) as f64),
         Subject::None => None,
     }
@@ -314,10 +325,13 @@ fn of_tick(m: &Metric, t: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
         Metric::MeanWait
         | Metric::QueueLengthMax
         | Metric::GatePerSecond(_)
+        | Metric::GatePassage(_)
         | Metric::SteerBenchCollisions
         | Metric::SteerBenchTime
         | Metric::SteerBenchEnergy
-        | Metric::SteerBenchScore => return None,
+        | Metric::SteerBenchScore
+        | Metric::GroupSpeed(..)
+        | Metric::GroupMaxSpeed(..) => return None,
     })
 }
 
@@ -327,6 +341,7 @@ fn summary_value(m: &Metric, s: &Summary) -> Option<f64> {
         Metric::MeanWait => Some(s.mean_wait_s),
         Metric::QueueLengthMax => Some(s.queue_length_max as f64),
         Metric::GatePerSecond(i) => s.gates.get(*i).map(|g| g.per_s),
+        Metric::GatePassage(i) => s.gates.get(*i).map(|g| g.passage_per_s),
         Metric::SteerBenchCollisions => s.steerbench.as_ref().map(|b| b.collisions),
         Metric::SteerBenchTime => s.steerbench.as_ref().map(|b| b.time_s),
         Metric::SteerBenchEnergy => s.steerbench.as_ref().map(|b| b.energy),

@@ -74,6 +74,10 @@ pub struct GateSummary {
     /// Specific flow: `per_s` per unit of the gate's length (crossings per second per unit
     /// width).
     pub flow: f64,
+    /// Flow while the crowd passes: (crossings − 1) over the time from the tick of the first
+    /// crossing to the tick of the last (the time gaps between crossers, as a flow is measured
+    /// at a line in the field); 0 with fewer than two crossings or all in one tick.
+    pub passage_per_s: f64,
 }
 
 /// The run's summary (`metrics` in `throng run --json`).
@@ -176,6 +180,8 @@ pub struct MetricsState {
     blocked_agent_ticks: u64,
     spawned: u64,
     gate_totals: Vec<u64>,
+    /// Per gate, the ticks of its first and its last crossing.
+    gate_spans: Vec<Option<(u64, u64)>>,
     area_totals: Vec<AreaTotals>,
     observed_ticks: u64,
     summary: Summary,
@@ -195,6 +201,7 @@ impl MetricsCollector {
             targeted: vec![false; world.groups.len()],
             state: MetricsState {
                 gate_totals: vec![0; world.gates.len()],
+                gate_spans: vec![None; world.gates.len()],
                 area_totals: vec![AreaTotals::default(); world.measures.len()],
                 ..MetricsState::default()
             },
@@ -219,7 +226,7 @@ impl MetricsCollector {
                 ids,
             });
         }
-        if state.gate_totals.len() != world.gates.len() {
+        if state.gate_totals.len() != world.gates.len() || state.gate_spans.len() != world.gates.len() {
             return Err(MetricsStateError::Gates {
                 saved: state.gate_totals.len(),
                 scenario: world.gates.len(),
@@ -282,8 +289,13 @@ impl MetricsCollector {
         self.state.observed_ticks += 1;
         self.state.spawned += events.spawned as u64;
         self.state.blocked_agent_ticks += events.queue_length as u64;
-        for (t, c) in self.state.gate_totals.iter_mut().zip(&events.gate_crossings) {
+        for ((t, span), c) in
+            self.state.gate_totals.iter_mut().zip(&mut self.state.gate_spans).zip(&events.gate_crossings)
+        {
             *t += *c as u64;
+            if *c > 0 {
+                *span = Some((span.map_or(world.tick, |(first, _)| first), world.tick));
+            }
         }
 
         let (mean_speed, polarisation, overlap_pairs, obstacle_penetrations) = self.instant(world, obstacles);
@@ -439,12 +451,18 @@ impl MetricsCollector {
         s.gates = world
             .gates
             .iter()
-            .zip(&self.state.gate_totals)
-            .map(|(g, &c)| GateSummary {
+            .zip(self.state.gate_totals.iter().zip(&self.state.gate_spans))
+            .map(|(g, (&c, span))| GateSummary {
                 name: g.name.clone(),
                 crossings: c,
                 per_s: c as f64 / seconds,
                 flow: c as f64 / seconds / areas::width(g),
+                passage_per_s: match *span {
+                    Some((first, last)) if last > first && c > 1 => {
+                        (c - 1) as f64 / ((last - first) as f64 * world.dt as f64)
+                    }
+                    _ => 0.0,
+                },
             })
             .collect();
         s.areas =

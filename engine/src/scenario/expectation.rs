@@ -36,6 +36,14 @@ pub enum Subject {
     },
     /// Nothing read (`reach` looks at agents itself).
     None,
+    /// One metric minus another of the same kind (`metric` and `minus`): both per-tick, or
+    /// both summaries read at the end.
+    Difference {
+        /// The metric read.
+        metric: Metric,
+        /// The metric taken from it.
+        minus: Metric,
+    },
 }
 
 /// When and how the value is judged. Ticks count ticks completed (tick 0 is the state before
@@ -139,6 +147,39 @@ pub enum Metric {
     SteerBenchEnergy,
     /// SteerBench's composite score (summary only).
     SteerBenchScore,
+    /// The lowest, mean or highest speed of group `i`'s live agents (`groups.NAME.speed.*`).
+    GroupSpeed(usize, Stat),
+    /// The lowest, mean or highest speed limit drawn for group `i`'s live agents
+    /// (`groups.NAME.max_speed.*`): the desired speeds the group was given.
+    GroupMaxSpeed(usize, Stat),
+    /// Gate `i`'s flow while the crowd passes: crossings − 1 over the time from its first
+    /// crossing to its last (summary only).
+    GatePassage(usize),
+}
+
+/// Which statistic of a group's agents a metric reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Stat {
+    /// The lowest value.
+    Min,
+    /// The mean, summed in id order.
+    Mean,
+    /// The highest value.
+    Max,
+}
+
+impl Stat {
+    /// Every statistic, with its name.
+    pub const ALL: [(Stat, &'static str); 3] = [(Stat::Min, "min"), (Stat::Mean, "mean"), (Stat::Max, "max")];
+
+    /// Its name in metric names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stat::Min => "min",
+            Stat::Mean => "mean",
+            Stat::Max => "max",
+        }
+    }
 }
 
 /// The names expectations refer to: gates (and measurement lines), groups, measurement areas.
@@ -176,8 +217,8 @@ pub const SUMMARY_METRICS: [&str; 6] = [
 ];
 
 impl Metric {
-    /// The metric called `name`: a plain one, `gates.NAME.crossings|per_s|flow`, or
-    /// `measures.NAME.count|density|speed`.
+    /// The metric called `name`: a plain one, `gates.NAME.crossings|per_s|passage_per_s|flow`,
+    /// `measures.NAME.count|density|speed`, or `groups.NAME.speed|max_speed.min|mean|max`.
     pub fn parse(name: &str, names: &SceneNames) -> Option<Metric> {
         let plain = [
             Metric::AgentsActive,
@@ -204,7 +245,18 @@ impl Metric {
             return match what {
                 "crossings" => Some(Metric::GateCrossings(g)),
                 "per_s" => Some(Metric::GatePerSecond(g)),
+                "passage_per_s" => Some(Metric::GatePassage(g)),
                 "flow" => Some(Metric::GateFlow(g)),
+                _ => None,
+            };
+        }
+        if let Some((rest, stat)) = name.strip_prefix("groups.").and_then(|r| r.rsplit_once('.')) {
+            let (group, what) = rest.rsplit_once('.')?;
+            let g = names.groups.iter().position(|n| *n == group)?;
+            let stat = Stat::ALL.iter().find(|(_, n)| *n == stat)?.0;
+            return match what {
+                "speed" => Some(Metric::GroupSpeed(g, stat)),
+                "max_speed" => Some(Metric::GroupMaxSpeed(g, stat)),
                 _ => None,
             };
         }
@@ -223,13 +275,20 @@ impl Metric {
         let mut out: Vec<String> =
             TICK_METRICS.iter().chain(&SUMMARY_METRICS).map(|s| s.to_string()).collect();
         for g in names.gates {
-            for what in ["crossings", "per_s", "flow"] {
+            for what in ["crossings", "per_s", "passage_per_s", "flow"] {
                 out.push(format!("gates.{g}.{what}"));
             }
         }
         for a in names.areas {
             for what in ["count", "density", "speed"] {
                 out.push(format!("measures.{a}.{what}"));
+            }
+        }
+        for g in names.groups {
+            for what in ["speed", "max_speed"] {
+                for (_, stat) in Stat::ALL {
+                    out.push(format!("groups.{g}.{what}.{stat}"));
+                }
             }
         }
         out
@@ -239,6 +298,7 @@ impl Metric {
     pub fn name(&self, names: &SceneNames) -> String {
         let gate = |i: usize| names.gates.get(i).copied().unwrap_or("?");
         let area = |i: usize| names.areas.get(i).copied().unwrap_or("?");
+        let group = |i: usize| names.groups.get(i).copied().unwrap_or("?");
         match self {
             Metric::AgentsActive => "agents_active".into(),
             Metric::AgentsExited => "agents_exited".into(),
@@ -253,6 +313,7 @@ impl Metric {
             Metric::QueueLengthMax => "queue_length_max".into(),
             Metric::GateCrossings(i) => format!("gates.{}.crossings", gate(*i)),
             Metric::GatePerSecond(i) => format!("gates.{}.per_s", gate(*i)),
+            Metric::GatePassage(i) => format!("gates.{}.passage_per_s", gate(*i)),
             Metric::GateFlow(i) => format!("gates.{}.flow", gate(*i)),
             Metric::AreaCount(i) => format!("measures.{}.count", area(*i)),
             Metric::AreaDensity(i) => format!("measures.{}.density", area(*i)),
@@ -261,13 +322,17 @@ impl Metric {
             Metric::SteerBenchTime => "steerbench.time_s".into(),
             Metric::SteerBenchEnergy => "steerbench.energy".into(),
             Metric::SteerBenchScore => "steerbench.score".into(),
+            Metric::GroupSpeed(i, s) => format!("groups.{}.speed.{}", group(*i), s.name()),
+            Metric::GroupMaxSpeed(i, s) => format!("groups.{}.max_speed.{}", group(*i), s.name()),
         }
     }
 
     /// Whether it is read from the summary, at the end only.
     pub fn summary_only(&self) -> bool {
-        matches!(self, Metric::MeanWait | Metric::QueueLengthMax | Metric::GatePerSecond(_))
-            || self.steerbench()
+        matches!(
+            self,
+            Metric::MeanWait | Metric::QueueLengthMax | Metric::GatePerSecond(_) | Metric::GatePassage(_)
+        ) || self.steerbench()
     }
 
     /// Whether it is one of SteerBench's measures (kept with `[metrics] steerbench = true`).
@@ -340,6 +405,9 @@ pub fn describe(e: &Expectation, names: &SceneNames, dt: f64) -> String {
         Subject::InRegion { group: None, .. } => "agents in the region".into(),
         Subject::InRegion { group: Some(g), .. } => format!("agents of \"{}\" in the region", group(*g)),
         Subject::None => String::new(),
+        Subject::Difference { metric, minus } => {
+            format!("{} minus {}", metric.name(names), minus.name(names))
+        }
     };
     let b = bounds(e.min, e.max);
     match &e.check {
@@ -381,7 +449,7 @@ mod tests {
 
     #[test]
     fn metric_names_round_trip() {
-        let names = SceneNames { gates: &["door", "side"], groups: &["crowd"], areas: &["hall"] };
+        let names = SceneNames { gates: &["door", "side"], groups: &["crowd", "a.b"], areas: &["hall"] };
         for name in Metric::names(&names) {
             let m = Metric::parse(&name, &names).unwrap_or_else(|| panic!("{name}"));
             assert_eq!(m.name(&names), name);
@@ -389,5 +457,8 @@ mod tests {
         assert_eq!(Metric::parse("gates.nowhere.crossings", &names), None);
         assert_eq!(Metric::parse("measures.hall.flow", &names), None);
         assert_eq!(Metric::parse("speed", &names), None);
+        assert_eq!(Metric::parse("groups.a.b.speed.min", &names), Some(Metric::GroupSpeed(1, Stat::Min)));
+        assert_eq!(Metric::parse("groups.crowd.speed.median", &names), None);
+        assert_eq!(Metric::parse("groups.nobody.max_speed.max", &names), None);
     }
 }

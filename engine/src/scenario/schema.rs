@@ -119,6 +119,7 @@ pub(crate) struct ExpectToml {
     pub(crate) name: Option<String>,
     pub(crate) check: Option<String>,
     pub(crate) metric: Option<String>,
+    pub(crate) minus: Option<String>,
     pub(crate) region: Option<RegionToml>,
     pub(crate) group: Option<String>,
     pub(crate) agent: Option<u32>,
@@ -321,7 +322,8 @@ pub(crate) fn param_zero() -> ParamToml {
     ParamToml(Param::Value(0.0))
 }
 
-/// A per-agent parameter in the file: a number, or a uniform range `{ min, max }`.
+/// A per-agent parameter in the file: a number, a uniform range `{ min, max }`, or a truncated
+/// normal distribution `{ mean, sd, min, max }`.
 pub(crate) struct ParamToml(pub(crate) Param);
 
 impl<'de> Deserialize<'de> for ParamToml {
@@ -330,7 +332,10 @@ impl<'de> Deserialize<'de> for ParamToml {
         impl<'de> Visitor<'de> for V {
             type Value = ParamToml;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number, or a uniform range { min = .., max = .. }")
+                f.write_str(
+                    "a number, a uniform range { min = .., max = .. }, or a normal distribution \
+                     { mean = .., sd = .., min = .., max = .. }",
+                )
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<ParamToml, E> {
                 Ok(ParamToml(Param::Value(v as f32)))
@@ -347,9 +352,22 @@ impl<'de> Deserialize<'de> for ParamToml {
                 struct R {
                     min: f32,
                     max: f32,
+                    mean: Option<f32>,
+                    sd: Option<f32>,
                 }
                 let r = R::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                Ok(ParamToml(Param::Range { min: r.min, max: r.max }))
+                match (r.mean, r.sd) {
+                    (None, None) => Ok(ParamToml(Param::Range { min: r.min, max: r.max })),
+                    (Some(mean), Some(sd)) => {
+                        Ok(ParamToml(Param::Normal { mean, sd, min: r.min, max: r.max }))
+                    }
+                    (Some(_), None) => {
+                        Err(de::Error::custom("a normal distribution needs `sd` beside `mean`"))
+                    }
+                    (None, Some(_)) => {
+                        Err(de::Error::custom("a normal distribution needs `mean` beside `sd`"))
+                    }
+                }
             }
         }
         d.deserialize_any(V)

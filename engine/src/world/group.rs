@@ -60,7 +60,8 @@ impl Group {
     }
 }
 
-/// A per-agent parameter: one value for every agent, or a uniform range drawn per agent.
+/// A per-agent parameter: one value for every agent, or a uniform range or a truncated normal
+/// distribution drawn per agent.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Param {
     /// Every agent gets this value (a plain number in the scenario).
@@ -73,6 +74,20 @@ pub enum Param {
         /// The upper end of the range; with `min == max` every agent gets it.
         max: f32,
     },
+    /// Each agent draws its value from a normal distribution of `mean` and `sd` cut to
+    /// `[min, max]` (`{ mean, sd, min, max }`; as Vadere's and JuPedSim's speed distributions):
+    /// one uniform draw `u` becomes `mean + sd · Φ⁻¹(Φ(a) + u · (Φ(b) − Φ(a)))`, with `a`, `b` the
+    /// ends in standard units, so it too consumes exactly one draw.
+    Normal {
+        /// The distribution's mean (within `[min, max]`).
+        mean: f32,
+        /// Its standard deviation (> 0).
+        sd: f32,
+        /// The lowest value an agent may get.
+        min: f32,
+        /// The highest value an agent may get.
+        max: f32,
+    },
 }
 
 impl Param {
@@ -83,6 +98,7 @@ impl Param {
         match *self {
             Param::Value(v) => v,
             Param::Range { min, max } => min + (max - min) * u,
+            Param::Normal { mean, sd, min, max } => truncated_normal(mean, sd, min, max, u),
         }
     }
 
@@ -90,9 +106,20 @@ impl Param {
     pub fn max(&self) -> f32 {
         match *self {
             Param::Value(v) => v,
-            Param::Range { max, .. } => max,
+            Param::Range { max, .. } | Param::Normal { max, .. } => max,
         }
     }
+}
+
+/// The value at quantile `u` (in `[0, 1)`) of the normal distribution of `mean` and `sd` cut to
+/// `[min, max]`, worked in `f64` and kept inside the ends.
+fn truncated_normal(mean: f32, sd: f32, min: f32, max: f32, u: f32) -> f32 {
+    use crate::math::{normal_cdf, normal_quantile};
+    let (mean, sd) = (mean as f64, sd as f64);
+    let lo = normal_cdf((min as f64 - mean) / sd);
+    let hi = normal_cdf((max as f64 - mean) / sd);
+    let x = mean + sd * normal_quantile(lo + u as f64 * (hi - lo));
+    (x as f32).clamp(min, max)
 }
 
 /// Per-agent parameters of a group, each a value or a range.
@@ -113,4 +140,51 @@ pub struct AgentParams {
     /// Speed at spawn, in a random direction, capped at the agent's `max_speed` (world units
     /// per second, ≥ 0 and ≤ 1e7; default 0).
     pub initial_speed: Param,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{Purpose, agent_rng};
+
+    /// Mean and standard deviation of `n` draws, one agent each.
+    fn moments(p: Param, n: u64) -> (f64, f64, f32, f32) {
+        let xs: Vec<f32> = (0..n).map(|id| p.draw(&mut agent_rng(7, id, Purpose::Params))).collect();
+        let mean = xs.iter().map(|&x| x as f64).sum::<f64>() / n as f64;
+        let var = xs.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        let lo = xs.iter().copied().fold(f32::INFINITY, f32::min);
+        let hi = xs.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        (mean, var.sqrt(), lo, hi)
+    }
+
+    #[test]
+    fn a_truncated_normal_has_the_moments_worked_by_hand() {
+        // RiMEA 7's under-30s: N(1.095, 0.2) cut at ±2.575 sd. Symmetric, so the mean stays;
+        // the variance shrinks by 1 − 2·b·φ(b) / (Φ(b) − Φ(−b)) = 1 − 2·2.575·0.014489 / 0.98998
+        // = 0.92463, so sd = 0.2 · 0.96158 = 0.19232. 20,000 draws: standard errors 0.0014
+        // (mean) and 0.001 (sd).
+        let p = Param::Normal { mean: 1.095, sd: 0.2, min: 0.58, max: 1.61 };
+        let (mean, sd, lo, hi) = moments(p, 20_000);
+        assert!((mean - 1.095).abs() < 0.005, "{mean}");
+        assert!((sd - 0.19232).abs() < 0.004, "{sd}");
+        assert!(lo >= 0.58 && hi <= 1.61 && lo < 0.6 && hi > 1.59, "{lo} {hi}");
+        // Cut at the mean: a half-normal above 1, mean 1 + √(2/π) = 1.79788, sd √(1 − 2/π) =
+        // 0.60281 (the upper cut at 10 sd changes neither).
+        let p = Param::Normal { mean: 1.0, sd: 1.0, min: 1.0, max: 11.0 };
+        let (mean, sd, lo, _) = moments(p, 20_000);
+        assert!((mean - 1.79788).abs() < 0.02, "{mean}");
+        assert!((sd - 0.60281).abs() < 0.015, "{sd}");
+        assert!(lo >= 1.0);
+    }
+
+    #[test]
+    fn a_truncated_normal_maps_quantiles() {
+        // u = ½ is the median; u = 0 the lower end; Φ⁻¹ of the middle of [Φ(a), Φ(b)].
+        assert!((truncated_normal(1.095, 0.2, 0.58, 1.61, 0.5) - 1.095).abs() < 1e-6);
+        assert_eq!(truncated_normal(1.095, 0.2, 0.58, 1.61, 0.0), 0.58);
+        // N(0, 1) cut to [0, 10]: u = ½ gives Φ⁻¹(0.75) = 0.6744898.
+        assert!((truncated_normal(0.0, 1.0, 0.0, 10.0, 0.5) - 0.674_489_8).abs() < 1e-6);
+        // A range of one value gives it.
+        assert_eq!(truncated_normal(2.0, 0.5, 2.0, 2.0, 0.3), 2.0);
+    }
 }

@@ -144,14 +144,21 @@ impl Validator<'_> {
             return Some(Param::Value(x));
         }
         if let toml::Value::Table(t) = leaf.value
-            && t.len() == 2
             && let (Some(lo), Some(hi)) = (t.get("min").and_then(number), t.get("max").and_then(number))
         {
-            return Some(Param::Range { min: lo, max: hi });
+            match (t.len(), t.get("mean").and_then(number), t.get("sd").and_then(number)) {
+                (2, ..) => return Some(Param::Range { min: lo, max: hi }),
+                (4, Some(mean), Some(sd)) => return Some(Param::Normal { mean, sd, min: lo, max: hi }),
+                _ => {}
+            }
         }
         self.fail(
             &leaf.path,
-            format!("expected a number, or a uniform range {{ min = .., max = .. }}, found {}", leaf.value),
+            format!(
+                "expected a number, a uniform range {{ min = .., max = .. }}, or a normal distribution \
+                 {{ mean = .., sd = .., min = .., max = .. }}, found {}",
+                leaf.value
+            ),
         )
     }
 

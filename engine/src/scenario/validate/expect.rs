@@ -10,11 +10,11 @@ const MAX_TIME_S: f64 = 1e9;
 
 /// The checks and the keys each takes besides `name` and `check`.
 const CHECKS: [(&str, &[&str]); 6] = [
-    ("end", &["metric", "region", "group", "min", "max"]),
-    ("at", &["metric", "region", "group", "min", "max", "at_s"]),
-    ("always", &["metric", "region", "group", "min", "max", "from_s", "to_s"]),
-    ("ever", &["metric", "region", "group", "min", "max", "from_s", "to_s"]),
-    ("first", &["metric", "region", "group", "min", "max", "after_s", "before_s"]),
+    ("end", &["metric", "minus", "region", "group", "min", "max"]),
+    ("at", &["metric", "minus", "region", "group", "min", "max", "at_s"]),
+    ("always", &["metric", "minus", "region", "group", "min", "max", "from_s", "to_s"]),
+    ("ever", &["metric", "minus", "region", "group", "min", "max", "from_s", "to_s"]),
+    ("first", &["metric", "minus", "region", "group", "min", "max", "after_s", "before_s"]),
     ("reach", &["region", "group", "agent", "before_s"]),
 ];
 
@@ -63,6 +63,7 @@ impl Validator<'_> {
         let k = self.choice(&at("check"), kind, &options)?;
         let present = [
             ("metric", e.metric.is_some()),
+            ("minus", e.minus.is_some()),
             ("region", e.region.is_some()),
             ("group", e.group.is_some()),
             ("agent", e.agent.is_some()),
@@ -178,31 +179,29 @@ impl Validator<'_> {
                     return self
                         .fail(&at("group"), "`group` goes with `region` (the agents of a group inside it)");
                 }
-                let Some(metric) = Metric::parse(name, &names.scene) else {
-                    let known = Metric::names(&names.scene);
-                    let hint = nearest_word(name, known.iter().map(String::as_str))
-                        .map(|n| format!("; did you mean \"{n}\"?"))
-                        .unwrap_or_default();
-                    return self.fail(
-                        &at("metric"),
-                        format!("unknown metric \"{name}\"{hint} (metrics: {})", known.join(", ")),
-                    );
-                };
-                if metric.steerbench() && !names.steerbench {
-                    return self.fail(
-                        &at("metric"),
-                        format!("\"{name}\" is kept only with `steerbench = true` in the scenario's [metrics] table"),
-                    );
+                let metric = self.metric(&at("metric"), name, names, kind)?;
+                match &e.minus {
+                    None => Subject::Metric(metric),
+                    Some(other) => {
+                        let minus = self.metric(&at("minus"), other, names, kind)?;
+                        if metric.summary_only() != minus.summary_only() {
+                            return self.fail(
+                                &at("minus"),
+                                format!(
+                                    "\"{name}\" and \"{other}\" are not read alike (one is a summary of the whole run, the other is read at every tick): `minus` takes two of the same kind"
+                                ),
+                            );
+                        }
+                        Subject::Difference { metric, minus }
+                    }
                 }
-                if metric.summary_only() && kind != "end" {
-                    return self.fail(
-                        &at("metric"),
-                        format!("\"{name}\" is a summary of the whole run: it can only be checked at the end (check = \"end\")"),
-                    );
-                }
-                Subject::Metric(metric)
             }
-            (_, None, Some(region)) => Subject::InRegion { region, group },
+            (_, None, Some(region)) => {
+                if e.minus.is_some() {
+                    return self.fail(&at("minus"), "`minus` goes with `metric` (one metric minus another)");
+                }
+                Subject::InRegion { region, group }
+            }
             (_, None, None) => {
                 return self.fail(
                     &base,
@@ -217,6 +216,32 @@ impl Validator<'_> {
             None => describe(&expectation, &names.scene, dt as f64),
         };
         Some(expectation)
+    }
+
+    /// A metric an expectation reads, by name, checked against what the scenario keeps and
+    /// what the check `kind` can read.
+    fn metric(&mut self, path: &[Seg], name: &str, names: &ExpectNames, kind: &str) -> Option<Metric> {
+        let Some(metric) = Metric::parse(name, &names.scene) else {
+            let known = Metric::names(&names.scene);
+            let hint = nearest_word(name, known.iter().map(String::as_str))
+                .map(|n| format!("; did you mean \"{n}\"?"))
+                .unwrap_or_default();
+            return self
+                .fail(path, format!("unknown metric \"{name}\"{hint} (metrics: {})", known.join(", ")));
+        };
+        if metric.steerbench() && !names.steerbench {
+            return self.fail(
+                path,
+                format!("\"{name}\" is kept only with `steerbench = true` in the scenario's [metrics] table"),
+            );
+        }
+        if metric.summary_only() && kind != "end" {
+            return self.fail(
+                path,
+                format!("\"{name}\" is a summary of the whole run: it can only be checked at the end (check = \"end\")"),
+            );
+        }
+        Some(metric)
     }
 
     /// A bound of an expectation: any finite number.

@@ -200,7 +200,10 @@ impl Validator<'_> {
             AgentParam::MaxForce | AgentParam::Mass => Rule::Positive(1e9),
         };
         let p = self.param(path, p, rule)?;
-        if let (AgentParam::Mass, Param::Value(m) | Param::Range { min: m, .. }) = (which, p)
+        if let (
+            AgentParam::Mass,
+            Param::Value(m) | Param::Range { min: m, .. } | Param::Normal { min: m, .. },
+        ) = (which, p)
             && m < 1e-6
         {
             return self.fail(path, format!("expected a mass >= 1e-6, found {m}"));

@@ -185,6 +185,23 @@ impl<'a> Validator<'a> {
                 }
                 Some(p)
             }
+            Param::Normal { mean, sd, min, max } => {
+                let at = |k: &'static str| [path, &[Seg::Key(k)]].concat();
+                self.num(&at("min"), min, rule)?;
+                self.num(&at("max"), max, rule)?;
+                if min > max {
+                    return self
+                        .fail(&at("min"), format!("a range needs min <= max, found min {min} > max {max}"));
+                }
+                if !(min..=max).contains(&mean) {
+                    return self.fail(
+                        &at("mean"),
+                        format!("expected a mean between min {min} and max {max}, found {mean}"),
+                    );
+                }
+                self.num(&at("sd"), sd, Rule::Positive(MAX_MAGNITUDE))?;
+                Some(p)
+            }
         }
     }
 
