@@ -97,6 +97,17 @@ pub(super) fn cases() -> Vec<Case> {
         case("rimea_01_corridor", &["walker"], Some(MODELS), &[]),
         case("rimea_04_fundamental_diagram", &["walkers"], Some(MODELS_ORCA5), &[]),
         case("rimea_06_corner", &["walkers"], Some(MODELS), &[]),
+        case("rimea_07_speeds", &["under_30", "30_to_50", "over_50", "impaired"], Some(MODELS), &[]),
+        case(
+            "rimea_12_bottleneck",
+            &["people"],
+            Some(MODELS),
+            &[
+                ("steering", "RiMEA 12: no jam before the last exit"),
+                ("orca", "RiMEA 12: everyone leaves"),
+                ("social_force", "RiMEA 12: no jam before the last exit"),
+            ],
+        ),
         case("rimea_15_corner", &["walkers"], Some(MODELS), &[]),
         case("rimea_15_long", &["walkers"], Some(MODELS), &[]),
         case("rimea_15_short", &["walkers"], Some(MODELS), &[]),
@@ -175,7 +186,7 @@ pub(super) fn run_case(case: &Case, model: &str) -> CaseRun {
         .iter()
         .map(|e| (word(&e["name"]), word(&e["status"]), word(&e["detail"])))
         .collect();
-    let steerbench = v["metrics"].get("steerbench").cloned();
+    let steerbench = v["metrics"].get("steerbench").filter(|b| !b.is_null()).cloned();
     CaseRun { outcomes, stderr: text(&out.stderr), steerbench }
 }
 
