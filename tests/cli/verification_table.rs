@@ -26,11 +26,13 @@ const BATCHES: [(&str, &str); 6] = [
 ];
 
 /// The pictures: scenario stem, tick drawn, trail ticks.
-const PICTURES: [(&str, u64, u64); 14] = [
+const PICTURES: [(&str, u64, u64); 16] = [
     ("rimea_01_corridor", 750, 250),
     ("rimea_04_fundamental_diagram", 750, 150),
     ("rimea_06_corner", 600, 300),
+    ("rimea_07_speeds", 750, 250),
     ("rimea_09_exits", 3000, 250),
+    ("rimea_12_bottleneck", 2500, 300),
     ("rimea_15_corner", 700, 300),
     ("juelich_02_rotation_37", 500, 250),
     ("juelich_03_random_starts", 1000, 300),
