@@ -31,9 +31,22 @@ pub struct ReportArgs {
     /// common parent of several).
     #[arg(long, short, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Report even when runs of the batch are missing (an unfinished shard, or a shard's
+    /// directory not given); without it such a report is refused, so a merge never passes a
+    /// partial set off as the whole.
+    #[arg(long)]
+    partial: bool,
     /// Print nothing but errors (the CSV files are still written).
     #[arg(long)]
     quiet: bool,
+}
+
+/// The shards of the batch that no directory holds, as `I/N` (empty when the directories do
+/// not agree on N, or every shard is there).
+fn missing_shards(found: &BTreeSet<(usize, usize)>) -> String {
+    let counts: BTreeSet<usize> = found.iter().map(|&(_, n)| n).collect();
+    let [n] = counts.into_iter().collect::<Vec<_>>()[..] else { return String::new() };
+    (0..n).filter(|i| !found.contains(&(*i, n))).map(|i| format!("{i}/{n}")).collect::<Vec<_>>().join(", ")
 }
 
 /// count, mean, sample standard deviation (n − 1; 0 for one value), min, max.
@@ -180,6 +193,25 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     }
     let manifest = manifest.expect("at least one directory");
     let rows: Vec<&Row> = merged.values().map(|(r, _)| r).collect();
+    let missing = manifest.batch_runs - rows.len().min(manifest.batch_runs);
+    if missing > 0 {
+        let found = shards.iter().map(|(i, n)| format!("{i}/{n}")).collect::<Vec<_>>().join(", ");
+        let absent = missing_shards(&shards);
+        let why = if absent.is_empty() {
+            format!("shards found: {found}; some are unfinished or were stopped")
+        } else {
+            format!("shards found: {found}; not given: {absent}")
+        };
+        if !args.partial {
+            bail!(
+                "{missing} of {} runs of batch {} are missing from these directories ({why}); nothing was written. \
+                 Finish or re-run those shards (a re-run resumes) and report again, or pass --partial to report what is there",
+                manifest.batch_runs,
+                manifest.batch_id
+            );
+        }
+        eprintln!("note: {missing} of {} runs are not in these directories ({why})", manifest.batch_runs);
+    }
 
     // Points in plan order; each point's rows in plan (seed) order.
     let mut points: Vec<(String, Vec<&Row>)> = Vec::new();
@@ -336,14 +368,6 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     write_atomically(&runs_path, &csv_bytes(&rows, &manifest.keys)?)
         .with_context(|| format!("cannot write {}", runs_path.display()))?;
 
-    let missing = manifest.batch_runs - rows.len().min(manifest.batch_runs);
-    if missing > 0 {
-        eprintln!(
-            "note: {missing} of {} runs are not in these directories (unfinished, or shards not given: found shards {})",
-            manifest.batch_runs,
-            shards.iter().map(|(i, n)| format!("{i}/{n}")).collect::<Vec<_>>().join(", ")
-        );
-    }
     if !args.quiet {
         let mut stdout = std::io::stdout().lock();
         let _ = stdout.write_all(table.as_bytes());

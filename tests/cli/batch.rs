@@ -348,6 +348,31 @@ fn shards_partition_the_batch_and_report_merges_them() {
         &throng(&["report", s(&shard_dirs[0]), s(&other)]),
         &["holds batch", "merges the shards of one batch"],
     );
+
+    // Two shards of three: the report refuses, names the shard not given, writes nothing;
+    // --partial reports what is there.
+    let partial = dir.join("partial");
+    let out = throng(&["report", s(&shard_dirs[0]), s(&shard_dirs[2]), "--out", s(&partial)]);
+    assert_error(
+        &out,
+        &["runs of batch", "are missing", "shards found: 0/3, 2/3; not given: 1/3", "nothing was written"],
+    );
+    assert!(!partial.exists(), "nothing written");
+    let out = throng(&[
+        "report",
+        s(&shard_dirs[0]),
+        s(&shard_dirs[2]),
+        "--out",
+        s(&partial),
+        "--partial",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr)
+            .contains("runs are not in these directories (shards found: 0/3, 2/3; not given: 1/3)")
+    );
+    assert!(partial.join("summary.csv").is_file());
 }
 
 // ---------------------------------------------------------------------------------------------
