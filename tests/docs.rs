@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// Keeps the table between `<!-- NAME:` and `<!-- end of NAME -->` in `doc` equal to `table`
 /// (or, with `THRONG_REGEN_DOCS` set, rewrites it).
-fn generated_table(doc: &str, name: &str, table: &str) {
+pub fn generated_table(doc: &str, name: &str, table: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(doc);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{doc}: {e}"));
     let start = text.find(&format!("<!-- {name}:")).unwrap_or_else(|| panic!("the {name} start marker"));

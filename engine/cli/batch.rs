@@ -50,6 +50,10 @@ pub struct BatchArgs {
     /// Also save each run's final state (`runs/<id>/final.ckpt`, resumable with `throng run`).
     #[arg(long)]
     save_final: bool,
+    /// Print a Slurm job array script that runs the batch in N shards and merges them, instead
+    /// of running it (see docs/batches.md); takes --out, --threads-per-job and --jobs.
+    #[arg(long, value_name = "N", conflicts_with_all = ["shard", "save_final"])]
+    slurm_script: Option<usize>,
     #[command(flatten)]
     max_memory: crate::memory::MaxMemory,
     /// Print nothing but errors.
@@ -161,6 +165,38 @@ fn default_out(batch: &Path, shard: Option<(usize, usize)>) -> PathBuf {
         Some((i, n)) if n > 1 => out.join(format!("shard-{i}-of-{n}")),
         _ => out,
     }
+}
+
+/// `--slurm-script N`: prints the array script for the batch (loaded, so a bad file is refused
+/// here and not in N array tasks).
+fn print_slurm_script(args: &BatchArgs, shards: usize) -> Result<ExitCode> {
+    use crate::slurm_script::{MAX_SHARDS, ScriptPlan, script};
+    let plan = Plan::load(&args.batch)?;
+    if shards == 0 || shards > MAX_SHARDS {
+        bail!(
+            "--slurm-script: expected a number of shards from 1 to {MAX_SHARDS} (Slurm's default array size), found {shards}"
+        );
+    }
+    if shards > plan.runs.len() {
+        bail!(
+            "--slurm-script: {shards} shards for {} runs would leave shards with nothing to run; take at most {}",
+            plan.runs.len(),
+            plan.runs.len()
+        );
+    }
+    let out = args.out.clone().unwrap_or_else(|| default_out(&args.batch, None));
+    let text = script(&ScriptPlan {
+        batch: &args.batch,
+        name: &plan.name,
+        runs: plan.runs.len(),
+        out: &out,
+        shards,
+        threads_per_job: args.threads_per_job,
+        jobs: args.jobs,
+    });
+    std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())
+        .context("cannot write the script")?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Checks that `out` is empty, absent, or holds this very batch and shard (by this engine).
@@ -408,6 +444,9 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
         crate::args::check_threads(jobs, "--jobs")?;
         let all = jobs.saturating_mul(args.threads_per_job);
         crate::args::check_threads(all, "--jobs × --threads-per-job")?;
+    }
+    if let Some(shards) = args.slurm_script {
+        return print_slurm_script(&args, shards);
     }
     let jobs = args.jobs.unwrap_or_else(|| jobs_default(args.threads_per_job));
     let plan = Plan::load(&args.batch)?;

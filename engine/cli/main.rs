@@ -13,6 +13,7 @@ mod record;
 mod render;
 mod report;
 mod run;
+mod slurm_script;
 mod test;
 mod verify_report;
 

@@ -25,6 +25,7 @@ mod obstacle_shapes;
 mod parse_errors;
 mod reference_errors;
 mod signals;
+mod slurm;
 mod value_errors;
 mod verification;
 mod verification_table;
