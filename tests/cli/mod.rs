@@ -26,6 +26,7 @@ mod parse_errors;
 mod reference_errors;
 mod signals;
 mod slurm;
+mod trace_sqlite;
 mod value_errors;
 mod verification;
 mod verification_table;

@@ -1,15 +1,75 @@
-//! Output files of a run, each written from one column list: the trace CSV (positions and
-//! velocities per agent per tick) and the per-tick metrics CSV, each with a metadata sidecar
-//! and continued, not overwritten, by a resumed run.
+//! Output files of a run, each written from one column list: the trace (positions and
+//! velocities per agent per tick) as CSV or as SQLite in JuPedSim's layout, and the per-tick
+//! metrics CSV, each with its metadata and continued, not overwritten, by a resumed run.
 
 mod file;
 mod meta;
 mod metrics;
+mod sqlite;
 mod trace;
+mod walkable;
+
+use std::path::Path;
+
+use anyhow::Result;
+use throng_engine::World;
 
 pub use meta::RunInfo;
 pub use metrics::MetricsCsv;
+pub use sqlite::TraceSqlite;
 pub use trace::{TRACE_COLUMNS, TRACE_COLUMNS_WITHOUT_TIME, TraceCsv};
+
+/// A trace being written, in the format its file's extension names: `.sqlite` or `.db`
+/// JuPedSim's SQLite layout, anything else CSV.
+pub enum Trace {
+    Csv(TraceCsv),
+    Sqlite(TraceSqlite),
+}
+
+impl Trace {
+    /// Whether `path` names a SQLite trace.
+    pub fn is_sqlite(path: &Path) -> bool {
+        path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sqlite") || e.eq_ignore_ascii_case("db"))
+    }
+
+    /// Opens the trace (see [`TraceCsv::open`], [`TraceSqlite::open`]).
+    pub fn open(
+        path: &Path,
+        world: &World,
+        run: &RunInfo,
+        every: u64,
+        resumed_at: Option<u64>,
+    ) -> Result<Trace> {
+        Ok(if Self::is_sqlite(path) {
+            Trace::Sqlite(TraceSqlite::open(path, world, run, every, resumed_at)?)
+        } else {
+            Trace::Csv(TraceCsv::open(path, world, run, every, resumed_at)?)
+        })
+    }
+
+    /// Writes every agent of `world`.
+    pub fn write(&mut self, world: &World) -> Result<()> {
+        match self {
+            Trace::Csv(t) => t.write(world),
+            Trace::Sqlite(t) => t.write(world),
+        }
+    }
+
+    /// Puts what is written on disk, e.g. before a checkpoint.
+    pub fn flush(&mut self) -> Result<()> {
+        match self {
+            Trace::Csv(t) => t.flush(),
+            Trace::Sqlite(t) => t.flush(),
+        }
+    }
+
+    pub fn finish(self) -> Result<()> {
+        match self {
+            Trace::Csv(t) => t.finish(),
+            Trace::Sqlite(t) => t.finish(),
+        }
+    }
+}
 
 /// Simulated time as the scenario's step writes it: `0.1` rather than 0.10000000149011612,
 /// `20.1` rather than 20.10000029951334. The f32 step's shortest decimal form is taken as the

@@ -13,7 +13,7 @@ use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::{IndexKind, Pipeline, RunSettings, World, state_hash};
 
 use crate::args::{self, IndexArg};
-use crate::output::{MetricsCsv, RunInfo, TraceCsv};
+use crate::output::{MetricsCsv, RunInfo, Trace};
 
 mod plan;
 mod resume;
@@ -198,11 +198,11 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let resumed_at = resumed.as_ref().map(|_| first_tick);
     let info = RunInfo::of(&scenario, &plan.scenario);
     let mut trace = match &plan.trace {
-        Some(path) => Some(TraceCsv::open(path, sim.world(), &info, plan.trace_every, resumed_at)?),
+        Some(path) => Some(Trace::open(path, sim.world(), &info, plan.trace_every, resumed_at)?),
         None => None,
     };
     let mut hashes = args.hash_every.map(|_| Vec::new());
-    let observe = |world: &World, hashes: &mut Option<Vec<(u64, String)>>, trace: &mut Option<TraceCsv>| {
+    let observe = |world: &World, hashes: &mut Option<Vec<(u64, String)>>, trace: &mut Option<Trace>| {
         if let (Some(every), Some(list)) = (args.hash_every, hashes.as_mut())
             && world.tick.is_multiple_of(every)
         {

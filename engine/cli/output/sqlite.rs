@@ -1,0 +1,287 @@
+//! The trace as a SQLite file in JuPedSim's trajectory layout (version 2), which PedPy loads
+//! with `load_trajectory_from_jupedsim_sqlite` and `load_walkable_area_from_jupedsim_sqlite`:
+//!
+//! - `trajectory_data(frame, id, pos_x, pos_y, ori_x, ori_y)`: one row per agent per traced
+//!   tick, frame = tick / trace interval, ori the unit heading (0, 0 when standing);
+//! - `metadata(key, value)`: `version` 2, `fps` = 1 / (dt · interval), the extent of the
+//!   positions (`xmin` ...), and throng's own keys (`throng.*`: scenario, its BLAKE3, seed, dt,
+//!   interval, overrides, engine);
+//! - `geometry(hash, wkt)` and `frame_data(frame, geometry_hash)`: the walkable area (the bounds
+//!   minus the standing obstacles) of every frame, a new geometry whenever a door opens or
+//!   closes;
+//! - `throng_agents(frame, id, grp, vel_x, vel_y, radius)`: what PedPy's table has no room for,
+//!   keyed like it.
+//!
+//! Frames are committed in transactions of many rows, and at every flush (before each
+//! checkpoint): a run killed outright leaves a file holding every frame committed (SQLite's
+//! journal rolls the rest back when the file is next opened). A resumed run deletes the frames
+//! past its checkpoint and goes on.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use rusqlite::{Connection, params};
+use throng_engine::World;
+use throng_engine::math::norm;
+
+use super::meta::RunInfo;
+use super::walkable;
+
+/// JuPedSim's trajectory format version written (PedPy 1.x reads 1 and 2).
+const FORMAT_VERSION: &str = "2";
+/// Rows per transaction, beyond which a frame commits what it wrote.
+const ROWS_PER_COMMIT: usize = 1 << 20;
+/// At most this long between commits, so a long run of few agents does not keep its frames
+/// only in the open transaction.
+const MAX_COMMIT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(2);
+
+const SCHEMA: &str = "
+CREATE TABLE metadata (key TEXT NOT NULL UNIQUE PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE trajectory_data (frame INTEGER NOT NULL, id INTEGER NOT NULL, pos_x REAL NOT NULL,
+    pos_y REAL NOT NULL, ori_x REAL NOT NULL, ori_y REAL NOT NULL);
+CREATE TABLE geometry (hash INTEGER NOT NULL, wkt TEXT NOT NULL);
+CREATE TABLE frame_data (frame INTEGER NOT NULL, geometry_hash INTEGER NOT NULL);
+CREATE TABLE throng_agents (frame INTEGER NOT NULL, id INTEGER NOT NULL, grp TEXT NOT NULL,
+    vel_x REAL NOT NULL, vel_y REAL NOT NULL, radius REAL NOT NULL);
+";
+
+/// A trace being written to SQLite.
+pub struct TraceSqlite {
+    path: PathBuf,
+    db: Connection,
+    every: u64,
+    /// Rows written since the last commit, whether a transaction is open, and when the last
+    /// commit was.
+    pending_rows: usize,
+    in_transaction: bool,
+    last_commit: std::time::Instant,
+    /// The last geometry written (its WKT's hash), and the doors' states it was made for.
+    geometry: Option<(i64, Vec<bool>)>,
+    /// Extent of the positions written: (xmin, xmax, ymin, ymax).
+    extent: Option<(f64, f64, f64, f64)>,
+}
+
+fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> anyhow::Error + '_ {
+    move |e| anyhow::anyhow!("cannot write trace file {}: {e}", path.display())
+}
+
+impl TraceSqlite {
+    /// Opens the trace of a run tracing every `every` ticks: a new file (any old one
+    /// replaced), or, for a run resumed at tick `resumed_at`, the file it was writing, with
+    /// the frames past that tick deleted.
+    pub fn open(
+        path: &Path,
+        world: &World,
+        run: &RunInfo,
+        every: u64,
+        resumed_at: Option<u64>,
+    ) -> Result<TraceSqlite> {
+        let fresh = resumed_at.is_none();
+        if fresh {
+            for p in [path.to_path_buf(), journal(path)] {
+                match std::fs::remove_file(&p) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(e).with_context(|| format!("cannot replace {}", p.display())),
+                }
+            }
+        } else if !path.is_file() {
+            bail!("cannot continue trace file {}: it does not exist", path.display());
+        }
+        let db = Connection::open(path).map_err(sql(path))?;
+        db.execute_batch("PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL;").map_err(sql(path))?;
+        let mut trace = TraceSqlite {
+            path: path.to_owned(),
+            db,
+            every,
+            pending_rows: 0,
+            in_transaction: false,
+            last_commit: std::time::Instant::now(),
+            geometry: None,
+            extent: None,
+        };
+        // The step as written (0.1, not f32's 0.100000001), so 10 frames a second is 10.
+        let dt: f64 = run.dt.to_string().parse().unwrap_or(world.dt as f64);
+        let fps = 1.0 / (dt * every as f64);
+        if fresh {
+            trace.db.execute_batch(SCHEMA).map_err(sql(path))?;
+            let mut meta: Vec<(String, String)> = vec![
+                ("version".into(), FORMAT_VERSION.into()),
+                ("fps".into(), fps.to_string()),
+                ("throng.format".into(), "throng trace".into()),
+                ("throng.engine".into(), run.engine.into()),
+                ("throng.scenario".into(), run.scenario.into()),
+                ("throng.scenario_file".into(), run.scenario_file.display().to_string()),
+                ("throng.scenario_blake3".into(), run.scenario_blake3.clone()),
+                ("throng.seed".into(), run.seed.to_string()),
+                ("throng.dt".into(), run.dt.to_string()),
+                ("throng.trace_every".into(), every.to_string()),
+                ("throng.overrides".into(), run.overrides.join("; ")),
+            ];
+            meta.sort();
+            let tx = trace.db.transaction().map_err(sql(path))?;
+            for (k, v) in &meta {
+                tx.execute("INSERT INTO metadata (key, value) VALUES (?1, ?2)", params![k, v])
+                    .map_err(sql(path))?;
+            }
+            tx.commit().map_err(sql(path))?;
+        } else {
+            let tick = resumed_at.unwrap_or(0);
+            let read = |k: &str| -> Result<String> {
+                trace
+                    .db
+                    .query_row("SELECT value FROM metadata WHERE key = ?1", [k], |r| r.get(0))
+                    .with_context(|| {
+                        format!("cannot continue trace file {}: no `{k}` in its metadata", path.display())
+                    })
+            };
+            if read("throng.trace_every")? != every.to_string() || read("throng.dt")? != run.dt.to_string() {
+                bail!(
+                    "cannot continue trace file {}: it was written with another time step or interval",
+                    path.display()
+                );
+            }
+            let last = (tick / every) as i64;
+            let tx = trace.db.transaction().map_err(sql(path))?;
+            for table in ["trajectory_data", "frame_data", "throng_agents"] {
+                tx.execute(&format!("DELETE FROM {table} WHERE frame > ?1"), [last]).map_err(sql(path))?;
+            }
+            tx.execute("DELETE FROM geometry WHERE hash NOT IN (SELECT geometry_hash FROM frame_data)", [])
+                .map_err(sql(path))?;
+            tx.commit().map_err(sql(path))?;
+            trace.extent = trace
+                .db
+                .query_row(
+                    "SELECT MIN(pos_x), MAX(pos_x), MIN(pos_y), MAX(pos_y) FROM trajectory_data",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                )
+                .ok()
+                .and_then(|e: (Option<f64>, Option<f64>, Option<f64>, Option<f64>)| {
+                    Some((e.0?, e.1?, e.2?, e.3?))
+                });
+        }
+        Ok(trace)
+    }
+
+    /// Writes every agent of `world` as one frame, in id order.
+    pub fn write(&mut self, world: &World) -> Result<()> {
+        let path = self.path.clone();
+        if !self.in_transaction {
+            self.db.execute_batch("BEGIN").map_err(sql(&path))?;
+            self.in_transaction = true;
+        }
+        let frame = (world.tick / self.every) as i64;
+        let doors: Vec<bool> = world.doors.iter().map(|d| d.closed).collect();
+        let hash = match &self.geometry {
+            Some((hash, state)) if *state == doors => *hash,
+            _ => {
+                let wkt = walkable::wkt(world);
+                let digest = blake3::hash(wkt.as_bytes());
+                let hash = i64::from_le_bytes(digest.as_bytes()[..8].try_into().expect("8 bytes"));
+                let known: bool = self
+                    .db
+                    .query_row("SELECT EXISTS (SELECT 1 FROM geometry WHERE hash = ?1)", [hash], |r| r.get(0))
+                    .map_err(sql(&path))?;
+                if !known {
+                    self.db
+                        .execute("INSERT INTO geometry (hash, wkt) VALUES (?1, ?2)", params![hash, wkt])
+                        .map_err(sql(&path))?;
+                }
+                self.geometry = Some((hash, doors));
+                hash
+            }
+        };
+        self.db
+            .execute("INSERT INTO frame_data (frame, geometry_hash) VALUES (?1, ?2)", params![frame, hash])
+            .map_err(sql(&path))?;
+        let a = &world.agents;
+        let order = a.id_order();
+        let rows: Box<dyn Iterator<Item = usize>> = match &order {
+            None => Box::new(0..a.len()),
+            Some(o) => Box::new(o.iter().map(|&r| r as usize)),
+        };
+        let mut traj = self
+            .db
+            .prepare_cached(
+                "INSERT INTO trajectory_data (frame, id, pos_x, pos_y, ori_x, ori_y) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .map_err(sql(&path))?;
+        let mut extra = self
+            .db
+            .prepare_cached(
+                "INSERT INTO throng_agents (frame, id, grp, vel_x, vel_y, radius) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .map_err(sql(&path))?;
+        let mut extent = self.extent;
+        for r in rows {
+            let (p, v) = (a.position[r], a.velocity[r]);
+            let ori = norm(v);
+            let (x, y) = (p.x as f64, p.y as f64);
+            traj.execute(params![frame, a.id[r], x, y, ori.x as f64, ori.y as f64]).map_err(sql(&path))?;
+            let group = &world.groups[a.group[r] as usize].name;
+            extra
+                .execute(params![frame, a.id[r], group, v.x as f64, v.y as f64, a.radius[r] as f64])
+                .map_err(sql(&path))?;
+            extent = Some(match extent {
+                None => (x, x, y, y),
+                Some((x0, x1, y0, y1)) => (x0.min(x), x1.max(x), y0.min(y), y1.max(y)),
+            });
+        }
+        drop((traj, extra));
+        self.extent = extent;
+        self.pending_rows += a.len();
+        if self.pending_rows >= ROWS_PER_COMMIT || self.last_commit.elapsed() >= MAX_COMMIT_INTERVAL {
+            self.commit()?;
+        }
+        Ok(())
+    }
+
+    /// Commits the frames written (with the extent so far in the metadata).
+    fn commit(&mut self) -> Result<()> {
+        let path = self.path.clone();
+        if !self.in_transaction {
+            return Ok(());
+        }
+        if let Some((x0, x1, y0, y1)) = self.extent {
+            for (k, v) in [("xmin", x0), ("xmax", x1), ("ymin", y0), ("ymax", y1)] {
+                self.db
+                    .execute(
+                        "INSERT OR REPLACE INTO metadata (key, value) VALUES (?1, ?2)",
+                        params![k, v.to_string()],
+                    )
+                    .map_err(sql(&path))?;
+            }
+        }
+        self.db.execute_batch("COMMIT").map_err(sql(&path))?;
+        self.in_transaction = false;
+        self.pending_rows = 0;
+        self.last_commit = std::time::Instant::now();
+        Ok(())
+    }
+
+    /// Commits what is written, e.g. before a checkpoint.
+    pub fn flush(&mut self) -> Result<()> {
+        self.commit()
+    }
+
+    /// Commits the rest and indexes the frames (as JuPedSim's own files are).
+    pub fn finish(mut self) -> Result<()> {
+        self.commit()?;
+        let path = self.path.clone();
+        self.db
+            .execute_batch(
+                "CREATE INDEX IF NOT EXISTS frame_index ON trajectory_data (frame);
+                 CREATE INDEX IF NOT EXISTS throng_frame_index ON throng_agents (frame);",
+            )
+            .map_err(sql(&path))?;
+        Ok(())
+    }
+}
+
+/// SQLite's rollback journal beside `path`.
+fn journal(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push("-journal");
+    PathBuf::from(name)
+}

@@ -1,0 +1,285 @@
+//! `--trace run.sqlite`: JuPedSim's trajectory layout read back with SQLite itself (the same
+//! rows as the CSV trace, the frame rate, the walkable area of every frame as doors open), a
+//! resumed run and a killed one, and PedPy loading the file (when Python has it).
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use rusqlite::Connection;
+
+use super::{text, write};
+use crate::common::{root, scratch_dir, throng};
+
+/// 30 walkers crossing a 40 x 20 room east through a door in a wall at x = 20 that opens at
+/// 2 s (a `door` obstacle opened by an event); 60 ticks of 0.1 s.
+const ROOM: &str = r#"version = 1
+name = "room"
+seed = 4
+dt = 0.1
+ticks = 60
+
+obstacles = [
+  { kind = "wall", points = [[20, 0], [20, 8]], thickness = 0.2 },
+  { kind = "wall", points = [[20, 12], [20, 20]], thickness = 0.2 },
+  { name = "door", kind = "wall", points = [[20, 8], [20, 12]], thickness = 0.2 },
+  { kind = "circle", centre = [30, 10], radius = 1 },
+]
+
+[bounds]
+min = [0, 0]
+max = [40, 20]
+
+[[groups]]
+name = "walkers"
+count = 30
+spawn = { kind = "rect", min = [1, 1], max = [15, 19] }
+max_speed = 1.5
+max_force = 5.0
+radius = 0.25
+
+[[groups.behaviours]]
+kind = "seek"
+target = [39, 10]
+
+[[events]]
+at_s = 2
+action = "open"
+door = "door"
+"#;
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8")
+}
+
+fn ok(out: &std::process::Output) {
+    assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
+}
+
+/// `trajectory_data` joined with `throng_agents`, ordered by frame and id: (frame, id, x, y,
+/// ori_x, ori_y, group, vx, vy, radius).
+type Row = (i64, i64, f64, f64, f64, f64, String, f64, f64, f64);
+
+fn rows(db: &Connection) -> Vec<Row> {
+    let mut q = db
+        .prepare(
+            "SELECT t.frame, t.id, t.pos_x, t.pos_y, t.ori_x, t.ori_y, a.grp, a.vel_x, a.vel_y, a.radius
+             FROM trajectory_data t JOIN throng_agents a ON a.frame = t.frame AND a.id = t.id
+             ORDER BY t.frame, t.id",
+        )
+        .expect("query");
+    q.query_map([], |r| {
+        Ok((
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            r.get(3)?,
+            r.get(4)?,
+            r.get(5)?,
+            r.get(6)?,
+            r.get(7)?,
+            r.get(8)?,
+            r.get(9)?,
+        ))
+    })
+    .expect("rows")
+    .map(|r| r.expect("row"))
+    .collect()
+}
+
+fn meta(db: &Connection, key: &str) -> String {
+    db.query_row("SELECT value FROM metadata WHERE key = ?1", [key], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{key}: {e}"))
+}
+
+#[test]
+fn the_sqlite_trace_holds_the_csv_traces_rows_and_the_walkable_area_of_every_frame() {
+    let dir = scratch_dir("trace_sqlite");
+    let scenario = write(&dir, "room.toml", ROOM);
+    let (csv, db_path) = (dir.join("t.csv"), dir.join("t.sqlite"));
+    for trace in [&csv, &db_path] {
+        ok(&throng(&["run", s(&scenario), "--trace", s(trace), "--trace-every", "5", "--quiet"]));
+    }
+    let db = Connection::open(&db_path).expect("opens");
+    assert_eq!(meta(&db, "version"), "2");
+    assert_eq!(meta(&db, "fps"), "2", "1 / (0.1 s x 5)");
+    assert_eq!(meta(&db, "throng.seed"), "4");
+    let got = rows(&db);
+
+    // The same values as the CSV trace, row for row (tick = frame x 5).
+    let mut r = csv::Reader::from_path(&csv).expect("the CSV trace");
+    let h: Vec<String> = r.headers().expect("header").iter().map(str::to_owned).collect();
+    let col = |n: &str| h.iter().position(|x| x == n).expect("column");
+    let want: Vec<(i64, i64, f32, f32, String, f32, f32)> = r
+        .records()
+        .map(|rec| {
+            let rec = rec.expect("row");
+            let f = |n: &str| rec[col(n)].parse::<f32>().expect("a number");
+            let tick: i64 = rec[col("tick")].parse().expect("tick");
+            (
+                tick / 5,
+                rec[col("id")].parse().expect("id"),
+                f("x"),
+                f("y"),
+                rec[col("group")].to_string(),
+                f("vx"),
+                f("vy"),
+            )
+        })
+        .collect();
+    assert_eq!(got.len(), want.len());
+    assert_eq!(want.len(), 13 * 30, "frames 0 to 12, 30 agents");
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(
+            (g.0, g.1, g.2 as f32, g.3 as f32, &g.6, g.7 as f32, g.8 as f32),
+            (w.0, w.1, w.2, w.3, &w.4, w.5, w.6)
+        );
+        assert_eq!(g.9, 0.25);
+        // The heading: the velocity's direction, or 0 when standing.
+        let speed = (g.7 * g.7 + g.8 * g.8).sqrt();
+        if speed > 0.0 {
+            assert!(
+                ((g.4 * g.4 + g.5 * g.5).sqrt() - 1.0).abs() < 1e-6 && (g.4 * g.8 - g.5 * g.7).abs() < 1e-4
+            );
+        } else {
+            assert_eq!((g.4, g.5), (0.0, 0.0));
+        }
+    }
+    let (lo, hi) =
+        want.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), w| (lo.min(w.2), hi.max(w.2)));
+    assert_eq!(meta(&db, "xmin").parse::<f64>().ok(), Some(lo as f64));
+    assert_eq!(meta(&db, "xmax").parse::<f64>().ok(), Some(hi as f64));
+
+    // The walkable area: the door opens at 2 s, before tick 21 runs, so frames 0 to 4 (ticks 0
+    // to 20) have it closed and frames 5 to 12 open.
+    let hashes: Vec<(i64, i64)> = db
+        .prepare("SELECT frame, geometry_hash FROM frame_data ORDER BY frame")
+        .expect("query")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("rows")
+        .map(|r| r.expect("row"))
+        .collect();
+    assert_eq!(hashes.len(), 13);
+    assert!(hashes[..5].iter().all(|h| h.1 == hashes[0].1) && hashes[5..].iter().all(|h| h.1 == hashes[5].1));
+    assert_ne!(hashes[0].1, hashes[5].1, "the door opened between frames 4 and 5");
+    let wkt = |hash: i64| -> String {
+        db.query_row("SELECT wkt FROM geometry WHERE hash = ?1", [hash], |r| r.get(0)).expect("a geometry")
+    };
+    // Closed: the wall splits the room in two (and the pillar is a hole in the east half).
+    let (closed, open) = (wkt(hashes[0].1), wkt(hashes[5].1));
+    assert!(closed.starts_with("MULTIPOLYGON ((("), "{closed}");
+    assert!(open.starts_with("POLYGON ((") && open.matches("), (").count() == 1, "{open}");
+}
+
+#[test]
+fn a_killed_sqlite_trace_keeps_whole_frames_and_resumes_to_the_uninterrupted_one() {
+    let dir = scratch_dir("trace_sqlite_resume");
+    let scenario = write(&dir, "room.toml", ROOM.replace("ticks = 60", "ticks = 3000"));
+    let args = |name: &str| -> Vec<String> {
+        [
+            "run",
+            s(&scenario),
+            "--trace",
+            s(&dir.join(format!("{name}.sqlite"))),
+            "--trace-every",
+            "3",
+            "--checkpoint-every",
+            "100",
+            "--checkpoint-dir",
+            s(&dir.join(format!("{name}-ck"))),
+            "--quiet",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    ok(&throng(&args("straight").iter().map(String::as_str).collect::<Vec<_>>()));
+
+    // Killed outright once its first checkpoint is written (the trace commits before it).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args(args("killed"))
+        .current_dir(root())
+        .spawn()
+        .expect("starts");
+    let first = dir.join("killed-ck").join("tick-0000000100.ckpt");
+    let started = Instant::now();
+    while !first.exists() {
+        assert!(started.elapsed() < Duration::from_secs(120), "no checkpoint in two minutes");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("killed");
+    child.wait().expect("waited");
+    // The file opens and holds whole frames, in order from 0, at least to the checkpoint's.
+    let path = dir.join("killed.sqlite");
+    {
+        let db = Connection::open(&path).expect("opens after the kill");
+        let check: String = db.query_row("PRAGMA integrity_check", [], |r| r.get(0)).expect("checks");
+        assert_eq!(check, "ok");
+        let frames: Vec<(i64, i64)> = db
+            .prepare("SELECT frame, COUNT(*) FROM trajectory_data GROUP BY frame ORDER BY frame")
+            .expect("query")
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("rows")
+            .map(|r| r.expect("row"))
+            .collect();
+        assert!(frames.len() >= 34, "frames 0 to 33 (tick 99) at least: {}", frames.len());
+        for (k, (frame, n)) in frames.iter().enumerate() {
+            assert_eq!((*frame, *n), (k as i64, 30), "whole frames, in order");
+        }
+    }
+    // Resumed from its last checkpoint: the frames past it are deleted and written again.
+    ok(&throng(&["run", "--resume", s(&dir.join("killed-ck")), "--quiet"]));
+    let open = |name: &str| Connection::open(dir.join(format!("{name}.sqlite"))).expect("opens");
+    let (a, b) = (open("straight"), open("killed"));
+    assert_eq!(rows(&a).len(), 1001 * 30, "frames 0 to 1000");
+    assert_eq!(rows(&a), rows(&b));
+    for key in ["xmin", "xmax", "ymin", "ymax", "fps"] {
+        assert_eq!(meta(&a, key), meta(&b, key), "{key}");
+    }
+}
+
+/// The Python to run PedPy with: `THRONG_PYTHON`, else `python3`.
+fn python() -> String {
+    std::env::var("THRONG_PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+#[test]
+fn pedpy_loads_the_sqlite_trace_and_computes_density_and_speed() {
+    let has = Command::new(python()).args(["-c", "import pedpy"]).output().is_ok_and(|o| o.status.success());
+    if !has {
+        assert!(
+            std::env::var_os("THRONG_REQUIRE_PEDPY").is_none(),
+            "THRONG_REQUIRE_PEDPY is set but `{} -c 'import pedpy'` fails",
+            python()
+        );
+        eprintln!(
+            "skipped: PedPy is not importable by `{}`; `python3 -m venv v && v/bin/pip install pedpy` and set THRONG_PYTHON=v/bin/python",
+            python()
+        );
+        return;
+    }
+    let dir = scratch_dir("trace_sqlite_pedpy");
+    let scenario = write(&dir, "room.toml", ROOM.replace("ticks = 60", "ticks = 300"));
+    let path = dir.join("room.sqlite");
+    ok(&throng(&["run", s(&scenario), "--trace", s(&path), "--trace-every", "2", "--quiet"]));
+    let script =
+        std::fs::read_to_string(root().join("docs/examples/pedpy_sqlite.py")).expect("the docs' example");
+    let out = Command::new(python()).arg("-c").arg(&script).arg(&path).output().expect("python runs");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    // What the example prints: the frame rate, the frames and walkers, the walkable area, a
+    // classic density in a 4 x 4 area east of the door and the mean speed there.
+    let value = |key: &str| -> f64 {
+        let line = stdout.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("{key} in {stdout}"));
+        line[key.len()..].trim().parse().unwrap_or_else(|e| panic!("{line}: {e}"))
+    };
+    assert_eq!(value("frame rate:"), 5.0, "1 / (0.1 s x 2)");
+    assert_eq!(value("frames:"), 151.0);
+    assert_eq!(value("pedestrians:"), 30.0);
+    // PedPy unions the frames' areas: the open door's. 40 x 20 less the two walls either side
+    // of it (8 x 0.2 each, with a half-disc end inside the room) and the pillar (a 64-gon of
+    // radius 1, 3.1365).
+    let area = value("walkable area:");
+    assert!((area - (800.0 - 2.0 * 0.2 * 8.0 - std::f64::consts::PI)).abs() < 0.1, "{area}");
+    assert!(value("max density:") > 0.0, "walkers pass east of the door");
+    assert!((0.0..=1.5).contains(&value("mean speed:")), "{stdout}");
+}
