@@ -196,39 +196,47 @@ impl TraceSqlite {
             .execute("INSERT INTO frame_data (frame, geometry_hash) VALUES (?1, ?2)", params![frame, hash])
             .map_err(sql(&path))?;
         let a = &world.agents;
-        let order = a.id_order();
-        let rows: Box<dyn Iterator<Item = usize>> = match &order {
-            None => Box::new(0..a.len()),
-            Some(o) => Box::new(o.iter().map(|&r| r as usize)),
+        let rows: Vec<usize> = match a.id_order() {
+            None => (0..a.len()).collect(),
+            Some(o) => o.into_iter().map(|r| r as usize).collect(),
         };
-        let mut traj = self
-            .db
-            .prepare_cached(
-                "INSERT INTO trajectory_data (frame, id, pos_x, pos_y, ori_x, ori_y) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )
-            .map_err(sql(&path))?;
-        let mut extra = self
-            .db
-            .prepare_cached(
-                "INSERT INTO throng_agents (frame, id, grp, vel_x, vel_y, radius) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )
-            .map_err(sql(&path))?;
         let mut extent = self.extent;
-        for r in rows {
-            let (p, v) = (a.position[r], a.velocity[r]);
-            let ori = norm(v);
-            let (x, y) = (p.x as f64, p.y as f64);
-            traj.execute(params![frame, a.id[r], x, y, ori.x as f64, ori.y as f64]).map_err(sql(&path))?;
-            let group = &world.groups[a.group[r] as usize].name;
-            extra
-                .execute(params![frame, a.id[r], group, v.x as f64, v.y as f64, a.radius[r] as f64])
-                .map_err(sql(&path))?;
-            extent = Some(match extent {
-                None => (x, x, y, y),
-                Some((x0, x1, y0, y1)) => (x0.min(x), x1.max(x), y0.min(y), y1.max(y)),
-            });
+        // Many rows per statement: SQLite's cost per statement, not per value, dominates.
+        for chunk in rows.chunks(ROWS_PER_INSERT) {
+            let mut traj =
+                self.db.prepare_cached(&insert_sql(TRAJECTORY, chunk.len())).map_err(sql(&path))?;
+            for (n, &r) in chunk.iter().enumerate() {
+                let (p, v) = (a.position[r], a.velocity[r]);
+                let ori = norm(v);
+                let (x, y) = (p.x as f64, p.y as f64);
+                let k = 6 * n + 1;
+                traj.raw_bind_parameter(k, frame).map_err(sql(&path))?;
+                traj.raw_bind_parameter(k + 1, a.id[r]).map_err(sql(&path))?;
+                traj.raw_bind_parameter(k + 2, x).map_err(sql(&path))?;
+                traj.raw_bind_parameter(k + 3, y).map_err(sql(&path))?;
+                traj.raw_bind_parameter(k + 4, ori.x as f64).map_err(sql(&path))?;
+                traj.raw_bind_parameter(k + 5, ori.y as f64).map_err(sql(&path))?;
+                extent = Some(match extent {
+                    None => (x, x, y, y),
+                    Some((x0, x1, y0, y1)) => (x0.min(x), x1.max(x), y0.min(y), y1.max(y)),
+                });
+            }
+            traj.raw_execute().map_err(sql(&path))?;
+            let mut extra = self.db.prepare_cached(&insert_sql(AGENTS, chunk.len())).map_err(sql(&path))?;
+            for (n, &r) in chunk.iter().enumerate() {
+                let v = a.velocity[r];
+                let k = 6 * n + 1;
+                extra.raw_bind_parameter(k, frame).map_err(sql(&path))?;
+                extra.raw_bind_parameter(k + 1, a.id[r]).map_err(sql(&path))?;
+                extra
+                    .raw_bind_parameter(k + 2, &world.groups[a.group[r] as usize].name)
+                    .map_err(sql(&path))?;
+                extra.raw_bind_parameter(k + 3, v.x as f64).map_err(sql(&path))?;
+                extra.raw_bind_parameter(k + 4, v.y as f64).map_err(sql(&path))?;
+                extra.raw_bind_parameter(k + 5, a.radius[r] as f64).map_err(sql(&path))?;
+            }
+            extra.raw_execute().map_err(sql(&path))?;
         }
-        drop((traj, extra));
         self.extent = extent;
         self.pending_rows += a.len();
         if self.pending_rows >= ROWS_PER_COMMIT || self.last_commit.elapsed() >= MAX_COMMIT_INTERVAL {
@@ -277,6 +285,25 @@ impl TraceSqlite {
             .map_err(sql(&path))?;
         Ok(())
     }
+}
+
+/// The two tables rows go to, with their six columns.
+const TRAJECTORY: &str = "trajectory_data (frame, id, pos_x, pos_y, ori_x, ori_y)";
+const AGENTS: &str = "throng_agents (frame, id, grp, vel_x, vel_y, radius)";
+/// Rows per INSERT statement (6 values each, well under SQLite's 32,766 parameters).
+const ROWS_PER_INSERT: usize = 256;
+
+/// `INSERT INTO table (...) VALUES (?, ?, ?, ?, ?, ?), ...` for `rows` rows.
+fn insert_sql(table: &str, rows: usize) -> String {
+    let one = "(?, ?, ?, ?, ?, ?)";
+    let mut q = format!("INSERT INTO {table} VALUES ");
+    for k in 0..rows {
+        if k > 0 {
+            q.push_str(", ");
+        }
+        q.push_str(one);
+    }
+    q
 }
 
 /// SQLite's rollback journal beside `path`.
