@@ -1,5 +1,5 @@
 # Load a throng trace written with `--trace run.sqlite` in PedPy and measure a density and a
-# speed. Run: python pedpy_sqlite.py run.sqlite   (tests/cli/trace_sqlite.rs runs it as is)
+# speed. Run: python pedpy_sqlite.py run.sqlite   (tests/cli/trace_formats.rs runs it as is)
 import pathlib
 import sys
 

@@ -112,14 +112,15 @@ max_force = 1.0"#;
     let csv = std::fs::read_to_string(&trace).expect("trace written");
     let mut lines = csv.lines();
     let header = lines.next().expect("header");
-    assert_eq!(header, "tick,time_s,id,group,x,y,vx,vy");
+    assert_eq!(header, "tick,time_s,id,group,x,y,vx,vy,radius");
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     // Ticks 0, 2 and 4 are traced; 9 agents each.
     assert_eq!(rows.len(), 9 * 3, "{csv}");
     for (r, row) in rows.iter().enumerate() {
         let (tick, id) = ((r / 9) * 2, r % 9);
         let group = if id < 6 { "walkers" } else { "idlers" };
-        assert_eq!(row.len(), 8, "{row:?}");
+        assert_eq!(row.len(), 9, "{row:?}");
+        assert_eq!(row[8], "0.5", "the default radius: {row:?}");
         assert_eq!((row[0], row[2], row[3]), (tick.to_string().as_str(), id.to_string().as_str(), group));
         // dt = 0.1: the time as the scenario writes it.
         assert_eq!(row[1], format!("{:.1}", tick as f64 / 10.0), "{row:?}");

@@ -26,7 +26,7 @@ mod parse_errors;
 mod reference_errors;
 mod signals;
 mod slurm;
-mod trace_sqlite;
+mod trace_formats;
 mod value_errors;
 mod verification;
 mod verification_table;

@@ -38,7 +38,7 @@ fn bad_traces_are_errors_with_a_line_number() {
 
     fails(&["render", s(&dir.join("missing.csv")), "--out", o], &["missing.csv", "no such trace file"]);
     let t = write_trace(&dir, "empty.csv", "");
-    fails(&["render", s(&t), "--out", o], &["empty.csv", "empty", "tick,time_s,id,group,x,y,vx,vy"]);
+    fails(&["render", s(&t), "--out", o], &["empty.csv", "empty", "tick,time_s,id,group,x,y,vx,vy,radius"]);
     let t = write_trace(&dir, "header.csv", HEADER);
     fails(&["render", s(&t), "--out", o], &["header.csv", "no rows"]);
     let t = write_trace(&dir, "columns.csv", "tick,id,x,y\n0,1,2,3\n");
@@ -55,6 +55,10 @@ fn bad_traces_are_errors_with_a_line_number() {
     fails(&["render", s(&t), "--out", o], &["order.csv:3:", "tick 3 after tick 5"]);
     let t = write_trace(&dir, "twice.csv", &format!("{HEADER}0,4,a,1,2,0,0\n0,4,a,1,2,0,0\n"));
     fails(&["render", s(&t), "--out", o], &["twice.csv:3:", "agent 4 appears twice"]);
+
+    const WITH_RADIUS: &str = "tick,time_s,id,group,x,y,vx,vy,radius\n";
+    let t = write_trace(&dir, "radius.csv", &format!("{WITH_RADIUS}0,0,0,a,1,2,0,0,0\n"));
+    fails(&["render", s(&t), "--out", o], &["radius.csv:2:", "column `radius`", "expected a radius > 0"]);
 
     let good = write_trace(&dir, "good.csv", &format!("{HEADER}0,0,a,1,2,0,0\n2,0,a,1.5,2,0,0\n"));
     fails(&["render", s(&good), "--out", o, "--tick", "1"], &["tick 1 is not in the trace", "from 0 to 2"]);

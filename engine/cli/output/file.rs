@@ -21,7 +21,7 @@ pub struct WholeRows {
 }
 
 impl WholeRows {
-    fn new(file: File) -> WholeRows {
+    pub(super) fn new(file: File) -> WholeRows {
         WholeRows { file, pending: Vec::with_capacity(1 << 17) }
     }
 

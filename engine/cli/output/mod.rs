@@ -5,6 +5,7 @@
 mod file;
 mod meta;
 mod metrics;
+mod pedpy_txt;
 mod sqlite;
 mod trace;
 mod walkable;
@@ -16,14 +17,16 @@ use throng_engine::World;
 
 pub use meta::RunInfo;
 pub use metrics::MetricsCsv;
+pub use pedpy_txt::TraceTxt;
 pub use sqlite::TraceSqlite;
-pub use trace::{TRACE_COLUMNS, TRACE_COLUMNS_WITHOUT_TIME, TraceCsv};
+pub use trace::{TRACE_COLUMNS, TRACE_COLUMNS_WITHOUT_RADIUS, TRACE_COLUMNS_WITHOUT_TIME, TraceCsv};
 
 /// A trace being written, in the format its file's extension names: `.sqlite` or `.db`
-/// JuPedSim's SQLite layout, anything else CSV.
+/// JuPedSim's SQLite layout, `.txt` PedPy's text format, anything else CSV.
 pub enum Trace {
     Csv(TraceCsv),
     Sqlite(TraceSqlite),
+    Txt(TraceTxt),
 }
 
 impl Trace {
@@ -40,8 +43,11 @@ impl Trace {
         every: u64,
         resumed_at: Option<u64>,
     ) -> Result<Trace> {
+        let txt = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"));
         Ok(if Self::is_sqlite(path) {
             Trace::Sqlite(TraceSqlite::open(path, world, run, every, resumed_at)?)
+        } else if txt {
+            Trace::Txt(TraceTxt::open(path, world, run, every, resumed_at)?)
         } else {
             Trace::Csv(TraceCsv::open(path, world, run, every, resumed_at)?)
         })
@@ -52,6 +58,7 @@ impl Trace {
         match self {
             Trace::Csv(t) => t.write(world),
             Trace::Sqlite(t) => t.write(world),
+            Trace::Txt(t) => t.write(world),
         }
     }
 
@@ -60,6 +67,7 @@ impl Trace {
         match self {
             Trace::Csv(t) => t.flush(),
             Trace::Sqlite(t) => t.flush(),
+            Trace::Txt(t) => t.flush(),
         }
     }
 
@@ -67,6 +75,7 @@ impl Trace {
         match self {
             Trace::Csv(t) => t.finish(),
             Trace::Sqlite(t) => t.finish(),
+            Trace::Txt(t) => t.finish(),
         }
     }
 }

@@ -10,7 +10,10 @@ use super::file::{self, ContinueAt, CsvWriter};
 use super::meta::{self, RunInfo};
 
 /// The trace's columns, in file order; `throng render` reads files by these names.
-pub const TRACE_COLUMNS: [&str; 8] = ["tick", "time_s", "id", "group", "x", "y", "vx", "vy"];
+pub const TRACE_COLUMNS: [&str; 9] = ["tick", "time_s", "id", "group", "x", "y", "vx", "vy", "radius"];
+
+/// The columns of traces written before `radius` was added; `throng render` still reads them.
+pub const TRACE_COLUMNS_WITHOUT_RADIUS: [&str; 8] = ["tick", "time_s", "id", "group", "x", "y", "vx", "vy"];
 
 /// The columns of traces written before `time_s` was added; `throng render` still reads them.
 pub const TRACE_COLUMNS_WITHOUT_TIME: [&str; 7] = ["tick", "id", "group", "x", "y", "vx", "vy"];
@@ -28,6 +31,7 @@ fn row(world: &World, time: &str, row: usize) -> [String; TRACE_COLUMNS.len()] {
         number(p.y),
         number(v.x),
         number(v.y),
+        number(a.radius[row]),
     ]
 }
 

@@ -7,7 +7,7 @@ use anyhow::{Result, anyhow, bail};
 use throng_engine::math::Vec2;
 
 use super::frame::{DEFAULT_RADIUS, Frame};
-use crate::output::{TRACE_COLUMNS, TRACE_COLUMNS_WITHOUT_TIME};
+use crate::output::{TRACE_COLUMNS, TRACE_COLUMNS_WITHOUT_RADIUS, TRACE_COLUMNS_WITHOUT_TIME};
 
 /// A trace read into memory: frames in tick order, rows in id order.
 pub struct Trace {
@@ -17,8 +17,9 @@ pub struct Trace {
 }
 
 /// Reads a trace. With `scenario_groups` (names and display radii), group names must be the
-/// scenario's; without, groups are numbered in order of appearance and drawn with the default
-/// radius.
+/// scenario's; without, groups are numbered in order of appearance. Agents are drawn with the
+/// trace's `radius` column, or, in traces written before it, their group's display radius (the
+/// default radius without a scenario).
 pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Result<Trace> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| match e.kind() {
@@ -34,10 +35,12 @@ pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Res
     let mut reader =
         csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(std::io::Cursor::new(&bytes));
     let header = reader.headers().map_err(|e| csv_error(&file, e))?.clone();
-    // Traces written before `time_s` was added have the same columns without it.
+    // Traces written before `radius`, or `time_s`, was added have the same columns without it.
     let names: Vec<&str> = header.iter().map(str::trim).collect();
     let columns: &[&str] = if names == TRACE_COLUMNS {
         &TRACE_COLUMNS
+    } else if names == TRACE_COLUMNS_WITHOUT_RADIUS {
+        &TRACE_COLUMNS_WITHOUT_RADIUS
     } else if names == TRACE_COLUMNS_WITHOUT_TIME {
         &TRACE_COLUMNS_WITHOUT_TIME
     } else {
@@ -49,6 +52,7 @@ pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Res
     let col = |name: &str| columns.iter().position(|c| *c == name).expect("every layout has the column");
     let (c_tick, c_id, c_group) = (col("tick"), col("id"), col("group"));
     let (c_x, c_y, c_vx, c_vy) = (col("x"), col("y"), col("vx"), col("vy"));
+    let c_radius = columns.iter().position(|c| *c == "radius");
 
     let mut groups: Vec<String> =
         scenario_groups.map(|g| g.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
@@ -111,7 +115,17 @@ pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Res
         f.group.push(group);
         f.position.push(Vec2::new(x, y));
         f.velocity.push(Vec2::new(vx, vy));
-        f.radius.push(radius_of(group));
+        let radius = match c_radius {
+            Some(c) => {
+                let r = num(c)?;
+                if r <= 0.0 {
+                    bail!("{}: expected a radius > 0, found `{}`", at(c), &record[c]);
+                }
+                r
+            }
+            None => radius_of(group),
+        };
+        f.radius.push(radius);
     }
     if frames.is_empty() {
         bail!("{file}: the trace has a header but no rows: the run traced no agents");

@@ -1,6 +1,7 @@
-//! `--trace run.sqlite`: JuPedSim's trajectory layout read back with SQLite itself (the same
-//! rows as the CSV trace, the frame rate, the walkable area of every frame as doors open), a
-//! resumed run and a killed one, and PedPy loading the file (when Python has it).
+//! `--trace run.sqlite` (JuPedSim's trajectory layout) read back with SQLite itself (the same
+//! rows as the CSV trace, the frame rate, the walkable area of every frame as doors open) and
+//! `--trace run.txt` (PedPy's text format) read back as text; killed and resumed runs of both;
+//! and PedPy loading both (when Python has it).
 
 use std::path::Path;
 use std::process::Command;
@@ -171,16 +172,65 @@ fn the_sqlite_trace_holds_the_csv_traces_rows_and_the_walkable_area_of_every_fra
     assert!(open.starts_with("POLYGON ((") && open.matches("), (").count() == 1, "{open}");
 }
 
+/// The frames of a PedPy text trace: (id, frame, x, y) rows, after its three header lines.
+fn txt_rows(path: &Path) -> Vec<(i64, i64, f32, f32)> {
+    let text = std::fs::read_to_string(path).expect("the text trace");
+    assert!(text.ends_with('\n'), "whole lines only");
+    text.lines()
+        .skip_while(|l| l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split(' ').collect();
+            assert_eq!(f.len(), 4, "{l}");
+            (
+                f[0].parse().expect("id"),
+                f[1].parse().expect("frame"),
+                f[2].parse().expect("x"),
+                f[3].parse().expect("y"),
+            )
+        })
+        .collect()
+}
+
 #[test]
-fn a_killed_sqlite_trace_keeps_whole_frames_and_resumes_to_the_uninterrupted_one() {
-    let dir = scratch_dir("trace_sqlite_resume");
+fn the_pedpy_text_trace_holds_the_csv_traces_positions() {
+    let dir = scratch_dir("trace_txt");
+    let scenario = write(&dir, "room.toml", ROOM);
+    let (csv, txt) = (dir.join("t.csv"), dir.join("t.txt"));
+    for trace in [&csv, &txt] {
+        ok(&throng(&["run", s(&scenario), "--trace", s(trace), "--trace-every", "5", "--quiet"]));
+    }
+    let text = std::fs::read_to_string(&txt).expect("the text trace");
+    let head: Vec<&str> = text.lines().take(3).collect();
+    assert_eq!(head[0], "# framerate: 2", "1 / (0.1 s x 5), first");
+    assert_eq!(head[2], "# id frame x/m y/m");
+    let mut r = csv::Reader::from_path(&csv).expect("the CSV trace");
+    let want: Vec<(i64, i64, f32, f32)> = r
+        .records()
+        .map(|rec| {
+            let rec = rec.expect("row");
+            let tick: i64 = rec[0].parse().expect("tick");
+            (rec[2].parse().expect("id"), tick / 5, rec[4].parse().expect("x"), rec[5].parse().expect("y"))
+        })
+        .collect();
+    assert_eq!(txt_rows(&txt), want);
+}
+
+#[test]
+fn killed_sqlite_and_text_traces_keep_whole_frames_and_resume_to_the_uninterrupted_ones() {
+    for ext in ["sqlite", "txt"] {
+        killed_and_resumed(ext);
+    }
+}
+
+fn killed_and_resumed(ext: &str) {
+    let dir = scratch_dir(&format!("trace_{ext}_resume"));
     let scenario = write(&dir, "room.toml", ROOM.replace("ticks = 60", "ticks = 3000"));
     let args = |name: &str| -> Vec<String> {
         [
             "run",
             s(&scenario),
             "--trace",
-            s(&dir.join(format!("{name}.sqlite"))),
+            s(&dir.join(format!("{name}.{ext}"))),
             "--trace-every",
             "3",
             "--checkpoint-every",
@@ -209,25 +259,48 @@ fn a_killed_sqlite_trace_keeps_whole_frames_and_resumes_to_the_uninterrupted_one
     child.kill().expect("killed");
     child.wait().expect("waited");
     // The file opens and holds whole frames, in order from 0, at least to the checkpoint's.
-    let path = dir.join("killed.sqlite");
-    {
+    let path = dir.join(format!("killed.{ext}"));
+    let frames: Vec<(i64, i64)> = if ext == "txt" {
+        let mut counts: Vec<(i64, i64)> = Vec::new();
+        for (_, frame, _, _) in txt_rows(&path) {
+            match counts.last_mut() {
+                Some((f, n)) if *f == frame => *n += 1,
+                _ => counts.push((frame, 1)),
+            }
+        }
+        // The last frame may be cut short by the kill (rows reach the file whole, frames need
+        // not); a resume cuts it back.
+        if counts.last().is_some_and(|(_, n)| *n < 30) {
+            counts.pop();
+        }
+        counts
+    } else {
         let db = Connection::open(&path).expect("opens after the kill");
         let check: String = db.query_row("PRAGMA integrity_check", [], |r| r.get(0)).expect("checks");
         assert_eq!(check, "ok");
-        let frames: Vec<(i64, i64)> = db
-            .prepare("SELECT frame, COUNT(*) FROM trajectory_data GROUP BY frame ORDER BY frame")
+        db.prepare("SELECT frame, COUNT(*) FROM trajectory_data GROUP BY frame ORDER BY frame")
             .expect("query")
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .expect("rows")
             .map(|r| r.expect("row"))
-            .collect();
-        assert!(frames.len() >= 34, "frames 0 to 33 (tick 99) at least: {}", frames.len());
-        for (k, (frame, n)) in frames.iter().enumerate() {
-            assert_eq!((*frame, *n), (k as i64, 30), "whole frames, in order");
-        }
+            .collect()
+    };
+    assert!(frames.len() >= 34, "{ext}: frames 0 to 33 (tick 99) at least: {}", frames.len());
+    for (k, (frame, n)) in frames.iter().enumerate() {
+        assert_eq!((*frame, *n), (k as i64, 30), "{ext}: whole frames, in order");
     }
     // Resumed from its last checkpoint: the frames past it are deleted and written again.
     ok(&throng(&["run", "--resume", s(&dir.join("killed-ck")), "--quiet"]));
+    if ext == "txt" {
+        let (a, b) = (dir.join("straight.txt"), dir.join("killed.txt"));
+        assert_eq!(txt_rows(&a).len(), 1001 * 30, "frames 0 to 1000");
+        assert_eq!(
+            std::fs::read(&a).expect("straight"),
+            std::fs::read(&b).expect("resumed"),
+            "the same bytes"
+        );
+        return;
+    }
     let open = |name: &str| Connection::open(dir.join(format!("{name}.sqlite"))).expect("opens");
     let (a, b) = (open("straight"), open("killed"));
     assert_eq!(rows(&a).len(), 1001 * 30, "frames 0 to 1000");
@@ -282,4 +355,15 @@ fn pedpy_loads_the_sqlite_trace_and_computes_density_and_speed() {
     assert!((area - (800.0 - 2.0 * 0.2 * 8.0 - std::f64::consts::PI)).abs() < 0.1, "{area}");
     assert!(value("max density:") > 0.0, "walkers pass east of the door");
     assert!((0.0..=1.5).contains(&value("mean speed:")), "{stdout}");
+
+    // The text format, as the docs load it.
+    let txt = dir.join("room.txt");
+    ok(&throng(&["run", s(&scenario), "--trace", s(&txt), "--trace-every", "2", "--quiet"]));
+    let load = "import pathlib, sys, pedpy\n\
+                t = pedpy.load_trajectory_from_txt(trajectory_file=pathlib.Path(sys.argv[1]))\n\
+                print(t.frame_rate, t.data.frame.nunique(), t.data.id.nunique(), t.data.x.max())";
+    let out = Command::new(python()).arg("-c").arg(load).arg(&txt).output().expect("python runs");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let words: Vec<String> = text(&out.stdout).split_whitespace().map(str::to_owned).collect();
+    assert_eq!(&words[..3], ["5.0", "151", "30"], "{words:?}");
 }
