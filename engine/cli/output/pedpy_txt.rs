@@ -78,10 +78,7 @@ impl TraceTxt {
     pub fn write(&mut self, world: &World) -> Result<()> {
         let a = &world.agents;
         let frame = world.tick / self.every;
-        let rows: Vec<usize> = match a.id_order() {
-            None => (0..a.len()).collect(),
-            Some(o) => o.into_iter().map(|r| r as usize).collect(),
-        };
+        let rows = a.rows_in_id_order();
         let mut text = String::with_capacity(rows.len() * 32);
         for r in rows {
             let p = a.position[r];

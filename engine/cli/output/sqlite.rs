@@ -196,10 +196,7 @@ impl TraceSqlite {
             .execute("INSERT INTO frame_data (frame, geometry_hash) VALUES (?1, ?2)", params![frame, hash])
             .map_err(sql(&path))?;
         let a = &world.agents;
-        let rows: Vec<usize> = match a.id_order() {
-            None => (0..a.len()).collect(),
-            Some(o) => o.into_iter().map(|r| r as usize).collect(),
-        };
+        let rows = a.rows_in_id_order();
         let mut extent = self.extent;
         // Many rows per statement: SQLite's cost per statement, not per value, dominates.
         for chunk in rows.chunks(ROWS_PER_INSERT) {

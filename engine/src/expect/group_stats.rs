@@ -15,11 +15,7 @@ pub(super) fn read(m: &Metric, world: &World) -> Option<f64> {
     };
     let group = u16::try_from(group).ok()?;
     // Rows in id order, so a mean is the same float sum whatever the row order.
-    let rows: Vec<usize> = match a.id_order() {
-        None => (0..a.len()).collect(),
-        Some(order) => order.into_iter().map(|r| r as usize).collect(),
-    };
-    let values = rows.into_iter().filter(|&r| a.group[r] == group).map(|r| value(r) as f64);
+    let values = a.rows_in_id_order().into_iter().filter(|&r| a.group[r] == group).map(|r| value(r) as f64);
     let (mut n, mut sum, mut lo, mut hi) = (0u64, 0.0f64, f64::INFINITY, f64::NEG_INFINITY);
     for v in values {
         n += 1;

@@ -233,6 +233,14 @@ impl Agents {
         Some(row_of)
     }
 
+    /// Every row, in ascending id order (what outputs and id-ordered sums walk).
+    pub fn rows_in_id_order(&self) -> Vec<usize> {
+        match self.id_order() {
+            None => (0..self.len()).collect(),
+            Some(order) => order.into_iter().map(|r| r as usize).collect(),
+        }
+    }
+
     /// Moves row `order[k]` to row `k` in every column (`order` is a permutation of the rows).
     /// Results never depend on row order (every tie is broken by id, every output is written
     /// in id order), so a spatial order only changes speed.
