@@ -10,6 +10,7 @@ mod interrupt;
 mod memory;
 mod output;
 mod record;
+mod recover;
 mod render;
 mod report;
 mod run;
@@ -50,6 +51,8 @@ enum Command {
     Render(render::RenderArgs),
     /// Plot the per-tick metrics of a run, one panel per metric (SVG or PNG).
     Plot(render::plot::PlotArgs),
+    /// Make the Parquet files of a run that was killed readable (their complete row groups).
+    Recover(recover::RecoverArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Plot(args) => render::plot::plot(args),
         Command::Batch(args) => batch::batch(args),
         Command::Report(args) => report::report(args),
+        Command::Recover(args) => recover::recover(args),
     };
     match result {
         Ok(code) => code,

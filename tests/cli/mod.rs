@@ -22,6 +22,7 @@ mod listed_points;
 mod measures;
 mod models;
 mod obstacle_shapes;
+mod parquet_output;
 mod parse_errors;
 mod reference_errors;
 mod signals;

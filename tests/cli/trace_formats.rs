@@ -14,7 +14,7 @@ use crate::common::{root, scratch_dir, throng};
 
 /// 30 walkers crossing a 40 x 20 room east through a door in a wall at x = 20 that opens at
 /// 2 s (a `door` obstacle opened by an event); 60 ticks of 0.1 s.
-const ROOM: &str = r#"version = 1
+pub(super) const ROOM: &str = r#"version = 1
 name = "room"
 seed = 4
 dt = 0.1
@@ -311,7 +311,7 @@ fn killed_and_resumed(ext: &str) {
 }
 
 /// The Python to run PedPy with: `THRONG_PYTHON`, else `python3`.
-fn python() -> String {
+pub(super) fn python() -> String {
     std::env::var("THRONG_PYTHON").unwrap_or_else(|_| "python3".into())
 }
 

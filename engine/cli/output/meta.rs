@@ -39,6 +39,24 @@ impl<'a> RunInfo<'a> {
     }
 }
 
+impl RunInfo<'_> {
+    /// The run as key-value metadata (`throng.*` keys), for the formats that carry it inside
+    /// the file (SQLite's metadata table, Parquet's key-value metadata); `format` names the
+    /// file ("throng trace").
+    pub fn key_values(&self, format: &str) -> Vec<(String, String)> {
+        vec![
+            ("throng.format".into(), format.into()),
+            ("throng.engine".into(), self.engine.into()),
+            ("throng.scenario".into(), self.scenario.into()),
+            ("throng.scenario_file".into(), self.scenario_file.display().to_string()),
+            ("throng.scenario_blake3".into(), self.scenario_blake3.clone()),
+            ("throng.seed".into(), self.seed.to_string()),
+            ("throng.dt".into(), self.dt.to_string()),
+            ("throng.overrides".into(), self.overrides.join("; ")),
+        ]
+    }
+}
+
 #[derive(Serialize)]
 struct Meta<'a> {
     /// "throng trace" or "throng metrics".

@@ -12,32 +12,96 @@ use super::Seconds;
 use super::file::{self, ContinueAt, CsvWriter};
 use super::meta::{self, RunInfo};
 
-/// A column: its name and how its value is written (times by the file's [`Seconds`]).
-type Column = (&'static str, fn(&TickMetrics, &Seconds) -> String);
+/// One value of a metrics row, as every format writes it.
+pub(super) enum Value {
+    /// A count.
+    Int(u64),
+    /// A measured number.
+    Real(f64),
+    /// The row's time (the CSV writes it as the step was written).
+    Time,
+    /// Names (the events that fired).
+    Text(String),
+}
+
+/// A column: its name and its value in a row.
+type Column = (&'static str, fn(&TickMetrics) -> Value);
 
 /// The metric columns, in file order; per gate `gate_NAME` and `gate_NAME_flow` follow them,
-/// then per measurement area `measure_NAME_count`, `measure_NAME_density`, `measure_NAME_speed`.
+/// then per measurement area `measure_NAME_count`, `measure_NAME_density`, `measure_NAME_speed`,
+/// then, with events, `events`.
 const COLUMNS: [Column; 11] = [
-    ("tick", |m, _| m.tick.to_string()),
-    ("time_s", |m, t| t.at(m.tick)),
-    ("agents_active", |m, _| m.agents_active.to_string()),
-    ("agents_exited", |m, _| m.agents_exited.to_string()),
-    ("agents_spawned", |m, _| m.agents_spawned.to_string()),
-    ("mean_speed", |m, _| m.mean_speed.to_string()),
-    ("overlap_pairs", |m, _| m.overlap_pairs.to_string()),
-    ("obstacle_penetrations", |m, _| m.obstacle_penetrations.to_string()),
-    ("stuck_agents", |m, _| m.stuck_agents.to_string()),
-    ("queue_length", |m, _| m.queue_length.to_string()),
-    ("polarisation", |m, _| m.polarisation.to_string()),
+    ("tick", |m| Value::Int(m.tick)),
+    ("time_s", |_| Value::Time),
+    ("agents_active", |m| Value::Int(m.agents_active)),
+    ("agents_exited", |m| Value::Int(m.agents_exited)),
+    ("agents_spawned", |m| Value::Int(m.agents_spawned)),
+    ("mean_speed", |m| Value::Real(m.mean_speed)),
+    ("overlap_pairs", |m| Value::Int(m.overlap_pairs)),
+    ("obstacle_penetrations", |m| Value::Int(m.obstacle_penetrations)),
+    ("stuck_agents", |m| Value::Int(m.stuck_agents)),
+    ("queue_length", |m| Value::Int(m.queue_length as u64)),
+    ("polarisation", |m| Value::Real(m.polarisation)),
 ];
+
+/// What a metrics column holds, for typed formats.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum ValueKind {
+    Int,
+    Real,
+    Text,
+}
+
+/// Every column of a run's metrics with what it holds: `world` gives the gates, the
+/// measurement areas and whether there are events.
+pub(super) fn columns(world: &World) -> Vec<(String, ValueKind)> {
+    let fixed = COLUMNS.iter().map(|(name, value)| {
+        let kind = match value(&TickMetrics::default()) {
+            Value::Int(_) => ValueKind::Int,
+            Value::Real(_) | Value::Time => ValueKind::Real,
+            Value::Text(_) => ValueKind::Text,
+        };
+        (name.to_string(), kind)
+    });
+    let gates = world.gates.iter().flat_map(|g| {
+        [(format!("gate_{}", g.name), ValueKind::Int), (format!("gate_{}_flow", g.name), ValueKind::Real)]
+    });
+    let areas = world.measures.iter().flat_map(|m| {
+        [("count", ValueKind::Int), ("density", ValueKind::Real), ("speed", ValueKind::Real)]
+            .map(|(what, kind)| (format!("measure_{}_{what}", m.name), kind))
+    });
+    // With events, a last column names those that fired before the row's tick ran.
+    let events = (!world.events.is_empty()).then(|| ("events".to_string(), ValueKind::Text));
+    fixed.chain(gates).chain(areas).chain(events).collect()
+}
+
+/// The row of `m`, in [`columns`] order; `world` is the state it was observed on (for the
+/// events column).
+pub(super) fn values(m: &TickMetrics, world: &World) -> Vec<Value> {
+    let fixed = COLUMNS.iter().map(|(_, value)| value(m));
+    let gates =
+        m.gate_crossings.iter().zip(&m.gate_flow).flat_map(|(c, f)| [Value::Int(*c as u64), Value::Real(*f)]);
+    let areas =
+        m.areas.iter().flat_map(|a| [Value::Int(a.count), Value::Real(a.density), Value::Real(a.speed)]);
+    // The events applied before this tick ran: those that last fired after tick - 1.
+    let events = (!world.events.is_empty()).then(|| {
+        let before = m.tick.checked_sub(1);
+        let fired: Vec<&str> = world
+            .events
+            .iter()
+            .filter(|e| before.is_some() && e.last_tick == before)
+            .map(|e| e.name.as_str())
+            .collect();
+        Value::Text(fired.join("; "))
+    });
+    fixed.chain(gates).chain(areas).chain(events).collect()
+}
 
 /// A metrics file being written.
 pub struct MetricsCsv {
     path: PathBuf,
     writer: CsvWriter,
     seconds: Seconds,
-    /// Whether the file has the `events` column.
-    events: bool,
 }
 
 impl MetricsCsv {
@@ -45,47 +109,26 @@ impl MetricsCsv {
     /// resumed at tick `resumed_at`, the file it was writing, continued from there. `world`
     /// gives the gates, the measurement areas and the time step.
     pub fn open(path: &Path, world: &World, run: &RunInfo, resumed_at: Option<u64>) -> Result<MetricsCsv> {
-        let header = COLUMNS.iter().map(|(name, _)| name.to_string());
-        let gates =
-            world.gates.iter().flat_map(|g| [format!("gate_{}", g.name), format!("gate_{}_flow", g.name)]);
-        let areas = world
-            .measures
-            .iter()
-            .flat_map(|m| ["count", "density", "speed"].map(|what| format!("measure_{}_{what}", m.name)));
-        // With events, a last column names those that fired before the row's tick ran.
-        let events = (!world.events.is_empty()).then(|| "events".to_string());
-        let columns: Vec<String> = header.chain(gates).chain(areas).chain(events).collect();
+        let columns: Vec<String> = columns(world).into_iter().map(|(name, _)| name).collect();
         let at = resumed_at.map(|tick| ContinueAt { tick, last_row_tick: tick });
         let writer = file::open(path, "metrics file", &columns, at)?;
         meta::write(path, "throng metrics", run, 1, &columns)?;
-        Ok(MetricsCsv {
-            path: path.to_owned(),
-            writer,
-            seconds: Seconds::of(world.dt),
-            events: !world.events.is_empty(),
-        })
+        Ok(MetricsCsv { path: path.to_owned(), writer, seconds: Seconds::of(world.dt) })
     }
 
     /// Writes the row of `m`; `world` is the state it was observed on (for the events column).
     pub fn write(&mut self, m: &TickMetrics, world: &World) -> Result<()> {
-        let values = COLUMNS.iter().map(|(_, value)| value(m, &self.seconds));
-        let gates =
-            m.gate_crossings.iter().zip(&m.gate_flow).flat_map(|(c, f)| [c.to_string(), f.to_string()]);
-        let areas =
-            m.areas.iter().flat_map(|a| [a.count.to_string(), a.density.to_string(), a.speed.to_string()]);
-        // The events applied before this tick ran: those that last fired after tick - 1.
-        let events = self.events.then(|| {
-            let before = m.tick.checked_sub(1);
-            let fired: Vec<&str> = world
-                .events
-                .iter()
-                .filter(|e| before.is_some() && e.last_tick == before)
-                .map(|e| e.name.as_str())
-                .collect();
-            fired.join("; ")
-        });
+        let record: Vec<String> = values(m, world)
+            .into_iter()
+            .map(|v| match v {
+                Value::Int(x) => x.to_string(),
+                Value::Real(x) => x.to_string(),
+                Value::Time => self.seconds.at(m.tick),
+                Value::Text(s) => s,
+            })
+            .collect();
         self.writer
-            .write_record(values.chain(gates).chain(areas).chain(events).collect::<Vec<_>>())
+            .write_record(record)
             .with_context(|| format!("cannot write metrics file {}", self.path.display()))
     }
 

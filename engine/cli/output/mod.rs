@@ -1,10 +1,12 @@
 //! Output files of a run, each written from one column list: the trace (positions and
-//! velocities per agent per tick) as CSV or as SQLite in JuPedSim's layout, and the per-tick
-//! metrics CSV, each with its metadata and continued, not overwritten, by a resumed run.
+//! velocities per agent per tick) as CSV, Parquet, SQLite in JuPedSim's layout or PedPy's
+//! text, and the per-tick metrics as CSV or Parquet, each with its metadata and continued, not
+//! overwritten, by a resumed run.
 
 mod file;
 mod meta;
 mod metrics;
+pub mod parquet;
 mod pedpy_txt;
 mod sqlite;
 mod trace;
@@ -14,19 +16,27 @@ use std::path::Path;
 
 use anyhow::Result;
 use throng_engine::World;
+use throng_engine::metrics::TickMetrics;
 
 pub use meta::RunInfo;
 pub use metrics::MetricsCsv;
+pub use parquet::{MetricsParquet, TraceParquet};
 pub use pedpy_txt::TraceTxt;
 pub use sqlite::TraceSqlite;
 pub use trace::{TRACE_COLUMNS, TRACE_COLUMNS_WITHOUT_RADIUS, TRACE_COLUMNS_WITHOUT_TIME, TraceCsv};
 
 /// A trace being written, in the format its file's extension names: `.sqlite` or `.db`
-/// JuPedSim's SQLite layout, `.txt` PedPy's text format, anything else CSV.
+/// JuPedSim's SQLite layout, `.txt` PedPy's text format, `.parquet` Parquet, anything else CSV.
 pub enum Trace {
     Csv(TraceCsv),
     Sqlite(TraceSqlite),
     Txt(TraceTxt),
+    Parquet(TraceParquet),
+}
+
+/// Whether `path` names a Parquet file (`.parquet`).
+pub fn is_parquet(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
 }
 
 impl Trace {
@@ -48,6 +58,8 @@ impl Trace {
             Trace::Sqlite(TraceSqlite::open(path, world, run, every, resumed_at)?)
         } else if txt {
             Trace::Txt(TraceTxt::open(path, world, run, every, resumed_at)?)
+        } else if is_parquet(path) {
+            Trace::Parquet(TraceParquet::open(path, world, run, every, resumed_at)?)
         } else {
             Trace::Csv(TraceCsv::open(path, world, run, every, resumed_at)?)
         })
@@ -59,6 +71,7 @@ impl Trace {
             Trace::Csv(t) => t.write(world),
             Trace::Sqlite(t) => t.write(world),
             Trace::Txt(t) => t.write(world),
+            Trace::Parquet(t) => t.write(world),
         }
     }
 
@@ -68,6 +81,7 @@ impl Trace {
             Trace::Csv(t) => t.flush(),
             Trace::Sqlite(t) => t.flush(),
             Trace::Txt(t) => t.flush(),
+            Trace::Parquet(t) => t.flush(),
         }
     }
 
@@ -76,6 +90,47 @@ impl Trace {
             Trace::Csv(t) => t.finish(),
             Trace::Sqlite(t) => t.finish(),
             Trace::Txt(t) => t.finish(),
+            Trace::Parquet(t) => t.finish(),
+        }
+    }
+}
+
+/// The per-tick metrics being written: Parquet for a `.parquet` file, CSV otherwise.
+pub enum Metrics {
+    Csv(MetricsCsv),
+    Parquet(MetricsParquet),
+}
+
+impl Metrics {
+    /// Opens the metrics file (see [`MetricsCsv::open`], [`MetricsParquet::open`]).
+    pub fn open(path: &Path, world: &World, run: &RunInfo, resumed_at: Option<u64>) -> Result<Metrics> {
+        Ok(if is_parquet(path) {
+            Metrics::Parquet(MetricsParquet::open(path, world, run, resumed_at)?)
+        } else {
+            Metrics::Csv(MetricsCsv::open(path, world, run, resumed_at)?)
+        })
+    }
+
+    /// Writes the row of `m`, observed on `world`.
+    pub fn write(&mut self, m: &TickMetrics, world: &World) -> Result<()> {
+        match self {
+            Metrics::Csv(f) => f.write(m, world),
+            Metrics::Parquet(f) => f.write(m, world),
+        }
+    }
+
+    /// Puts what is written on disk, e.g. before a checkpoint.
+    pub fn flush(&mut self) -> Result<()> {
+        match self {
+            Metrics::Csv(f) => f.flush(),
+            Metrics::Parquet(f) => f.flush(),
+        }
+    }
+
+    pub fn finish(self) -> Result<()> {
+        match self {
+            Metrics::Csv(f) => f.finish(),
+            Metrics::Parquet(f) => f.finish(),
         }
     }
 }

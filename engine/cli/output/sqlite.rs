@@ -105,19 +105,12 @@ impl TraceSqlite {
         let fps = 1.0 / (dt * every as f64);
         if fresh {
             trace.db.execute_batch(SCHEMA).map_err(sql(path))?;
-            let mut meta: Vec<(String, String)> = vec![
+            let mut meta = run.key_values("throng trace");
+            meta.extend([
                 ("version".into(), FORMAT_VERSION.into()),
                 ("fps".into(), fps.to_string()),
-                ("throng.format".into(), "throng trace".into()),
-                ("throng.engine".into(), run.engine.into()),
-                ("throng.scenario".into(), run.scenario.into()),
-                ("throng.scenario_file".into(), run.scenario_file.display().to_string()),
-                ("throng.scenario_blake3".into(), run.scenario_blake3.clone()),
-                ("throng.seed".into(), run.seed.to_string()),
-                ("throng.dt".into(), run.dt.to_string()),
                 ("throng.trace_every".into(), every.to_string()),
-                ("throng.overrides".into(), run.overrides.join("; ")),
-            ];
+            ]);
             meta.sort();
             let tx = trace.db.transaction().map_err(sql(path))?;
             for (k, v) in &meta {

@@ -13,7 +13,7 @@ use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::{IndexKind, Pipeline, RunSettings, World, state_hash};
 
 use crate::args::{self, IndexArg};
-use crate::output::{MetricsCsv, RunInfo, Trace};
+use crate::output::{Metrics, RunInfo, Trace};
 
 mod plan;
 mod resume;
@@ -218,7 +218,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         anyhow::Ok(())
     };
     let mut metrics_csv = match (&plan.metrics, sim.metrics()) {
-        (Some(path), Some(_)) => Some(MetricsCsv::open(path, sim.world(), &info, resumed_at)?),
+        (Some(path), Some(_)) => Some(Metrics::open(path, sim.world(), &info, resumed_at)?),
         _ => None,
     };
     // A run from tick 0 writes the starting state as the metrics file's first row.

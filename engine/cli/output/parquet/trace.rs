@@ -1,0 +1,114 @@
+//! The trace as Parquet: the CSV trace's columns, typed (ticks and ids as whole numbers,
+//! positions, velocities and radii as the engine's 32-bit floats, the group name
+//! dictionary-encoded), zstd-compressed, one row group per million rows or 1,000 traced ticks
+//! (and one ends at every flush), written as the run goes, so the trace is never held in
+//! memory. The run's metadata is in the file's key-value metadata.
+
+use std::path::Path;
+
+use anyhow::{Result, bail};
+use parquet::data_type::ByteArray;
+use throng_engine::World;
+
+use super::super::Seconds;
+use super::super::meta::RunInfo;
+use super::super::trace::TRACE_COLUMNS;
+use super::footer::{self, ContinueParquet};
+use super::table::{Column, GroupSize, Kind, ParquetTable, Values};
+
+/// Row groups end after this many rows or traced ticks.
+const GROUP: GroupSize = GroupSize { rows: 1 << 20, batches: 1000 };
+
+/// The columns, named as the CSV trace's ([`TRACE_COLUMNS`]).
+fn columns() -> Vec<Column> {
+    use Kind::*;
+    let kinds = [Int, F64Repeated, Int, Text, F32, F32, F32, F32, F32];
+    TRACE_COLUMNS.iter().zip(kinds).map(|(name, kind)| Column::new(*name, kind)).collect()
+}
+
+/// A trace being written to Parquet.
+pub struct TraceParquet {
+    table: ParquetTable,
+    seconds: Seconds,
+    /// The groups' names, made once (a clone shares the bytes).
+    groups: Vec<ByteArray>,
+}
+
+impl TraceParquet {
+    /// Opens the trace of a run tracing every `every` ticks: a new file, or, for a run resumed
+    /// at tick `resumed_at`, the file it was writing, cut after that tick's rows.
+    pub fn open(
+        path: &Path,
+        world: &World,
+        run: &RunInfo,
+        every: u64,
+        resumed_at: Option<u64>,
+    ) -> Result<TraceParquet> {
+        let mut key_values = run.key_values("throng trace");
+        key_values.push(("throng.trace_every".into(), every.to_string()));
+        let table = match resumed_at {
+            None => ParquetTable::create(path, "trace file", columns(), &key_values, GROUP)?,
+            Some(tick) => footer::continue_file(
+                path,
+                "trace file",
+                columns(),
+                &key_values,
+                GROUP,
+                ContinueParquet {
+                    tick,
+                    last_row_tick: tick - tick % every,
+                    same: &["throng.dt", "throng.trace_every"],
+                },
+            )?,
+        };
+        let groups = world.groups.iter().map(|g| ByteArray::from(g.name.as_str())).collect();
+        Ok(TraceParquet { table, seconds: Seconds::of(world.dt), groups })
+    }
+
+    /// Writes every agent of `world`, in id order.
+    pub fn write(&mut self, world: &World) -> Result<()> {
+        let a = &world.agents;
+        let rows = a.rows_in_id_order();
+        let n = rows.len();
+        // The time as the step was written (0.3, not 0.30000000000000004).
+        let time: f64 = self.seconds.at(world.tick).parse()?;
+        let [
+            Values::Int(tick),
+            Values::F64(time_s),
+            Values::Int(id),
+            Values::Text(group),
+            Values::F32(x),
+            Values::F32(y),
+            Values::F32(vx),
+            Values::F32(vy),
+            Values::F32(radius),
+        ] = self.table.values_mut()
+        else {
+            bail!("the trace's columns are not the trace's");
+        };
+        tick.extend(std::iter::repeat_n(world.tick as i64, n));
+        time_s.extend(std::iter::repeat_n(time, n));
+        for &r in &rows {
+            let (p, v) = (a.position[r], a.velocity[r]);
+            id.push(a.id[r] as i64);
+            group.push(self.groups[a.group[r] as usize].clone());
+            // Never -0 (adding +0 turns -0 into 0), as the CSV writes them.
+            x.push(p.x + 0.0);
+            y.push(p.y + 0.0);
+            vx.push(v.x + 0.0);
+            vy.push(v.y + 0.0);
+            radius.push(a.radius[r] + 0.0);
+        }
+        self.table.end_batch()
+    }
+
+    /// Writes out what is buffered as a row group, e.g. before a checkpoint.
+    pub fn flush(&mut self) -> Result<()> {
+        self.table.flush()
+    }
+
+    /// Writes the rest and the file's footer.
+    pub fn finish(self) -> Result<()> {
+        self.table.finish()
+    }
+}
