@@ -18,8 +18,9 @@ use throng_engine::state::files::write_atomically;
 use throng_engine::batch::Stat;
 use throng_engine::batch::trend::PointValue;
 
-use crate::batch::{MANIFEST, MANIFEST_FORMAT, Manifest, Row, csv_bytes};
+use crate::batch::{MANIFEST, MANIFEST_FORMAT, Manifest, Row, csv_bytes, rows_parquet};
 
+mod series;
 mod trends;
 
 #[derive(Args)]
@@ -36,6 +37,11 @@ pub struct ReportArgs {
     /// partial set off as the whole.
     #[arg(long)]
     partial: bool,
+    /// Also write every run's per-tick metrics (kept by `keep = ["metrics"]` in the batch
+    /// file) as one long Parquet table: run, point, scenario, seed, swept values, then the
+    /// metrics of each tick.
+    #[arg(long, value_name = "FILE.parquet")]
+    series: Option<PathBuf>,
     /// Print nothing but errors (the CSV files are still written).
     #[arg(long)]
     quiet: bool,
@@ -367,6 +373,14 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     let runs_path = out.join("runs.csv");
     write_atomically(&runs_path, &csv_bytes(&rows, &manifest.keys)?)
         .with_context(|| format!("cannot write {}", runs_path.display()))?;
+    rows_parquet(&out.join("runs.parquet"), &rows, &manifest.keys)?;
+    let series = match &args.series {
+        Some(path) => {
+            let runs: Vec<(&Row, &PathBuf)> = merged.values().map(|(r, d)| (r, d)).collect();
+            Some((path, series::write(path, &runs, &manifest.keys)?))
+        }
+        None => None,
+    };
 
     if !args.quiet {
         let mut stdout = std::io::stdout().lock();
@@ -379,7 +393,15 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
                 if across.is_empty() { String::new() } else { format!(" and {} series", across.len()) }
             );
         }
-        let _ = writeln!(stdout, "\nsummary    {}\nruns       {}", path.display(), runs_path.display());
+        let _ = writeln!(
+            stdout,
+            "\nsummary    {}\nruns       {} (and runs.parquet)",
+            path.display(),
+            runs_path.display()
+        );
+        if let Some((path, rows)) = series {
+            let _ = writeln!(stdout, "series     {} ({rows} rows)", path.display());
+        }
         if !across.is_empty() {
             let _ = writeln!(stdout, "trends     {}", trends_path.display());
         }

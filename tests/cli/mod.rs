@@ -8,6 +8,7 @@
 mod agent_statistics;
 mod batch;
 mod batch_expectations;
+mod batch_outputs;
 mod batch_trends;
 mod bench;
 mod check_and_run;

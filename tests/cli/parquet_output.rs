@@ -26,7 +26,7 @@ fn ok(out: &std::process::Output) {
 
 /// A Parquet file as its column names and rows, each value as text the way the CSV writes it
 /// (floats as the shortest decimal of their own width).
-fn parquet_rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+pub(super) fn parquet_rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     let reader = SerializedFileReader::new(File::open(path).expect("opens")).expect("a Parquet file");
     let names = reader
         .metadata()
@@ -47,6 +47,7 @@ fn parquet_rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
                     Field::Float(x) => x.to_string(),
                     Field::Double(x) => x.to_string(),
                     Field::Str(x) => x.clone(),
+                    Field::Null => String::new(),
                     other => panic!("an unexpected value {other:?}"),
                 })
                 .collect()
@@ -56,15 +57,17 @@ fn parquet_rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
 }
 
 /// A CSV file as its header and rows; `time_s` as the f64 the Parquet file holds.
-fn csv_rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+pub(super) fn csv_rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     let mut r = csv::Reader::from_path(path).expect("opens");
     let header: Vec<String> = r.headers().expect("header").iter().map(str::to_owned).collect();
-    let time = header.iter().position(|h| h == "time_s").expect("time_s");
+    let time = header.iter().position(|h| h == "time_s");
     let rows = r
         .records()
         .map(|rec| {
             let mut row: Vec<String> = rec.expect("row").iter().map(str::to_owned).collect();
-            row[time] = row[time].parse::<f64>().expect("a time").to_string();
+            if let Some(t) = time {
+                row[t] = row[t].parse::<f64>().expect("a time").to_string();
+            }
             row
         })
         .collect();

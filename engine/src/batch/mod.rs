@@ -91,7 +91,23 @@ pub struct Plan {
     pub keys: Vec<String>,
     /// The `[[expect]]` entries: bounds on statistics over each point's seeds.
     pub expectations: Vec<BatchExpectation>,
+    /// What each run keeps in its directory besides its result (`keep`, `trace_every`).
+    pub keep: Keep,
 }
+
+/// What each run of a batch keeps in its directory besides its result: its per-tick metrics
+/// (`keep = ["metrics"]`) and its trace every `trace_every` ticks (`keep = ["trace"]`). Not
+/// part of a run's id: it changes what is written, never what is simulated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Keep {
+    /// Whether each run keeps its per-tick metrics.
+    pub metrics: bool,
+    /// The trace interval in ticks, when the trace is kept.
+    pub trace_every: Option<u64>,
+}
+
+/// The trace interval of a batch that keeps traces and does not say (`trace_every`).
+pub const DEFAULT_TRACE_EVERY: u64 = 10;
 
 fn hex16(bytes: &[u8]) -> String {
     bytes[..8].iter().map(|b| format!("{b:02x}")).collect()

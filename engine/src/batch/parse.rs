@@ -326,7 +326,10 @@ impl Parser<'_> {
         let (mut version, mut name, mut ticks, mut global, mut sweeps) =
             (None, String::new(), None, Vec::new(), Vec::new());
         let mut expectations = Vec::new();
-        const ALLOWED: [&str; 7] = ["version", "name", "description", "ticks", "set", "sweep", "expect"];
+        let (mut keep, mut trace_every) = (Keep::default(), None);
+        let mut keeps_trace = false;
+        const ALLOWED: [&str; 9] =
+            ["version", "name", "description", "ticks", "set", "sweep", "expect", "keep", "trace_every"];
         // A scenario given where a batch file is expected: say what it is.
         let has = |key: &str| doc.get_ref().iter().any(|(k, _)| k.get_ref() == key);
         if let Some((k, _)) = entries(doc.get_ref()).into_iter().find(|(k, _)| k.get_ref() == "groups")
@@ -365,6 +368,20 @@ impl Parser<'_> {
                     self.overrides(self.table(v, &key, "a table of overrides")?, &[], &key, &mut global)?
                 }
                 "expect" => expectations = self.expectations(v)?,
+                "keep" => {
+                    (keep.metrics, keeps_trace) = self.keep(v)?;
+                }
+                "trace_every" => {
+                    let every = self.integer(v, &key, "a whole number of ticks from 1 to 1e9")?;
+                    if every == 0 || every > 1_000_000_000 {
+                        return Err(self.err(
+                            v.span(),
+                            &key,
+                            format!("expected a whole number of ticks from 1 to 1e9, found {every}"),
+                        ));
+                    }
+                    trace_every = Some((every, k.span()));
+                }
                 "sweep" => match v.get_ref() {
                     DeValue::Array(items) => {
                         for (i, item) in items.iter().enumerate() {
@@ -399,6 +416,17 @@ impl Parser<'_> {
                     format!("this engine reads batch format version {FORMAT_VERSION}, found {v}"),
                 ));
             }
+        }
+        match (keeps_trace, trace_every) {
+            (true, every) => keep.trace_every = Some(every.map_or(DEFAULT_TRACE_EVERY, |(e, _)| e)),
+            (false, Some((_, span))) => {
+                return Err(self.err(
+                    span,
+                    "trace_every",
+                    "`trace_every` sets the interval of kept traces: add \"trace\" to `keep` (keep = [\"trace\"])",
+                ));
+            }
+            (false, None) => {}
         }
         if sweeps.is_empty() {
             return Err(self.err(
@@ -534,6 +562,41 @@ impl Parser<'_> {
             runs,
             keys: keys.into_iter().collect(),
             expectations,
+            keep,
         })
+    }
+
+    /// `keep = ["metrics", "trace"]`: what each run keeps (metrics, trace).
+    fn keep(&self, v: &Spanned<DeValue<'_>>) -> Result<(bool, bool), ScenarioError> {
+        const WORDS: [&str; 2] = ["metrics", "trace"];
+        let DeValue::Array(items) = v.get_ref() else {
+            return Err(self.err(
+                v.span(),
+                "keep",
+                format!(
+                    "expected a list of what each run keeps (\"metrics\", \"trace\"), found {}",
+                    v.get_ref().type_str()
+                ),
+            ));
+        };
+        let (mut metrics, mut trace) = (false, false);
+        for item in items {
+            let word = self.string(item, "keep")?;
+            match word.as_str() {
+                "metrics" => metrics = true,
+                "trace" => trace = true,
+                other => {
+                    let hint = nearest_word(other, WORDS.iter().copied())
+                        .map(|n| format!("; did you mean \"{n}\"?"))
+                        .unwrap_or_default();
+                    return Err(self.err(
+                        item.span(),
+                        "keep",
+                        format!("expected \"metrics\" or \"trace\", found \"{other}\"{hint}"),
+                    ));
+                }
+            }
+        }
+        Ok((metrics, trace))
     }
 }

@@ -9,4 +9,5 @@ mod trace;
 
 pub use footer::recover;
 pub use metrics::MetricsParquet;
+pub use table::{Cell, Column, Kind, write_whole};
 pub use trace::TraceParquet;

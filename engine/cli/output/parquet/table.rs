@@ -33,16 +33,23 @@ pub enum Kind {
     Text,
 }
 
-/// A column of the table: its name and what it holds.
+/// A column of the table: its name, what it holds, and whether a row may have no value.
 #[derive(Clone, Debug)]
 pub struct Column {
     pub name: String,
     pub kind: Kind,
+    pub nullable: bool,
 }
 
 impl Column {
+    /// A column every row has a value in.
     pub fn new(name: impl Into<String>, kind: Kind) -> Column {
-        Column { name: name.into(), kind }
+        Column { name: name.into(), kind, nullable: false }
+    }
+
+    /// A column a row may leave empty ([`Cell::Null`]).
+    pub fn nullable(name: impl Into<String>, kind: Kind) -> Column {
+        Column { name: name.into(), kind, nullable: true }
     }
 }
 
@@ -51,6 +58,8 @@ pub enum Cell<'a> {
     Int(i64),
     F64(f64),
     Text(&'a str),
+    /// No value (only in a nullable column).
+    Null,
 }
 
 /// The values of one column waiting for their row group.
@@ -72,7 +81,7 @@ impl Values {
     }
 }
 
-/// The Parquet schema of `columns` (every column required, flat).
+/// The Parquet schema of `columns` (flat; required unless nullable).
 pub(super) fn schema(columns: &[Column]) -> Result<Arc<Type>> {
     let fields = columns
         .iter()
@@ -83,8 +92,9 @@ pub(super) fn schema(columns: &[Column]) -> Result<Arc<Type>> {
                 Kind::F64 | Kind::F64Repeated => (Physical::DOUBLE, None),
                 Kind::Text => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
             };
+            let repetition = if c.nullable { Repetition::OPTIONAL } else { Repetition::REQUIRED };
             Type::primitive_type_builder(&c.name, physical)
-                .with_repetition(Repetition::REQUIRED)
+                .with_repetition(repetition)
                 .with_logical_type(logical)
                 .build()
                 .map(Arc::new)
@@ -155,10 +165,16 @@ pub struct ParquetTable {
     what: &'static str,
     writer: SerializedFileWriter<Sink>,
     values: Vec<Values>,
+    /// Per nullable column, whether each buffered row has a value (Parquet's definition
+    /// levels, 1 or 0); `None` for a required column.
+    defined: Vec<Option<Vec<i16>>>,
     /// Rows and batches buffered for the next row group.
     rows: usize,
     batches: usize,
     size: GroupSize,
+    /// Whether the footer is kept beside the file while it is written (a file written as a
+    /// run goes); a file written whole under a temporary name does without.
+    footer_beside: bool,
 }
 
 impl ParquetTable {
@@ -190,14 +206,17 @@ impl ParquetTable {
         let writer = SerializedFileWriter::new(sink, schema(&columns)?, properties(&columns, key_values)?)
             .map_err(|e| anyhow!("cannot write {what} {}: {e}", path.display()))?;
         let values = columns.iter().map(|c| Values::of(c.kind)).collect();
+        let defined = columns.iter().map(|c| c.nullable.then(Vec::new)).collect();
         Ok(ParquetTable {
             path: path.to_owned(),
             what,
             writer,
             values,
+            defined,
             rows: 0,
             batches: 0,
             size: GroupSize { rows: size.rows.max(1), batches: size.batches.max(1) },
+            footer_beside: true,
         })
     }
 
@@ -207,22 +226,32 @@ impl ParquetTable {
     }
 
     /// The buffers of the next row group, one per column in order: push the same number of
-    /// values to each, then call [`Self::end_batch`].
+    /// values to each, then call [`Self::end_batch`]. For required columns only.
     pub fn values_mut(&mut self) -> &mut [Values] {
         &mut self.values
     }
 
-    /// Appends one row; its cells must match the columns' kinds.
+    /// Appends one row; its cells must match the columns' kinds (or be `Null` in a nullable
+    /// column).
     pub fn push_row(&mut self, cells: &[Cell]) -> Result<()> {
         if cells.len() != self.values.len() {
             bail!("a row of {} values for {} columns", cells.len(), self.values.len());
         }
-        for (cell, values) in cells.iter().zip(&mut self.values) {
-            match (cell, values) {
-                (Cell::Int(x), Values::Int(v)) => v.push(*x),
-                (Cell::F64(x), Values::F64(v)) => v.push(*x),
-                (Cell::Text(s), Values::Text(v)) => v.push(ByteArray::from(*s)),
-                _ => bail!("a value of the wrong kind for its column"),
+        for ((cell, values), defined) in cells.iter().zip(&mut self.values).zip(&mut self.defined) {
+            match (cell, values, defined) {
+                (Cell::Null, _, Some(d)) => d.push(0),
+                (Cell::Null, _, None) => bail!("no value for a column that needs one"),
+                (cell, values, defined) => {
+                    match (cell, values) {
+                        (Cell::Int(x), Values::Int(v)) => v.push(*x),
+                        (Cell::F64(x), Values::F64(v)) => v.push(*x),
+                        (Cell::Text(s), Values::Text(v)) => v.push(ByteArray::from(*s)),
+                        _ => bail!("a value of the wrong kind for its column"),
+                    }
+                    if let Some(d) = defined {
+                        d.push(1);
+                    }
+                }
             }
         }
         Ok(())
@@ -231,7 +260,7 @@ impl ParquetTable {
     /// Ends a batch of rows that belong together (a tick): the row group is written out once
     /// it holds enough rows or batches, never in the middle of a batch.
     pub fn end_batch(&mut self) -> Result<()> {
-        self.rows = self.values.first().map_or(0, values_len);
+        self.rows = self.buffered_rows();
         self.batches += 1;
         if self.rows >= self.size.rows || self.batches >= self.size.batches {
             self.write_group()?;
@@ -239,33 +268,51 @@ impl ParquetTable {
         Ok(())
     }
 
+    /// The rows buffered (those of the first column).
+    fn buffered_rows(&self) -> usize {
+        match (self.defined.first(), self.values.first()) {
+            (Some(Some(d)), _) => d.len(),
+            (_, Some(v)) => values_len(v),
+            _ => 0,
+        }
+    }
+
     /// Writes the buffered rows as a row group, puts them on disk and the footer beside them.
     fn write_group(&mut self) -> Result<()> {
         let (path, what) = (self.path.clone(), self.what);
+        self.rows = self.buffered_rows();
         let fail = |e: parquet::errors::ParquetError| anyhow!("cannot write {what} {}: {e}", path.display());
-        if self.values.iter().any(|v| values_len(v) != self.rows) {
+        let mut lengths = self.values.iter().zip(&self.defined).map(|(v, d)| match d {
+            Some(d) => (d.len(), d.iter().filter(|&&x| x == 1).count() == values_len(v)),
+            None => (values_len(v), true),
+        });
+        if lengths.any(|(n, consistent)| n != self.rows || !consistent) {
             bail!("cannot write {what} {}: columns of different lengths", path.display());
         }
         if self.rows > 0 {
             let mut group = self.writer.next_row_group().map_err(fail)?;
-            for values in &mut self.values {
+            for (values, defined) in self.values.iter_mut().zip(&mut self.defined) {
                 let mut column =
                     group.next_column().map_err(fail)?.ok_or_else(|| anyhow!("too few columns"))?;
+                let def = defined.as_deref();
                 match values {
                     Values::Int(v) => {
-                        column.typed::<Int64Type>().write_batch(v, None, None).map(|_| v.clear())
+                        column.typed::<Int64Type>().write_batch(v, def, None).map(|_| v.clear())
                     }
                     Values::F32(v) => {
-                        column.typed::<FloatType>().write_batch(v, None, None).map(|_| v.clear())
+                        column.typed::<FloatType>().write_batch(v, def, None).map(|_| v.clear())
                     }
                     Values::F64(v) => {
-                        column.typed::<DoubleType>().write_batch(v, None, None).map(|_| v.clear())
+                        column.typed::<DoubleType>().write_batch(v, def, None).map(|_| v.clear())
                     }
                     Values::Text(v) => {
-                        column.typed::<ByteArrayType>().write_batch(v, None, None).map(|_| v.clear())
+                        column.typed::<ByteArrayType>().write_batch(v, def, None).map(|_| v.clear())
                     }
                 }
                 .map_err(fail)?;
+                if let Some(d) = defined {
+                    d.clear();
+                }
                 column.close().map_err(fail)?;
             }
             group.close().map_err(fail)?;
@@ -281,6 +328,9 @@ impl ParquetTable {
         let (path, what) = (self.path.clone(), self.what);
         let fail = |e: std::io::Error| anyhow!("cannot write {what} {}: {e}", path.display());
         self.writer.flush().map_err(fail)?;
+        if !self.footer_beside {
+            return Ok(());
+        }
         self.writer.inner().file.sync_data().map_err(fail)?;
         footer::save(&path, &self.writer).with_context(|| format!("cannot write {what} {}", path.display()))
     }
@@ -302,6 +352,45 @@ impl ParquetTable {
             .with_context(|| format!("cannot write {what} {}", path.display()))?;
         footer::remove(&path).with_context(|| format!("cannot write {what} {}", path.display()))
     }
+}
+
+/// Writes a whole table to `path` atomically: to a temporary file beside it (named as
+/// `write_atomically`'s, so a batch's start removes one a crash left), filled by `fill`,
+/// closed, put on disk, then renamed over `path`. Readers see the old file or the new one.
+pub fn write_whole(
+    path: &Path,
+    what: &'static str,
+    columns: Vec<Column>,
+    key_values: &[(String, String)],
+    fill: impl FnOnce(&mut ParquetTable) -> Result<()>,
+) -> Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let file = File::create(&tmp).with_context(|| format!("cannot create {what} {}", tmp.display()))?;
+        let size = GroupSize { rows: 1 << 20, batches: usize::MAX };
+        let mut table = ParquetTable::start(path, what, columns, key_values, size, Sink { file, skip: 0 })?;
+        table.footer_beside = false;
+        fill(&mut table)?;
+        table.write_group()?;
+        table.writer.finish().map_err(|e| anyhow!("cannot write {what} {}: {e}", path.display()))?;
+        table
+            .writer
+            .inner()
+            .file
+            .sync_all()
+            .with_context(|| format!("cannot write {what} {}", path.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("cannot write {what} {}", path.display()))?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 fn values_len(v: &Values) -> usize {

@@ -6,10 +6,12 @@
 //!   A directory holding another batch's (or shard's) results is refused, never overwritten.
 //! - `runs/<id>/result.json`: one finished run, written atomically. Its presence is what
 //!   "done" means: re-running the same command skips it and redoes every other run.
-//! - `results.csv`, `results.jsonl`: one row per finished run, in plan order, rebuilt from the
-//!   finished runs and replaced atomically (temporary file, then rename) after every run. A
-//!   crash (even SIGKILL) leaves the previous complete file, never a torn row; the next start
-//!   rebuilds them from `runs/`.
+//! - `runs/<id>/metrics.parquet`, `runs/<id>/trace.parquet`: what the batch file's `keep` asks
+//!   each run to keep (kept.rs), closed before its `result.json`.
+//! - `results.csv`, `results.jsonl`, `results.parquet`: one row per finished run, in plan
+//!   order, rebuilt from the finished runs and replaced atomically (temporary file, then
+//!   rename) after every run (results.rs). A crash (even SIGKILL) leaves the previous complete
+//!   file, never a torn row; the next start rebuilds them from `runs/`.
 //! - `.lock`: held (flock) while a batch writes here, so two processes cannot mix.
 
 use std::collections::BTreeMap;
@@ -24,11 +26,22 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
-use throng_engine::batch::{BatchExpectation, Plan, PlannedRun};
+use throng_engine::batch::{BatchExpectation, Keep, Plan, PlannedRun};
 use throng_engine::metrics::Summary;
 use throng_engine::state::checkpoint::ENGINE_VERSION;
 use throng_engine::state::files::write_atomically;
 use throng_engine::{RunSettings, Simulation};
+
+mod kept;
+mod results;
+
+pub use results::{csv_bytes, override_cells, override_columns, rows_parquet, value_text};
+
+/// Where the run `id` of the batch output directory `out` keeps its per-tick metrics.
+pub fn kept_metrics_path(out: &Path, id: &str) -> PathBuf {
+    kept::metrics_path(&out.join("runs").join(id))
+}
+use results::write_results;
 
 #[derive(Args)]
 pub struct BatchArgs {
@@ -87,7 +100,7 @@ pub const MANIFEST: &str = "batch.json";
 pub const MANIFEST_FORMAT: &str = "throng-batch-output";
 
 /// One finished run: a line of results.jsonl, and `runs/<id>/result.json`.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
 pub struct Row {
     pub index: usize,
     pub id: String,
@@ -270,23 +283,40 @@ fn result_path(out: &Path, id: &str) -> PathBuf {
     out.join("runs").join(id).join("result.json")
 }
 
-/// A finished run's row, if its result file is there and is this run's.
-fn finished(out: &Path, run: &PlannedRun) -> Option<Row> {
+/// A finished run's row, if its result file is there and is this run's, and the files the
+/// batch keeps are there too (a run finished before `keep` asked for them is run again).
+fn finished(out: &Path, run: &PlannedRun, keep: Keep) -> Option<Row> {
     let text = std::fs::read_to_string(result_path(out, &run.id)).ok()?;
     let row: Row = serde_json::from_str(&text).ok()?;
-    (row.id == run.id && row.index == run.index).then_some(row)
+    let dir = out.join("runs").join(&run.id);
+    (row.id == run.id && row.index == run.index && kept::complete(&dir, keep)).then_some(row)
+}
+
+/// How each run is run: threads, and what it writes besides its result.
+#[derive(Clone, Copy)]
+struct RunOptions {
+    threads: usize,
+    keep_awake: bool,
+    save_final: bool,
+    keep: Keep,
 }
 
 /// Runs one planned run to the end.
-fn execute(run: &PlannedRun, threads: usize, keep_awake: bool, out: &Path, save_final: bool) -> Result<Row> {
+fn execute(run: &PlannedRun, out: &Path, options: RunOptions) -> Result<Row> {
     let start = Instant::now();
     let mut scenario = (*run.scenario).clone();
     scenario.seed = run.seed;
     // The run's checkpoint is tied to its canonical overrides, as its id is.
     scenario.overrides = run.canonical.clone();
-    let settings = RunSettings { threads, keep_awake, ..RunSettings::default() };
+    let settings =
+        RunSettings { threads: options.threads, keep_awake: options.keep_awake, ..RunSettings::default() };
     let mut sim = Simulation::new(&scenario, settings)?;
+    let dir = out.join("runs").join(&run.id);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut kept = kept::Kept::open(&dir, run, &scenario, &mut sim, options.keep)?;
     // The whole run on a worker thread of the pipeline: no hand-over to the pool per tick.
+    // A failed step fails the run; a file that cannot be written stops the batch.
+    let mut write_error = None;
     let error = sim.enter(|sim| {
         for _ in 0..run.ticks {
             if sim.stopped() {
@@ -295,13 +325,19 @@ fn execute(run: &PlannedRun, threads: usize, keep_awake: bool, out: &Path, save_
             if let Err(e) = sim.step() {
                 return Some(e.to_string());
             }
+            if let Err(e) = kept.observe(sim) {
+                write_error = Some(e);
+                break;
+            }
         }
         None
     });
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    kept.finish()?;
     let wall_s = start.elapsed().as_secs_f64();
-    let dir = out.join("runs").join(&run.id);
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    if save_final && error.is_none() {
+    if options.save_final && error.is_none() {
         let path = dir.join("final.ckpt");
         sim.save_checkpoint(&path).with_context(|| format!("cannot write {}", path.display()))?;
     }
@@ -339,87 +375,6 @@ fn execute(run: &PlannedRun, threads: usize, keep_awake: bool, out: &Path, save_
     let path = dir.join("result.json");
     write_atomically(&path, json.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(row)
-}
-
-/// The fixed columns of results.csv, before the `set.` and `metric.` ones.
-pub const CSV_COLUMNS: [&str; 14] = [
-    "index",
-    "id",
-    "point",
-    "scenario",
-    "scenario_file",
-    "seed",
-    "ticks",
-    "overrides",
-    "status",
-    "error",
-    "agents",
-    "final_hash",
-    "wall_s",
-    "ms_per_tick",
-];
-
-/// A TOML-ish text for a JSON override value (numbers and strings as they are).
-pub fn value_text(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// The rows as CSV: fixed columns, then `set.KEY` for every override key, then `metric.NAME`
-/// for every metric any row has (sorted).
-pub fn csv_bytes(rows: &[&Row], keys: &[String]) -> Result<Vec<u8>> {
-    let metrics: std::collections::BTreeSet<&String> = rows.iter().flat_map(|r| r.metrics.keys()).collect();
-    let expectations: std::collections::BTreeSet<&String> =
-        rows.iter().flat_map(|r| r.expectations.keys()).collect();
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let mut header: Vec<String> = CSV_COLUMNS.iter().map(|s| s.to_string()).collect();
-    header.extend(keys.iter().map(|k| format!("set.{k}")));
-    header.extend(metrics.iter().map(|m| format!("metric.{m}")));
-    header.extend(expectations.iter().map(|e| format!("expect.{e}")));
-    w.write_record(&header)?;
-    for r in rows {
-        let overrides: Vec<String> =
-            r.overrides.iter().map(|(k, v)| format!("{k}={}", value_text(v))).collect();
-        let mut rec = vec![
-            r.index.to_string(),
-            r.id.clone(),
-            r.point.clone(),
-            r.scenario.clone(),
-            r.scenario_file.clone(),
-            r.seed.to_string(),
-            r.ticks.to_string(),
-            overrides.join("; "),
-            r.status.clone(),
-            r.error.clone().unwrap_or_default(),
-            r.agents.to_string(),
-            r.final_hash.clone(),
-            r.wall_s.to_string(),
-            r.ms_per_tick.to_string(),
-        ];
-        rec.extend(keys.iter().map(|k| r.overrides.get(k).map(value_text).unwrap_or_default()));
-        rec.extend(metrics.iter().map(|m| r.metrics.get(*m).map(|x| x.to_string()).unwrap_or_default()));
-        rec.extend(expectations.iter().map(|e| r.expectations.get(*e).cloned().unwrap_or_default()));
-        w.write_record(&rec)?;
-    }
-    w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))
-}
-
-/// Rewrites results.csv and results.jsonl from every finished row, atomically.
-fn write_results(out: &Path, rows: &BTreeMap<usize, Row>, keys: &[String]) -> Result<()> {
-    let list: Vec<&Row> = rows.values().collect();
-    let csv = csv_bytes(&list, keys)?;
-    let path = out.join("results.csv");
-    write_atomically(&path, &csv).with_context(|| format!("cannot write {}", path.display()))?;
-    let mut jsonl = String::new();
-    for r in &list {
-        jsonl.push_str(&serde_json::to_string(r)?);
-        jsonl.push('\n');
-    }
-    let path = out.join("results.jsonl");
-    write_atomically(&path, jsonl.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }
 
 fn progress(runs: u64, quiet: bool) -> ProgressBar {
@@ -494,7 +449,7 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
     for run in &runs {
         let dir = out.join("runs").join(&run.id);
         remove_temporaries(&dir);
-        match finished(&out, run) {
+        match finished(&out, run, plan.keep) {
             Some(row) => {
                 rows.insert(run.index, row);
             }
@@ -510,9 +465,14 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
     let (tx, rx) = mpsc::channel::<Result<Row>>();
     let mut failures = Vec::new();
     let mut first_error = None;
-    let (threads, save_final) = (args.threads_per_job, args.save_final);
-    // Helpers kept awake between passes only while the runs' threads fit the cores.
-    let keep_awake = jobs.min(pending.len()) * threads <= crate::args::cores();
+    let threads = args.threads_per_job;
+    let options = RunOptions {
+        threads,
+        // Helpers kept awake between passes only while the runs' threads fit the cores.
+        keep_awake: jobs.min(pending.len()) * threads <= crate::args::cores(),
+        save_final: args.save_final,
+        keep: plan.keep,
+    };
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(pending.len()) {
             let tx = tx.clone();
@@ -521,7 +481,7 @@ pub fn batch(args: BatchArgs) -> Result<ExitCode> {
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(run) = pending.get(k) else { break };
-                    let result = execute(run, threads, keep_awake, out, save_final)
+                    let result = execute(run, out, options)
                         .with_context(|| format!("run {} ({})", run.id, run.scenario_path.display()));
                     let stop = result.is_err();
                     if tx.send(result).is_err() || stop {
