@@ -126,6 +126,28 @@ fn parquet_trace_and_metrics_hold_the_csv_values_and_the_runs_metadata() {
     let blake3 = blake3::hash(ROOM.as_bytes()).to_hex().to_string();
     assert_eq!(key_value(&t, "throng.scenario_blake3"), Some(blake3));
     assert_eq!(key_value(&dir.join("m.parquet"), "throng.format").as_deref(), Some("throng metrics"));
+
+    // The format by option, whatever the extension.
+    let (t, m) = (dir.join("trace.out"), dir.join("metrics.out"));
+    ok(&throng(&[
+        "run",
+        s(&scenario),
+        "--trace",
+        s(&t),
+        "--trace-format",
+        "parquet",
+        "--trace-every",
+        "2",
+        "--metrics",
+        s(&m),
+        "--metrics-format",
+        "parquet",
+        "--set",
+        "groups.walkers.max_speed=1.4",
+        "--quiet",
+    ]));
+    assert_eq!(parquet_rows(&t), parquet_rows(&dir.join("t.parquet")));
+    assert_eq!(parquet_rows(&m), parquet_rows(&dir.join("m.parquet")));
 }
 
 /// The ticks of a trace's rows, checked to be whole ticks of 30 walkers in order from 0.

@@ -25,8 +25,58 @@ pub use pedpy_txt::TraceTxt;
 pub use sqlite::TraceSqlite;
 pub use trace::{TRACE_COLUMNS, TRACE_COLUMNS_WITHOUT_RADIUS, TRACE_COLUMNS_WITHOUT_TIME, TraceCsv};
 
-/// A trace being written, in the format its file's extension names: `.sqlite` or `.db`
-/// JuPedSim's SQLite layout, `.txt` PedPy's text format, `.parquet` Parquet, anything else CSV.
+/// The formats a trace is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TraceFormat {
+    /// CSV with a header, and FILE.meta.json beside it.
+    Csv,
+    /// Parquet (zstd), the run in its key-value metadata.
+    Parquet,
+    /// SQLite in JuPedSim's trajectory layout (PedPy reads it).
+    Sqlite,
+    /// PedPy's text format (`id frame x y`).
+    Txt,
+}
+
+impl TraceFormat {
+    /// The format `given`, else the one `path`'s extension names: `.parquet` Parquet,
+    /// `.sqlite` or `.db` SQLite, `.txt` PedPy's text, anything else CSV.
+    pub fn of(path: &Path, given: Option<TraceFormat>) -> TraceFormat {
+        let ext = |names: &[&str]| {
+            path.extension().is_some_and(|e| names.iter().any(|n| e.eq_ignore_ascii_case(n)))
+        };
+        given.unwrap_or(if ext(&["parquet"]) {
+            TraceFormat::Parquet
+        } else if ext(&["sqlite", "db"]) {
+            TraceFormat::Sqlite
+        } else if ext(&["txt"]) {
+            TraceFormat::Txt
+        } else {
+            TraceFormat::Csv
+        })
+    }
+}
+
+/// The formats the per-tick metrics are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MetricsFormat {
+    /// CSV with a header, and FILE.meta.json beside it.
+    Csv,
+    /// Parquet (zstd), the run in its key-value metadata.
+    Parquet,
+}
+
+impl MetricsFormat {
+    /// The format `given`, else Parquet for a `.parquet` file and CSV otherwise.
+    pub fn of(path: &Path, given: Option<MetricsFormat>) -> MetricsFormat {
+        let parquet = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("parquet"));
+        given.unwrap_or(if parquet { MetricsFormat::Parquet } else { MetricsFormat::Csv })
+    }
+}
+
+/// A trace being written, in its [`TraceFormat`].
 pub enum Trace {
     Csv(TraceCsv),
     Sqlite(TraceSqlite),
@@ -34,34 +84,21 @@ pub enum Trace {
     Parquet(TraceParquet),
 }
 
-/// Whether `path` names a Parquet file (`.parquet`).
-pub fn is_parquet(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
-}
-
 impl Trace {
-    /// Whether `path` names a SQLite trace.
-    pub fn is_sqlite(path: &Path) -> bool {
-        path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sqlite") || e.eq_ignore_ascii_case("db"))
-    }
-
-    /// Opens the trace (see [`TraceCsv::open`], [`TraceSqlite::open`]).
+    /// Opens the trace (see [`TraceCsv::open`], [`TraceSqlite::open`], ...).
     pub fn open(
         path: &Path,
+        format: TraceFormat,
         world: &World,
         run: &RunInfo,
         every: u64,
         resumed_at: Option<u64>,
     ) -> Result<Trace> {
-        let txt = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"));
-        Ok(if Self::is_sqlite(path) {
-            Trace::Sqlite(TraceSqlite::open(path, world, run, every, resumed_at)?)
-        } else if txt {
-            Trace::Txt(TraceTxt::open(path, world, run, every, resumed_at)?)
-        } else if is_parquet(path) {
-            Trace::Parquet(TraceParquet::open(path, world, run, every, resumed_at)?)
-        } else {
-            Trace::Csv(TraceCsv::open(path, world, run, every, resumed_at)?)
+        Ok(match format {
+            TraceFormat::Sqlite => Trace::Sqlite(TraceSqlite::open(path, world, run, every, resumed_at)?),
+            TraceFormat::Txt => Trace::Txt(TraceTxt::open(path, world, run, every, resumed_at)?),
+            TraceFormat::Parquet => Trace::Parquet(TraceParquet::open(path, world, run, every, resumed_at)?),
+            TraceFormat::Csv => Trace::Csv(TraceCsv::open(path, world, run, every, resumed_at)?),
         })
     }
 
@@ -95,7 +132,7 @@ impl Trace {
     }
 }
 
-/// The per-tick metrics being written: Parquet for a `.parquet` file, CSV otherwise.
+/// The per-tick metrics being written, in its [`MetricsFormat`].
 pub enum Metrics {
     Csv(MetricsCsv),
     Parquet(MetricsParquet),
@@ -103,11 +140,16 @@ pub enum Metrics {
 
 impl Metrics {
     /// Opens the metrics file (see [`MetricsCsv::open`], [`MetricsParquet::open`]).
-    pub fn open(path: &Path, world: &World, run: &RunInfo, resumed_at: Option<u64>) -> Result<Metrics> {
-        Ok(if is_parquet(path) {
-            Metrics::Parquet(MetricsParquet::open(path, world, run, resumed_at)?)
-        } else {
-            Metrics::Csv(MetricsCsv::open(path, world, run, resumed_at)?)
+    pub fn open(
+        path: &Path,
+        format: MetricsFormat,
+        world: &World,
+        run: &RunInfo,
+        resumed_at: Option<u64>,
+    ) -> Result<Metrics> {
+        Ok(match format {
+            MetricsFormat::Parquet => Metrics::Parquet(MetricsParquet::open(path, world, run, resumed_at)?),
+            MetricsFormat::Csv => Metrics::Csv(MetricsCsv::open(path, world, run, resumed_at)?),
         })
     }
 

@@ -13,7 +13,7 @@ use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::{IndexKind, Pipeline, RunSettings, World, state_hash};
 
 use crate::args::{self, IndexArg};
-use crate::output::{Metrics, RunInfo, Trace};
+use crate::output::{Metrics, MetricsFormat, RunInfo, Trace, TraceFormat};
 
 mod plan;
 mod resume;
@@ -42,15 +42,23 @@ pub struct RunArgs {
     /// Record the state hash every K ticks (tick 0 included).
     #[arg(long, value_name = "K")]
     pub hash_every: Option<u64>,
-    /// Write positions and velocities to this CSV file.
-    #[arg(long, value_name = "FILE.csv")]
+    /// Write positions and velocities to this file, in the format its extension names (.csv,
+    /// .parquet, .sqlite or .db, .txt; see docs/output.md) or --trace-format gives.
+    #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// The trace's format, whatever its file's extension.
+    #[arg(long, value_enum, value_name = "FORMAT", requires = "trace")]
+    pub trace_format: Option<TraceFormat>,
     /// Trace every K ticks (tick 0 included) [default: 1].
     #[arg(long, value_name = "K")]
     pub trace_every: Option<u64>,
-    /// Write the per-tick metrics to this CSV file.
-    #[arg(long, value_name = "FILE.csv")]
+    /// Write the per-tick metrics to this file: Parquet for .parquet (or --metrics-format
+    /// parquet), CSV otherwise.
+    #[arg(long, value_name = "FILE")]
     pub metrics: Option<PathBuf>,
+    /// The metrics file's format, whatever its extension.
+    #[arg(long, value_enum, value_name = "FORMAT", requires = "metrics")]
+    pub metrics_format: Option<MetricsFormat>,
     /// Put rows in spatial (Morton) order every K ticks: faster for large crowds, identical
     /// results (hashes, traces, metrics and checkpoints read rows in id order). 0: never.
     #[arg(long, value_name = "K", default_value_t = DEFAULT_REORDER_EVERY)]
@@ -198,7 +206,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let resumed_at = resumed.as_ref().map(|_| first_tick);
     let info = RunInfo::of(&scenario, &plan.scenario);
     let mut trace = match &plan.trace {
-        Some(path) => Some(Trace::open(path, sim.world(), &info, plan.trace_every, resumed_at)?),
+        Some(path) => {
+            let format = TraceFormat::of(path, plan.trace_format);
+            Some(Trace::open(path, format, sim.world(), &info, plan.trace_every, resumed_at)?)
+        }
         None => None,
     };
     let mut hashes = args.hash_every.map(|_| Vec::new());
@@ -218,7 +229,10 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         anyhow::Ok(())
     };
     let mut metrics_csv = match (&plan.metrics, sim.metrics()) {
-        (Some(path), Some(_)) => Some(Metrics::open(path, sim.world(), &info, resumed_at)?),
+        (Some(path), Some(_)) => {
+            let format = MetricsFormat::of(path, plan.metrics_format);
+            Some(Metrics::open(path, format, sim.world(), &info, resumed_at)?)
+        }
         _ => None,
     };
     // A run from tick 0 writes the starting state as the metrics file's first row.

@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
 use super::RunArgs;
+use crate::output::{MetricsFormat, TraceFormat};
 
 /// What a run was asked to do. Paths are absolute, so a resume from another directory finds
 /// the same files. Threads, index, reordering and sensing skin are not part of it (results do
@@ -26,7 +27,13 @@ pub struct RunPlan {
     pub ticks: u64,
     pub trace: Option<PathBuf>,
     pub trace_every: u64,
+    /// `--trace-format` (absent in the plans of runs without it: the extension decides).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_format: Option<TraceFormat>,
     pub metrics: Option<PathBuf>,
+    /// `--metrics-format`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metrics_format: Option<MetricsFormat>,
     pub no_metrics: bool,
     pub checkpoint_every: Option<u64>,
     pub checkpoint_dir: Option<PathBuf>,
@@ -55,7 +62,9 @@ impl RunPlan {
             ticks: args.ticks.unwrap_or(scenario_ticks),
             trace: absolute_opt(args.trace.as_deref())?,
             trace_every: args.trace_every.unwrap_or(1),
+            trace_format: args.trace_format,
             metrics: absolute_opt(args.metrics.as_deref())?,
+            metrics_format: args.metrics_format,
             no_metrics: args.no_metrics,
             checkpoint_every: args.checkpoint_every,
             checkpoint_dir: absolute_opt(args.checkpoint_dir.as_deref())?,
@@ -101,6 +110,20 @@ impl RunPlan {
             && k != self.trace_every
         {
             refuse("--trace-every", k.to_string(), format!("--trace-every {}", self.trace_every))?;
+        }
+        if let Some(f) = args.trace_format
+            && Some(f) != self.trace_format
+        {
+            refuse("--trace-format", format!("{f:?}").to_lowercase(), "the format of its trace file".into())?;
+        }
+        if let Some(f) = args.metrics_format
+            && Some(f) != self.metrics_format
+        {
+            refuse(
+                "--metrics-format",
+                format!("{f:?}").to_lowercase(),
+                "the format of its metrics file".into(),
+            )?;
         }
         if args.no_metrics && !self.no_metrics {
             refuse("--no-metrics", String::new(), "metrics on".into())?;
