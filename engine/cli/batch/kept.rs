@@ -9,7 +9,7 @@ use anyhow::Result;
 use throng_engine::batch::{Keep, PlannedRun};
 use throng_engine::{Scenario, Simulation};
 
-use crate::output::{MetricsParquet, RunInfo, TraceParquet};
+use crate::output::{MetricsParquet, RunInfo, Trace, TraceFormat};
 
 /// The kept metrics of a run in its directory `dir`.
 pub fn metrics_path(dir: &Path) -> PathBuf {
@@ -30,7 +30,7 @@ pub fn complete(dir: &Path, keep: Keep) -> bool {
 /// The files a run is writing.
 pub struct Kept {
     metrics: Option<MetricsParquet>,
-    trace: Option<(TraceParquet, u64)>,
+    trace: Option<(Trace, u64)>,
 }
 
 impl Kept {
@@ -55,7 +55,7 @@ impl Kept {
         }
         let trace = match keep.trace_every {
             Some(every) => {
-                let mut t = TraceParquet::open(&trace_path(dir), world, &info, every, None)?;
+                let mut t = Trace::open(&trace_path(dir), TraceFormat::Parquet, world, &info, every, None)?;
                 t.write(world)?;
                 Some((t, every))
             }

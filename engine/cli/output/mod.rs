@@ -4,6 +4,7 @@
 //! overwritten, by a resumed run.
 
 mod file;
+mod frame;
 mod meta;
 mod metrics;
 pub mod parquet;
@@ -13,11 +14,14 @@ mod trace;
 mod walkable;
 
 use std::path::Path;
+use std::sync::mpsc;
+use std::thread::JoinHandle;
 
-use anyhow::Result;
+use anyhow::{Context, Result, anyhow};
 use throng_engine::World;
 use throng_engine::metrics::TickMetrics;
 
+use frame::Frame;
 pub use meta::RunInfo;
 pub use metrics::MetricsCsv;
 pub use parquet::{MetricsParquet, TraceParquet};
@@ -76,16 +80,66 @@ impl MetricsFormat {
     }
 }
 
-/// A trace being written, in its [`TraceFormat`].
-pub enum Trace {
+/// A trace's writer, in its [`TraceFormat`].
+enum TraceWriter {
     Csv(TraceCsv),
     Sqlite(TraceSqlite),
     Txt(TraceTxt),
     Parquet(TraceParquet),
 }
 
+impl TraceWriter {
+    fn write(&mut self, frame: &Frame) -> Result<()> {
+        match self {
+            TraceWriter::Csv(t) => t.write(frame),
+            TraceWriter::Sqlite(t) => t.write(frame),
+            TraceWriter::Txt(t) => t.write(frame),
+            TraceWriter::Parquet(t) => t.write(frame),
+        }
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        match self {
+            TraceWriter::Csv(t) => t.flush(),
+            TraceWriter::Sqlite(t) => t.flush(),
+            TraceWriter::Txt(t) => t.flush(),
+            TraceWriter::Parquet(t) => t.flush(),
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            TraceWriter::Csv(t) => t.finish(),
+            TraceWriter::Sqlite(t) => t.finish(),
+            TraceWriter::Txt(t) => t.finish(),
+            TraceWriter::Parquet(t) => t.finish(),
+        }
+    }
+}
+
+/// What the run's thread asks of the trace's thread.
+enum Message {
+    Frame(Frame),
+    /// Put everything written on disk, then answer.
+    Flush(mpsc::SyncSender<Result<()>>),
+}
+
+/// A trace being written. Each traced tick is copied out of the world on the run's thread (a
+/// [`Frame`], agents in id order) and written on a thread of the trace's own, so encoding and
+/// I/O overlap the next ticks; at most two frames wait, so memory stays bounded. A flush
+/// (before each checkpoint) and the finish wait until everything is written.
+pub struct Trace {
+    sender: Option<mpsc::SyncSender<Message>>,
+    thread: Option<JoinHandle<Result<()>>>,
+    /// Whether frames carry the walkable area (SQLite keeps it), and the doors' states of the
+    /// last frame (a new area when they change).
+    geometry: bool,
+    doors: Option<Vec<bool>>,
+}
+
 impl Trace {
-    /// Opens the trace (see [`TraceCsv::open`], [`TraceSqlite::open`], ...).
+    /// Opens the trace (see [`TraceCsv::open`], [`TraceSqlite::open`], ...) and starts its
+    /// thread.
     pub fn open(
         path: &Path,
         format: TraceFormat,
@@ -94,40 +148,101 @@ impl Trace {
         every: u64,
         resumed_at: Option<u64>,
     ) -> Result<Trace> {
-        Ok(match format {
-            TraceFormat::Sqlite => Trace::Sqlite(TraceSqlite::open(path, world, run, every, resumed_at)?),
-            TraceFormat::Txt => Trace::Txt(TraceTxt::open(path, world, run, every, resumed_at)?),
-            TraceFormat::Parquet => Trace::Parquet(TraceParquet::open(path, world, run, every, resumed_at)?),
-            TraceFormat::Csv => Trace::Csv(TraceCsv::open(path, world, run, every, resumed_at)?),
+        let mut writer = match format {
+            TraceFormat::Sqlite => {
+                TraceWriter::Sqlite(TraceSqlite::open(path, world, run, every, resumed_at)?)
+            }
+            TraceFormat::Txt => TraceWriter::Txt(TraceTxt::open(path, world, run, every, resumed_at)?),
+            TraceFormat::Parquet => {
+                TraceWriter::Parquet(TraceParquet::open(path, world, run, every, resumed_at)?)
+            }
+            TraceFormat::Csv => TraceWriter::Csv(TraceCsv::open(path, world, run, every, resumed_at)?),
+        };
+        let (sender, frames) = mpsc::sync_channel::<Message>(1);
+        let thread = std::thread::Builder::new()
+            .name("throng-trace".into())
+            .spawn(move || -> Result<()> {
+                for message in frames {
+                    match message {
+                        Message::Frame(frame) => writer.write(&frame)?,
+                        Message::Flush(answer) => {
+                            let result = writer.flush();
+                            let failed = result.as_ref().err().map(|e| format!("{e:#}"));
+                            let _ = answer.send(result);
+                            if let Some(e) = failed {
+                                return Err(anyhow!(e));
+                            }
+                        }
+                    }
+                }
+                writer.finish()
+            })
+            .context("cannot start the trace's writer thread")?;
+        Ok(Trace {
+            sender: Some(sender),
+            thread: Some(thread),
+            geometry: format == TraceFormat::Sqlite,
+            doors: None,
         })
     }
 
-    /// Writes every agent of `world`.
+    /// The error the trace's thread stopped with (it stops at its first).
+    fn stopped(&mut self) -> anyhow::Error {
+        self.sender = None;
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(Err(e))) => e,
+            Some(Err(_)) => anyhow!("the trace's writer thread failed"),
+            _ => anyhow!("the trace's writer thread has stopped"),
+        }
+    }
+
+    fn send(&mut self, message: Message) -> Result<()> {
+        match &self.sender {
+            Some(s) if s.send(message).is_ok() => Ok(()),
+            _ => Err(self.stopped()),
+        }
+    }
+
+    /// Writes every agent of `world` (copied here, written on the trace's thread).
     pub fn write(&mut self, world: &World) -> Result<()> {
-        match self {
-            Trace::Csv(t) => t.write(world),
-            Trace::Sqlite(t) => t.write(world),
-            Trace::Txt(t) => t.write(world),
-            Trace::Parquet(t) => t.write(world),
+        let mut geometry = None;
+        if self.geometry {
+            let doors: Vec<bool> = world.doors.iter().map(|d| d.closed).collect();
+            if self.doors.as_ref() != Some(&doors) {
+                geometry = Some(walkable::wkt(world));
+                self.doors = Some(doors);
+            }
         }
+        self.send(Message::Frame(Frame::of(world, geometry)))
     }
 
-    /// Puts what is written on disk, e.g. before a checkpoint.
+    /// Puts everything written on disk, e.g. before a checkpoint, and waits for it.
     pub fn flush(&mut self) -> Result<()> {
-        match self {
-            Trace::Csv(t) => t.flush(),
-            Trace::Sqlite(t) => t.flush(),
-            Trace::Txt(t) => t.flush(),
-            Trace::Parquet(t) => t.flush(),
+        let (answer, done) = mpsc::sync_channel(1);
+        self.send(Message::Flush(answer))?;
+        match done.recv() {
+            Ok(result) => result,
+            Err(_) => Err(self.stopped()),
         }
     }
 
-    pub fn finish(self) -> Result<()> {
-        match self {
-            Trace::Csv(t) => t.finish(),
-            Trace::Sqlite(t) => t.finish(),
-            Trace::Txt(t) => t.finish(),
-            Trace::Parquet(t) => t.finish(),
+    /// Writes the rest, closes the file and ends the trace's thread.
+    pub fn finish(mut self) -> Result<()> {
+        self.sender = None;
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(result)) => result,
+            Some(Err(_)) => Err(anyhow!("the trace's writer thread failed")),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Trace {
+    /// A trace dropped on an error path still closes its file before the process goes on.
+    fn drop(&mut self) {
+        self.sender = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
         }
     }
 }

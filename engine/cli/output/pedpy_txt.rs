@@ -12,6 +12,7 @@ use anyhow::{Context, Result, bail};
 use throng_engine::World;
 
 use super::file::WholeRows;
+use super::frame::Frame;
 use super::meta::RunInfo;
 
 /// A trace being written in PedPy's text format.
@@ -74,16 +75,13 @@ impl TraceTxt {
         Ok(TraceTxt { path: path.to_owned(), out: WholeRows::new(file), every })
     }
 
-    /// Writes every agent of `world` as one frame, in id order.
-    pub fn write(&mut self, world: &World) -> Result<()> {
-        let a = &world.agents;
-        let frame = world.tick / self.every;
-        let rows = a.rows_in_id_order();
-        let mut text = String::with_capacity(rows.len() * 32);
-        for r in rows {
-            let p = a.position[r];
+    /// Writes every agent of `frame`.
+    pub fn write(&mut self, frame: &Frame) -> Result<()> {
+        let number = frame.tick / self.every;
+        let mut text = String::with_capacity(frame.len() * 32);
+        for (id, p) in frame.id.iter().zip(&frame.position) {
             // Never `-0` (adding +0 turns -0 into 0); the shortest decimal of the f32.
-            text.push_str(&format!("{} {frame} {} {}\n", a.id[r], p.x + 0.0, p.y + 0.0));
+            text.push_str(&format!("{id} {number} {} {}\n", p.x + 0.0, p.y + 0.0));
         }
         self.out
             .write_all(text.as_bytes())

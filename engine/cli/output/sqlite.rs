@@ -24,8 +24,8 @@ use rusqlite::{Connection, params};
 use throng_engine::World;
 use throng_engine::math::norm;
 
+use super::frame::Frame;
 use super::meta::RunInfo;
-use super::walkable;
 
 /// JuPedSim's trajectory format version written (PedPy 1.x reads 1 and 2).
 const FORMAT_VERSION: &str = "2";
@@ -55,8 +55,10 @@ pub struct TraceSqlite {
     pending_rows: usize,
     in_transaction: bool,
     last_commit: std::time::Instant,
-    /// The last geometry written (its WKT's hash), and the doors' states it was made for.
-    geometry: Option<(i64, Vec<bool>)>,
+    /// The hash of the walkable area of the last frame written.
+    geometry: Option<i64>,
+    /// The groups' names.
+    groups: Vec<String>,
     /// Extent of the positions written: (xmin, xmax, ymin, ymax).
     extent: Option<(f64, f64, f64, f64)>,
 }
@@ -99,6 +101,7 @@ impl TraceSqlite {
             last_commit: std::time::Instant::now(),
             geometry: None,
             extent: None,
+            groups: world.groups.iter().map(|g| g.name.clone()).collect(),
         };
         // The step as written (0.1, not f32's 0.100000001), so 10 frames a second is 10.
         let dt: f64 = run.dt.to_string().parse().unwrap_or(world.dt as f64);
@@ -157,51 +160,47 @@ impl TraceSqlite {
         Ok(trace)
     }
 
-    /// Writes every agent of `world` as one frame, in id order.
-    pub fn write(&mut self, world: &World) -> Result<()> {
+    /// Writes every agent of `frame` as one frame (with its walkable area, when it changed).
+    pub fn write(&mut self, frame: &Frame) -> Result<()> {
         let path = self.path.clone();
         if !self.in_transaction {
             self.db.execute_batch("BEGIN").map_err(sql(&path))?;
             self.in_transaction = true;
         }
-        let frame = (world.tick / self.every) as i64;
-        let doors: Vec<bool> = world.doors.iter().map(|d| d.closed).collect();
-        let hash = match &self.geometry {
-            Some((hash, state)) if *state == doors => *hash,
-            _ => {
-                let wkt = walkable::wkt(world);
-                let digest = blake3::hash(wkt.as_bytes());
-                let hash = i64::from_le_bytes(digest.as_bytes()[..8].try_into().expect("8 bytes"));
-                let known: bool = self
-                    .db
-                    .query_row("SELECT EXISTS (SELECT 1 FROM geometry WHERE hash = ?1)", [hash], |r| r.get(0))
+        let number = (frame.tick / self.every) as i64;
+        if let Some(wkt) = &frame.geometry {
+            let digest = blake3::hash(wkt.as_bytes());
+            let hash = i64::from_le_bytes(digest.as_bytes()[..8].try_into().expect("8 bytes"));
+            let known: bool = self
+                .db
+                .query_row("SELECT EXISTS (SELECT 1 FROM geometry WHERE hash = ?1)", [hash], |r| r.get(0))
+                .map_err(sql(&path))?;
+            if !known {
+                self.db
+                    .execute("INSERT INTO geometry (hash, wkt) VALUES (?1, ?2)", params![hash, wkt])
                     .map_err(sql(&path))?;
-                if !known {
-                    self.db
-                        .execute("INSERT INTO geometry (hash, wkt) VALUES (?1, ?2)", params![hash, wkt])
-                        .map_err(sql(&path))?;
-                }
-                self.geometry = Some((hash, doors));
-                hash
             }
+            self.geometry = Some(hash);
+        }
+        let Some(hash) = self.geometry else {
+            bail!("cannot write trace file {}: a frame without its walkable area", path.display());
         };
         self.db
-            .execute("INSERT INTO frame_data (frame, geometry_hash) VALUES (?1, ?2)", params![frame, hash])
+            .execute("INSERT INTO frame_data (frame, geometry_hash) VALUES (?1, ?2)", params![number, hash])
             .map_err(sql(&path))?;
-        let a = &world.agents;
-        let rows = a.rows_in_id_order();
         let mut extent = self.extent;
+        let rows: Vec<usize> = (0..frame.len()).collect();
         // Many rows per statement: SQLite's cost per statement, not per value, dominates.
         for chunk in rows.chunks(ROWS_PER_INSERT) {
             let mut traj =
                 self.db.prepare_cached(&insert_sql(TRAJECTORY, chunk.len())).map_err(sql(&path))?;
             for (n, &r) in chunk.iter().enumerate() {
-                let (p, v) = (a.position[r], a.velocity[r]);
+                let (p, v) = (frame.position[r], frame.velocity[r]);
                 let ori = norm(v);
                 let (x, y) = (p.x as f64, p.y as f64);
                 let k = 6 * n + 1;
-                traj.raw_bind_parameter(k, frame).map_err(sql(&path))?;
-                traj.raw_bind_parameter(k + 1, a.id[r]).map_err(sql(&path))?;
+                traj.raw_bind_parameter(k, number).map_err(sql(&path))?;
+                traj.raw_bind_parameter(k + 1, frame.id[r]).map_err(sql(&path))?;
                 traj.raw_bind_parameter(k + 2, x).map_err(sql(&path))?;
                 traj.raw_bind_parameter(k + 3, y).map_err(sql(&path))?;
                 traj.raw_bind_parameter(k + 4, ori.x as f64).map_err(sql(&path))?;
@@ -214,21 +213,19 @@ impl TraceSqlite {
             traj.raw_execute().map_err(sql(&path))?;
             let mut extra = self.db.prepare_cached(&insert_sql(AGENTS, chunk.len())).map_err(sql(&path))?;
             for (n, &r) in chunk.iter().enumerate() {
-                let v = a.velocity[r];
+                let v = frame.velocity[r];
                 let k = 6 * n + 1;
-                extra.raw_bind_parameter(k, frame).map_err(sql(&path))?;
-                extra.raw_bind_parameter(k + 1, a.id[r]).map_err(sql(&path))?;
-                extra
-                    .raw_bind_parameter(k + 2, &world.groups[a.group[r] as usize].name)
-                    .map_err(sql(&path))?;
+                extra.raw_bind_parameter(k, number).map_err(sql(&path))?;
+                extra.raw_bind_parameter(k + 1, frame.id[r]).map_err(sql(&path))?;
+                extra.raw_bind_parameter(k + 2, &self.groups[frame.group[r] as usize]).map_err(sql(&path))?;
                 extra.raw_bind_parameter(k + 3, v.x as f64).map_err(sql(&path))?;
                 extra.raw_bind_parameter(k + 4, v.y as f64).map_err(sql(&path))?;
-                extra.raw_bind_parameter(k + 5, a.radius[r] as f64).map_err(sql(&path))?;
+                extra.raw_bind_parameter(k + 5, frame.radius[r] as f64).map_err(sql(&path))?;
             }
             extra.raw_execute().map_err(sql(&path))?;
         }
         self.extent = extent;
-        self.pending_rows += a.len();
+        self.pending_rows += frame.len();
         if self.pending_rows >= ROWS_PER_COMMIT || self.last_commit.elapsed() >= MAX_COMMIT_INTERVAL {
             self.commit()?;
         }

@@ -7,6 +7,7 @@ use throng_engine::World;
 
 use super::Seconds;
 use super::file::{self, ContinueAt, CsvWriter};
+use super::frame::Frame;
 use super::meta::{self, RunInfo};
 
 /// The trace's columns, in file order; `throng render` reads files by these names.
@@ -18,20 +19,19 @@ pub const TRACE_COLUMNS_WITHOUT_RADIUS: [&str; 8] = ["tick", "time_s", "id", "gr
 /// The columns of traces written before `time_s` was added; `throng render` still reads them.
 pub const TRACE_COLUMNS_WITHOUT_TIME: [&str; 7] = ["tick", "id", "group", "x", "y", "vx", "vy"];
 
-/// The values of one agent's row (`row` of `world`), in [`TRACE_COLUMNS`] order.
-fn row(world: &World, time: &str, row: usize) -> [String; TRACE_COLUMNS.len()] {
-    let a = &world.agents;
-    let (p, v) = (a.position[row], a.velocity[row]);
+/// The values of the `k`-th agent of `frame`, in [`TRACE_COLUMNS`] order.
+fn row(frame: &Frame, groups: &[String], time: &str, k: usize) -> [String; TRACE_COLUMNS.len()] {
+    let (p, v) = (frame.position[k], frame.velocity[k]);
     [
-        world.tick.to_string(),
+        frame.tick.to_string(),
         time.to_string(),
-        a.id[row].to_string(),
-        world.groups[a.group[row] as usize].name.clone(),
+        frame.id[k].to_string(),
+        groups[frame.group[k] as usize].clone(),
         number(p.x),
         number(p.y),
         number(v.x),
         number(v.y),
-        number(a.radius[row]),
+        number(frame.radius[k]),
     ]
 }
 
@@ -45,6 +45,7 @@ pub struct TraceCsv {
     path: PathBuf,
     writer: CsvWriter,
     seconds: Seconds,
+    groups: Vec<String>,
 }
 
 impl TraceCsv {
@@ -62,22 +63,16 @@ impl TraceCsv {
         let at = resumed_at.map(|tick| ContinueAt { tick, last_row_tick: tick - tick % every });
         let writer = file::open(path, "trace file", &columns, at)?;
         meta::write(path, "throng trace", run, every, &columns)?;
-        Ok(TraceCsv { path: path.to_owned(), writer, seconds: Seconds::of(world.dt) })
+        let groups = world.groups.iter().map(|g| g.name.clone()).collect();
+        Ok(TraceCsv { path: path.to_owned(), writer, seconds: Seconds::of(world.dt), groups })
     }
 
-    /// Writes every agent of `world`, in id order even when the pipeline keeps the rows in
-    /// spatial order.
-    pub fn write(&mut self, world: &World) -> Result<()> {
-        let a = &world.agents;
-        let order = a.id_order();
-        let rows: Box<dyn Iterator<Item = usize>> = match &order {
-            None => Box::new(0..a.len()),
-            Some(o) => Box::new(o.iter().map(|&r| r as usize)),
-        };
-        let time = self.seconds.at(world.tick);
-        for i in rows {
+    /// Writes every agent of `frame`.
+    pub fn write(&mut self, frame: &Frame) -> Result<()> {
+        let time = self.seconds.at(frame.tick);
+        for k in 0..frame.len() {
             self.writer
-                .write_record(row(world, &time, i))
+                .write_record(row(frame, &self.groups, &time, k))
                 .with_context(|| format!("cannot write trace file {}", self.path.display()))?;
         }
         Ok(())

@@ -11,6 +11,7 @@ use parquet::data_type::ByteArray;
 use throng_engine::World;
 
 use super::super::Seconds;
+use super::super::frame::Frame;
 use super::super::meta::RunInfo;
 use super::super::trace::TRACE_COLUMNS;
 use super::footer::{self, ContinueParquet};
@@ -65,13 +66,11 @@ impl TraceParquet {
         Ok(TraceParquet { table, seconds: Seconds::of(world.dt), groups })
     }
 
-    /// Writes every agent of `world`, in id order.
-    pub fn write(&mut self, world: &World) -> Result<()> {
-        let a = &world.agents;
-        let rows = a.rows_in_id_order();
-        let n = rows.len();
+    /// Writes every agent of `frame`.
+    pub fn write(&mut self, frame: &Frame) -> Result<()> {
+        let n = frame.len();
         // The time as the step was written (0.3, not 0.30000000000000004).
-        let time: f64 = self.seconds.at(world.tick).parse()?;
+        let time: f64 = self.seconds.at(frame.tick).parse()?;
         let [
             Values::Int(tick),
             Values::F64(time_s),
@@ -86,19 +85,16 @@ impl TraceParquet {
         else {
             bail!("the trace's columns are not the trace's");
         };
-        tick.extend(std::iter::repeat_n(world.tick as i64, n));
+        tick.extend(std::iter::repeat_n(frame.tick as i64, n));
         time_s.extend(std::iter::repeat_n(time, n));
-        for &r in &rows {
-            let (p, v) = (a.position[r], a.velocity[r]);
-            id.push(a.id[r] as i64);
-            group.push(self.groups[a.group[r] as usize].clone());
-            // Never -0 (adding +0 turns -0 into 0), as the CSV writes them.
-            x.push(p.x + 0.0);
-            y.push(p.y + 0.0);
-            vx.push(v.x + 0.0);
-            vy.push(v.y + 0.0);
-            radius.push(a.radius[r] + 0.0);
-        }
+        id.extend(frame.id.iter().map(|&i| i as i64));
+        group.extend(frame.group.iter().map(|&g| self.groups[g as usize].clone()));
+        // Never -0 (adding +0 turns -0 into 0), as the CSV writes them.
+        x.extend(frame.position.iter().map(|p| p.x + 0.0));
+        y.extend(frame.position.iter().map(|p| p.y + 0.0));
+        vx.extend(frame.velocity.iter().map(|v| v.x + 0.0));
+        vy.extend(frame.velocity.iter().map(|v| v.y + 0.0));
+        radius.extend(frame.radius.iter().map(|r| r + 0.0));
         self.table.end_batch()
     }
 
