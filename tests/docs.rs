@@ -59,3 +59,42 @@ fn every_kind_takes_only_keys_its_table_lists_and_defaults_in_range() {
         }
     }
 }
+
+/// Every Python block in the docs is a copy of an example file that a test runs, marked by
+/// `<!-- example: docs/examples/NAME.py, run by the tests -->` on the line above it: the docs
+/// show users only code that the suite has run.
+#[test]
+fn every_python_block_in_the_docs_is_an_example_the_tests_run() {
+    let tests: String =
+        ["tests/cli/trace_formats.rs", "tests/cli/parquet_output.rs", "tests/cli/batch_outputs.rs"]
+            .iter()
+            .map(|f| std::fs::read_to_string(crate::common::root().join(f)).expect("a test file"))
+            .collect();
+    let docs = std::fs::read_dir(crate::common::root().join("docs")).expect("docs/");
+    for entry in docs.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("a doc");
+        let lines: Vec<&str> = text.lines().collect();
+        for (k, line) in lines.iter().enumerate() {
+            if *line != "```python" {
+                continue;
+            }
+            let marker = k.checked_sub(1).map(|p| lines[p]).unwrap_or_default();
+            let name = marker
+                .strip_prefix("<!-- example: ")
+                .and_then(|m| m.strip_suffix(", run by the tests -->"))
+                .unwrap_or_else(|| {
+                    panic!("{}:{}: a Python block without its example marker", path.display(), k + 1)
+                });
+            let end = lines[k + 1..].iter().position(|l| *l == "```").expect("a closed block") + k + 1;
+            let block: String = lines[k + 1..end].iter().map(|l| format!("{l}\n")).collect();
+            let file = std::fs::read_to_string(crate::common::root().join(name))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(block, file, "{}:{}: the block is not {name}", path.display(), k + 1);
+            assert!(tests.contains(name), "{name}: no test runs it");
+        }
+    }
+}

@@ -23,6 +23,7 @@ print("groups:", sorted(df["group"].unique()))
 print("scenario:", meta["throng.scenario"])
 print("dt:", meta["throng.dt"])
 print("metrics rows:", len(metrics))
+# One value of every column: the first walker (by id) at tick 60.
 first = lf.filter(pl.col("tick") == 60).sort("id").row(0, named=True)
-print("x of the first walker at tick 60:", repr(first["x"]))
+print("first walker at tick 60:", " ".join(f"{k}={v!r}" for k, v in first.items()))
 print("mean speed at the last tick:", metrics["mean_speed"].iloc[-1])

@@ -5,9 +5,11 @@
 
 use std::path::Path;
 
-use super::parquet_output::{csv_rows, parquet_rows};
-use super::trace_formats::ROOM;
-use crate::common::{scratch_dir, throng};
+use std::process::Command;
+
+use super::parquet_output::{csv_rows, parquet_rows, python_has};
+use super::trace_formats::{ROOM, python};
+use crate::common::{root, scratch_dir, throng};
 use crate::fixtures::{assert_error, s, text, write};
 
 /// Four runs of the 30 walkers: two speeds by two seeds, 40 ticks each, keeping both.
@@ -114,6 +116,30 @@ fn kept_files_results_parquet_and_the_series_hold_what_the_runs_wrote() {
         let tail: Vec<Vec<String>> = part.iter().map(|r| r[6..].to_vec()).collect();
         assert_eq!(tail, metrics, "{id}: its metrics");
     }
+
+    // The docs' pandas example: the mean speed over the seeds per swept value and tick.
+    if !python_has("pandas, pyarrow") {
+        assert!(std::env::var_os("THRONG_REQUIRE_PYARROW").is_none(), "THRONG_REQUIRE_PYARROW is set");
+        eprintln!("skipped: the pandas part (pandas or pyarrow is not importable by `{}`)", python());
+        return;
+    }
+    let script =
+        std::fs::read_to_string(root().join("docs/examples/series_pandas.py")).expect("the docs' example");
+    let out = Command::new(python())
+        .arg("-c")
+        .arg(&script)
+        .arg(&series)
+        .arg("groups.walkers.max_speed")
+        .output()
+        .expect("python runs");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("ticks: 41\n") && stdout.contains("values: [1.2, 1.6]\n"), "{stdout}");
+    let speed = names.iter().position(|n| n == "mean_speed").expect("mean_speed");
+    let last = |k: usize| series_rows[k * 41 + 40][speed].parse::<f64>().unwrap();
+    // Plan order: the grid's speed outermost, then the seeds.
+    let expected = format!("last: {:.6} {:.6}", (last(0) + last(1)) / 2.0, (last(2) + last(3)) / 2.0);
+    assert!(stdout.contains(&expected), "{expected} in {stdout}");
 }
 
 #[test]

@@ -359,11 +359,19 @@ fn pedpy_loads_the_sqlite_trace_and_computes_density_and_speed() {
     // The text format, as the docs load it.
     let txt = dir.join("room.txt");
     ok(&throng(&["run", s(&scenario), "--trace", s(&txt), "--trace-every", "2", "--quiet"]));
-    let load = "import pathlib, sys, pedpy\n\
-                t = pedpy.load_trajectory_from_txt(trajectory_file=pathlib.Path(sys.argv[1]))\n\
-                print(t.frame_rate, t.data.frame.nunique(), t.data.id.nunique(), t.data.x.max())";
+    let load = std::fs::read_to_string(root().join("docs/examples/pedpy_txt.py")).expect("the docs' example");
     let out = Command::new(python()).arg("-c").arg(load).arg(&txt).output().expect("python runs");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let words: Vec<String> = text(&out.stdout).split_whitespace().map(str::to_owned).collect();
     assert_eq!(&words[..3], ["5.0", "151", "30"], "{words:?}");
+
+    // The SQLite trace in pandas with throng's columns, as the docs join them.
+    let script =
+        std::fs::read_to_string(root().join("docs/examples/sqlite_pandas.py")).expect("the docs' example");
+    let out = Command::new(python()).arg("-c").arg(&script).arg(&path).output().expect("python runs");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("rows: 4530\n"), "151 frames of 30 walkers: {stdout}");
+    assert!(stdout.contains("last time: 30.0\n"), "frame 150 at 5 frames a second: {stdout}");
+    assert!(stdout.contains("groups: ['walkers']"), "{stdout}");
 }
