@@ -7,12 +7,11 @@
 use std::fs::File;
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 
-use super::trace_formats::{ROOM, python};
+use super::trace_formats::{ROOM, kill_once_written, python};
 use super::{text, write};
 use crate::common::{root, scratch_dir, throng};
 
@@ -190,21 +189,9 @@ fn a_killed_parquet_trace_is_recovered_and_resumes_to_the_uninterrupted_rows() {
         .to_vec()
     };
     ok(&throng(&args("straight").iter().map(String::as_str).collect::<Vec<_>>()));
+    // Killed outright once its second checkpoint is written (the files flush before it).
     let kill = |name: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_throng"))
-            .args(args(name))
-            .current_dir(root())
-            .spawn()
-            .expect("starts");
-        // Killed outright once its second checkpoint is written (the files flush before it).
-        let second = dir.join(format!("{name}-ck")).join("tick-0000000200.ckpt");
-        let started = Instant::now();
-        while !second.exists() {
-            assert!(started.elapsed() < Duration::from_secs(120), "no checkpoint in two minutes");
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        child.kill().expect("killed");
-        child.wait().expect("waited");
+        kill_once_written(&args(name), &dir.join(format!("{name}-ck")).join("tick-0000000200.ckpt"));
     };
 
     // Recovered by hand: every whole row group reads back, whole ticks from 0 to at least the

@@ -245,19 +245,7 @@ fn killed_and_resumed(ext: &str) {
     ok(&throng(&args("straight").iter().map(String::as_str).collect::<Vec<_>>()));
 
     // Killed outright once its first checkpoint is written (the trace commits before it).
-    let mut child = Command::new(env!("CARGO_BIN_EXE_throng"))
-        .args(args("killed"))
-        .current_dir(root())
-        .spawn()
-        .expect("starts");
-    let first = dir.join("killed-ck").join("tick-0000000100.ckpt");
-    let started = Instant::now();
-    while !first.exists() {
-        assert!(started.elapsed() < Duration::from_secs(120), "no checkpoint in two minutes");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    child.kill().expect("killed");
-    child.wait().expect("waited");
+    kill_once_written(&args("killed"), &dir.join("killed-ck").join("tick-0000000100.ckpt"));
     // The file opens and holds whole frames, in order from 0, at least to the checkpoint's.
     let path = dir.join(format!("killed.{ext}"));
     let frames: Vec<(i64, i64)> = if ext == "txt" {
@@ -308,6 +296,19 @@ fn killed_and_resumed(ext: &str) {
     for key in ["xmin", "xmax", "ymin", "ymax", "fps"] {
         assert_eq!(meta(&a, key), meta(&b, key), "{key}");
     }
+}
+
+/// Starts `throng ARGS` and kills it outright (SIGKILL) as soon as `file` exists.
+pub(super) fn kill_once_written(args: &[String], file: &Path) {
+    let mut child =
+        Command::new(env!("CARGO_BIN_EXE_throng")).args(args).current_dir(root()).spawn().expect("starts");
+    let started = Instant::now();
+    while !file.exists() {
+        assert!(started.elapsed() < Duration::from_secs(120), "no {} in two minutes", file.display());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("killed");
+    child.wait().expect("waited");
 }
 
 /// The Python to run PedPy with: `THRONG_PYTHON`, else `python3`.
