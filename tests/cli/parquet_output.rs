@@ -343,3 +343,43 @@ fn pyarrow_and_polars_load_the_parquet_trace_and_metrics() {
     assert_eq!(value("frames:"), 31.0, "ticks 0, 2, ..., 60");
     assert!(value("max density:") >= 0.0);
 }
+
+#[test]
+fn render_draws_a_parquet_trace_as_it_draws_the_csv_one() {
+    let dir = scratch_dir("parquet_render");
+    let scenario = write(&dir, "room.toml", ROOM);
+    for trace in ["t.csv", "t.parquet"] {
+        ok(&throng(&["run", s(&scenario), "--trace", s(&dir.join(trace)), "--trace-every", "5", "--quiet"]));
+    }
+    for (trace, picture) in [("t.csv", "csv.png"), ("t.parquet", "parquet.png")] {
+        let out = throng(&[
+            "render",
+            s(&dir.join(trace)),
+            "--scenario",
+            s(&scenario),
+            "--out",
+            s(&dir.join(picture)),
+            "--tick",
+            "60",
+        ]);
+        ok(&out);
+    }
+    let (a, b) =
+        (std::fs::read(dir.join("csv.png")).unwrap(), std::fs::read(dir.join("parquet.png")).unwrap());
+    assert!(a == b, "the same picture, byte for byte");
+    // A metrics file is not a trace; an unfinished one says how to recover it.
+    ok(&throng(&["run", s(&scenario), "--metrics", s(&dir.join("m.parquet")), "--quiet"]));
+    let e = throng(&["render", s(&dir.join("m.parquet")), "--out", s(&dir.join("x.png"))]);
+    assert_eq!(e.status.code(), Some(2));
+    assert!(
+        text(&e.stderr).contains("not a trace: expected the columns tick, time_s"),
+        "{}",
+        text(&e.stderr)
+    );
+    let bytes = std::fs::read(dir.join("t.parquet")).unwrap();
+    std::fs::write(dir.join("cut.parquet"), &bytes[..bytes.len() / 2]).unwrap();
+    let e = throng(&["render", s(&dir.join("cut.parquet")), "--out", s(&dir.join("x.png"))]);
+    assert_eq!(e.status.code(), Some(2));
+    assert!(text(&e.stderr).contains("throng recover"), "{}", text(&e.stderr));
+    assert!(!dir.join("x.png").exists());
+}

@@ -73,7 +73,7 @@ fn bad_traces_are_errors_with_a_line_number() {
         &["group `a` is not a group of the scenario", "walkers, guards"],
     );
     fails(&["render", s(&good), "--out", o, "--ticks", "5"], &["--ticks applies to a scenario input"]);
-    fails(&["render", s(&dir.join("x.txt")), "--out", o], &["scenario (.toml) or a trace (.csv)"]);
+    fails(&["render", s(&dir.join("x.txt")), "--out", o], &["scenario (.toml) or a trace (.csv, .parquet)"]);
     assert!(!out.exists(), "no output after an error");
 }
 

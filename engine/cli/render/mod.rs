@@ -287,7 +287,7 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
                 default_view,
             })
         }
-        "csv" => {
+        "csv" | "parquet" => {
             for (given, name) in [
                 (args.ticks.is_some(), "--ticks"),
                 (args.seed.is_some(), "--seed"),
@@ -333,7 +333,7 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
             Ok(Input { scene, source: Source::Trace(trace.frames), default_view })
         }
         _ => bail!(
-            "{}: cannot tell the input's kind from its extension; expected a scenario (.toml) or a trace (.csv)",
+            "{}: cannot tell the input's kind from its extension; expected a scenario (.toml) or a trace (.csv, .parquet)",
             args.input.display()
         ),
     }
