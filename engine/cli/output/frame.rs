@@ -1,36 +1,44 @@
-//! One traced tick copied out of the world, agents in id order, so that a trace's writer can
-//! write it on its own thread while the run goes on (see `Trace` in mod.rs).
+//! One tick's agents copied out of the world, rows in id order: what a trace's writer writes
+//! (on its own thread, while the run goes on) and what `throng render` draws.
 
 use throng_engine::World;
 use throng_engine::math::Vec2;
 
-/// The agents of one traced tick, in id order, and what a trace needs of the scene.
+/// One traced tick: the live agents, rows in id order.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Frame {
     pub tick: u64,
     pub id: Vec<u32>,
     /// Index into the world's groups.
-    pub group: Vec<u32>,
+    pub group: Vec<u16>,
     pub position: Vec<Vec2>,
     pub velocity: Vec<Vec2>,
+    /// Body radius, world units.
     pub radius: Vec<f32>,
-    /// The walkable area as WKT, when the trace keeps the geometry and it changed since the
-    /// last frame (the first frame, a door opened or closed).
-    pub geometry: Option<String>,
+    /// Whether each door is closed, in door order; empty when unknown (a trace does not
+    /// record it: the doors are drawn as at tick 0).
+    pub closed_doors: Vec<bool>,
 }
 
 impl Frame {
-    /// Copies the agents of `world` in id order, with `geometry` attached.
-    pub fn of(world: &World, geometry: Option<String>) -> Frame {
+    /// The agents of `world`, rows in id order (the pipeline may keep them in spatial order).
+    pub fn of(world: &World) -> Frame {
         let a = &world.agents;
-        let rows = a.rows_in_id_order();
+        let order = a.id_order();
+        fn gather<T: Copy>(col: &[T], order: &Option<Vec<u32>>) -> Vec<T> {
+            match order {
+                None => col.to_vec(),
+                Some(o) => o.iter().map(|&r| col[r as usize]).collect(),
+            }
+        }
         Frame {
             tick: world.tick,
-            id: rows.iter().map(|&r| a.id[r]).collect(),
-            group: rows.iter().map(|&r| a.group[r] as u32).collect(),
-            position: rows.iter().map(|&r| a.position[r]).collect(),
-            velocity: rows.iter().map(|&r| a.velocity[r]).collect(),
-            radius: rows.iter().map(|&r| a.radius[r]).collect(),
-            geometry,
+            id: gather(&a.id, &order),
+            group: gather(&a.group, &order),
+            position: gather(&a.position, &order),
+            velocity: gather(&a.velocity, &order),
+            radius: gather(&a.radius, &order),
+            closed_doors: world.doors.iter().map(|d| d.closed).collect(),
         }
     }
 

@@ -21,7 +21,7 @@ use anyhow::{Context, Result, anyhow};
 use throng_engine::World;
 use throng_engine::metrics::TickMetrics;
 
-use frame::Frame;
+pub use frame::Frame;
 pub use meta::RunInfo;
 pub use metrics::MetricsCsv;
 pub use parquet::{MetricsParquet, TraceParquet};
@@ -89,10 +89,10 @@ enum TraceWriter {
 }
 
 impl TraceWriter {
-    fn write(&mut self, frame: &Frame) -> Result<()> {
+    fn write(&mut self, frame: &Frame, geometry: Option<&str>) -> Result<()> {
         match self {
             TraceWriter::Csv(t) => t.write(frame),
-            TraceWriter::Sqlite(t) => t.write(frame),
+            TraceWriter::Sqlite(t) => t.write(frame, geometry),
             TraceWriter::Txt(t) => t.write(frame),
             TraceWriter::Parquet(t) => t.write(frame),
         }
@@ -119,7 +119,9 @@ impl TraceWriter {
 
 /// What the run's thread asks of the trace's thread.
 enum Message {
-    Frame(Frame),
+    /// A frame, with the walkable area as WKT when the trace keeps it and it changed since the
+    /// last frame (the first frame, a door opened or closed).
+    Frame(Frame, Option<String>),
     /// Put everything written on disk, then answer.
     Flush(mpsc::SyncSender<Result<()>>),
 }
@@ -164,7 +166,7 @@ impl Trace {
             .spawn(move || -> Result<()> {
                 for message in frames {
                     match message {
-                        Message::Frame(frame) => writer.write(&frame)?,
+                        Message::Frame(frame, geometry) => writer.write(&frame, geometry.as_deref())?,
                         Message::Flush(answer) => {
                             let result = writer.flush();
                             let failed = result.as_ref().err().map(|e| format!("{e:#}"));
@@ -213,7 +215,7 @@ impl Trace {
                 self.doors = Some(doors);
             }
         }
-        self.send(Message::Frame(Frame::of(world, geometry)))
+        self.send(Message::Frame(Frame::of(world), geometry))
     }
 
     /// Puts everything written on disk, e.g. before a checkpoint, and waits for it.

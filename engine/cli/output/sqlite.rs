@@ -160,15 +160,16 @@ impl TraceSqlite {
         Ok(trace)
     }
 
-    /// Writes every agent of `frame` as one frame (with its walkable area, when it changed).
-    pub fn write(&mut self, frame: &Frame) -> Result<()> {
+    /// Writes every agent of `frame` as one frame, with `geometry`, the walkable area as WKT,
+    /// when it changed since the last frame.
+    pub fn write(&mut self, frame: &Frame, geometry: Option<&str>) -> Result<()> {
         let path = self.path.clone();
         if !self.in_transaction {
             self.db.execute_batch("BEGIN").map_err(sql(&path))?;
             self.in_transaction = true;
         }
         let number = (frame.tick / self.every) as i64;
-        if let Some(wkt) = &frame.geometry {
+        if let Some(wkt) = geometry {
             let digest = blake3::hash(wkt.as_bytes());
             let hash = i64::from_le_bytes(digest.as_bytes()[..8].try_into().expect("8 bytes"));
             let known: bool = self

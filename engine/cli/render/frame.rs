@@ -145,47 +145,7 @@ pub struct Scene {
     pub geometry: Option<Geometry>,
 }
 
-/// One traced tick: the live agents, rows in id order.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Frame {
-    pub tick: u64,
-    pub id: Vec<u32>,
-    pub group: Vec<u16>,
-    pub position: Vec<Vec2>,
-    pub velocity: Vec<Vec2>,
-    /// Body radius, world units.
-    pub radius: Vec<f32>,
-    /// Whether each door is closed, in door order; empty when unknown (a trace does not
-    /// record it: the doors are drawn as at tick 0).
-    pub closed_doors: Vec<bool>,
-}
-
-impl Frame {
-    /// The agents of `world`, rows in id order (the pipeline may keep them in spatial order).
-    pub fn of(world: &World) -> Frame {
-        let a = &world.agents;
-        let order = a.id_order();
-        fn gather<T: Copy>(col: &[T], order: &Option<Vec<u32>>) -> Vec<T> {
-            match order {
-                None => col.to_vec(),
-                Some(o) => o.iter().map(|&r| col[r as usize]).collect(),
-            }
-        }
-        Frame {
-            tick: world.tick,
-            id: gather(&a.id, &order),
-            group: gather(&a.group, &order),
-            position: gather(&a.position, &order),
-            velocity: gather(&a.velocity, &order),
-            radius: gather(&a.radius, &order),
-            closed_doors: world.doors.iter().map(|d| d.closed).collect(),
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.id.len()
-    }
-}
+pub use crate::output::Frame;
 
 /// Smallest radius an agent is drawn with, in pixels, so a crowd seen from afar stays visible.
 const MIN_AGENT_PX: f32 = 1.1;
