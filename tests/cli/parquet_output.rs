@@ -383,3 +383,20 @@ fn render_draws_a_parquet_trace_as_it_draws_the_csv_one() {
     assert!(text(&e.stderr).contains("throng recover"), "{}", text(&e.stderr));
     assert!(!dir.join("x.png").exists());
 }
+
+#[test]
+fn plot_draws_parquet_metrics_as_it_draws_the_csv_ones() {
+    let dir = scratch_dir("parquet_plot");
+    let scenario = write(&dir, "room.toml", ROOM);
+    for (sub, file) in [("csv", "room.csv"), ("parquet", "room.parquet")] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        let metrics = dir.join(sub).join(file);
+        ok(&throng(&["run", s(&scenario), "--metrics", s(&metrics), "--quiet"]));
+        ok(&throng(&["plot", s(&metrics), "--out", s(&dir.join(sub).join("plot.svg"))]));
+    }
+    let (a, b) = (
+        std::fs::read(dir.join("csv/plot.svg")).unwrap(),
+        std::fs::read(dir.join("parquet/plot.svg")).unwrap(),
+    );
+    assert!(!a.is_empty() && a == b, "the same plot, byte for byte");
+}

@@ -169,22 +169,82 @@ fn gate_series(name: &str, per_tick: &[f64], dt: Option<f64>) -> Series {
     Series { title: format!("gate {name} throughput ({GATE_WINDOW_S:.0} s mean)"), unit: "agents/s", values }
 }
 
-fn read_metrics(path: &Path, panels: &[&str]) -> Result<Table> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => anyhow!("{file}: no such metrics file"),
-        _ => anyhow!("{file}: cannot read the metrics: {e}"),
-    })?;
+/// A metrics file's header and rows as text, each row with where it stands (`file:line`, or
+/// `file: row N` in Parquet), from either format `throng run --metrics` writes.
+type MetricsText = (Vec<String>, Vec<(String, Vec<String>)>);
+
+fn metrics_csv(file: &str, bytes: &[u8]) -> Result<MetricsText> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         bail!("{file}: the metrics file is empty; write one with `throng run SCENARIO --metrics {file}`");
     }
-    let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(std::io::Cursor::new(&bytes));
+    let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(std::io::Cursor::new(bytes));
     let header: Vec<String> = reader
         .headers()
         .map_err(|e| anyhow!("{file}:1: {e}"))?
         .iter()
         .map(|h| h.trim().to_string())
         .collect();
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| match (e.kind(), e.position()) {
+            (csv::ErrorKind::UnequalLengths { expected_len, len, .. }, Some(p)) => {
+                anyhow!("{file}:{}: expected {expected_len} columns, found {len}", p.line())
+            }
+            (_, Some(p)) => anyhow!("{file}:{}: {e}", p.line()),
+            _ => anyhow!("{file}: {e}"),
+        })?;
+        let line = record.position().map_or(0, |p| p.line());
+        rows.push((format!("{file}:{line}"), record.iter().map(str::to_string).collect()));
+    }
+    Ok((header, rows))
+}
+
+fn metrics_parquet(file: &str, opened: std::fs::File) -> Result<MetricsText> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::Field;
+    let reader = SerializedFileReader::new(opened).map_err(|e| {
+        anyhow!("{file}: not a whole Parquet file ({e}); a run killed while writing it leaves it so: `throng recover {file}`")
+    })?;
+    let header: Vec<String> = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .map(|c| c.name().to_string())
+        .collect();
+    let mut rows = Vec::new();
+    for (k, row) in reader.get_row_iter(None).map_err(|e| anyhow!("{file}: {e}"))?.enumerate() {
+        let row = row.map_err(|e| anyhow!("{file}: row {}: {e}", k + 1))?;
+        let values = row
+            .get_column_iter()
+            .map(|(_, f)| match f {
+                Field::Long(x) => x.to_string(),
+                Field::Double(x) => x.to_string(),
+                Field::Str(x) => x.clone(),
+                Field::Null => String::new(),
+                other => other.to_string(),
+            })
+            .collect();
+        rows.push((format!("{file}: row {}", k + 1), values));
+    }
+    Ok((header, rows))
+}
+
+fn read_metrics(path: &Path, panels: &[&str]) -> Result<Table> {
+    let file = path.display().to_string();
+    let cannot = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::NotFound => anyhow!("{file}: no such metrics file"),
+        _ => anyhow!("{file}: cannot read the metrics: {e}"),
+    };
+    let mut opened = std::fs::File::open(path).map_err(cannot)?;
+    let mut magic = [0u8; 4];
+    let parquet = std::io::Read::read_exact(&mut opened, &mut magic).is_ok() && &magic == b"PAR1";
+    let (header, rows) = if parquet {
+        metrics_parquet(&file, opened)?
+    } else {
+        metrics_csv(&file, &std::fs::read(path).map_err(cannot)?)?
+    };
     let col = |name: &str| header.iter().position(|h| h == name);
     let mut needed = vec!["tick", "time_s"];
     needed.extend(panels.iter().copied().filter(|p| *p != GATES));
@@ -216,35 +276,22 @@ fn read_metrics(path: &Path, panels: &[&str]) -> Result<Table> {
     // With events: each row names those that fired before its tick ran, at the tick before.
     let events_col = col("events");
     let mut events: Vec<(u64, String)> = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| match (e.kind(), e.position()) {
-            (csv::ErrorKind::UnequalLengths { expected_len, len, .. }, Some(p)) => {
-                anyhow!("{file}:{}: expected {expected_len} columns, found {len}", p.line())
-            }
-            (_, Some(p)) => anyhow!("{file}:{}: {e}", p.line()),
-            _ => anyhow!("{file}: {e}"),
-        })?;
-        let line = record.position().map_or(0, |p| p.line());
+    for (place, record) in &rows {
         let tick: u64 = record[tick_col].trim().parse().map_err(|_| {
-            anyhow!(
-                "{file}:{line}: column `tick`: expected a whole number >= 0, found `{}`",
-                &record[tick_col]
-            )
+            anyhow!("{place}: column `tick`: expected a whole number >= 0, found `{}`", &record[tick_col])
         })?;
         if ticks.last().is_some_and(|&last| last >= tick) {
             bail!(
-                "{file}:{line}: tick {tick} does not follow tick {}; rows must be in increasing tick order",
+                "{place}: tick {tick} does not follow tick {}; rows must be in increasing tick order",
                 ticks[ticks.len() - 1]
             );
         }
         let number = |i: usize| -> Result<f64> {
             match record[i].trim().parse::<f64>() {
                 Ok(v) if v.is_finite() => Ok(v),
-                _ => bail!(
-                    "{file}:{line}: column `{}`: expected a finite number, found `{}`",
-                    header[i],
-                    &record[i]
-                ),
+                _ => {
+                    bail!("{place}: column `{}`: expected a finite number, found `{}`", header[i], &record[i])
+                }
             }
         };
         let time = number(time_col)?;
