@@ -35,7 +35,7 @@ use throng_engine::{RunSettings, Simulation};
 mod kept;
 mod results;
 
-pub use results::{csv_bytes, override_cells, override_columns, rows_parquet, value_text};
+pub use results::{OverrideValue, csv_bytes, override_columns, override_values, rows_parquet, value_text};
 
 /// Where the run `id` of the batch output directory `out` keeps its per-tick metrics.
 pub fn kept_metrics_path(out: &Path, id: &str) -> PathBuf {

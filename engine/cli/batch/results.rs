@@ -100,45 +100,40 @@ fn override_kind(rows: &[&Row], key: &str) -> Kind {
     }
 }
 
-/// An override's value as a cell of a column of `kind`.
-fn override_cell(v: Option<&serde_json::Value>, kind: Kind) -> Cell<'static> {
-    match (v, kind) {
-        (None, _) => Cell::Null,
-        (Some(v), Kind::Int) => v.as_i64().map_or(Cell::Null, Cell::Int),
-        (Some(v), Kind::F64) => v.as_f64().map_or(Cell::Null, Cell::F64),
-        (Some(_), _) => Cell::Null,
-    }
-}
-
 /// The override columns of `rows` (`set.KEY`, typed by their values), for the Parquet tables.
-pub fn override_columns(rows: &[&Row], keys: &[String]) -> Vec<(Column, Kind)> {
-    keys.iter()
-        .map(|k| {
-            let kind = override_kind(rows, k);
-            (Column::nullable(format!("set.{k}"), kind), kind)
-        })
-        .collect()
+pub fn override_columns(rows: &[&Row], keys: &[String]) -> Vec<Column> {
+    keys.iter().map(|k| Column::nullable(format!("set.{k}"), override_kind(rows, k))).collect()
 }
 
-/// The cells of `row`'s overrides in the columns `columns` made.
-pub fn override_cells<'a>(
-    row: &Row,
-    keys: &[String],
-    columns: &[(Column, Kind)],
-    texts: &'a mut Vec<String>,
-) -> Vec<Cell<'a>> {
-    texts.clear();
-    let values: Vec<Option<&serde_json::Value>> = keys.iter().map(|k| row.overrides.get(k)).collect();
-    for (v, (_, kind)) in values.iter().zip(columns) {
-        texts.push(if *kind == Kind::Text { v.map(value_text).unwrap_or_default() } else { String::new() });
+/// One override of a row, as its `set.KEY` column holds it.
+pub enum OverrideValue {
+    Int(i64),
+    F64(f64),
+    Text(String),
+    /// The row has no such key.
+    Null,
+}
+
+impl OverrideValue {
+    pub fn cell(&self) -> Cell<'_> {
+        match self {
+            OverrideValue::Int(x) => Cell::Int(*x),
+            OverrideValue::F64(x) => Cell::F64(*x),
+            OverrideValue::Text(s) => Cell::Text(s),
+            OverrideValue::Null => Cell::Null,
+        }
     }
-    values
-        .iter()
+}
+
+/// `row`'s value of each key, in the kind of its column (from [`override_columns`]).
+pub fn override_values(row: &Row, keys: &[String], columns: &[Column]) -> Vec<OverrideValue> {
+    keys.iter()
         .zip(columns)
-        .zip(texts.iter())
-        .map(|((v, (_, kind)), text)| match (kind, v) {
-            (Kind::Text, Some(_)) => Cell::Text(text),
-            _ => override_cell(*v, *kind),
+        .map(|(key, column)| match (row.overrides.get(key), column.kind) {
+            (None, _) => OverrideValue::Null,
+            (Some(v), Kind::Int) => v.as_i64().map_or(OverrideValue::Null, OverrideValue::Int),
+            (Some(v), Kind::F64) => v.as_f64().map_or(OverrideValue::Null, OverrideValue::F64),
+            (Some(v), _) => OverrideValue::Text(value_text(v)),
         })
         .collect()
 }
@@ -159,12 +154,11 @@ pub fn rows_parquet(path: &Path, rows: &[&Row], keys: &[String]) -> Result<()> {
         })
         .collect();
     let set = override_columns(rows, keys);
-    columns.extend(set.iter().map(|(c, _)| c.clone()));
+    columns.extend(set.iter().cloned());
     columns.extend(metrics.iter().map(|m| Column::nullable(format!("metric.{m}"), Kind::F64)));
     columns.extend(expectations.iter().map(|e| Column::nullable(format!("expect.{e}"), Kind::Text)));
     let key_values = [("throng.format".to_string(), "throng batch results".to_string())];
     write_whole(path, "results file", columns, &key_values, |table| {
-        let mut texts = Vec::new();
         for r in rows {
             let fixed: Vec<Fixed> = FIXED.iter().map(|(_, value)| value(r)).collect();
             let mut cells: Vec<Cell> = fixed
@@ -176,7 +170,8 @@ pub fn rows_parquet(path: &Path, rows: &[&Row], keys: &[String]) -> Result<()> {
                     Fixed::Maybe(s) => s.as_deref().map_or(Cell::Null, Cell::Text),
                 })
                 .collect();
-            cells.extend(override_cells(r, keys, &set, &mut texts));
+            let overrides = override_values(r, keys, &set);
+            cells.extend(overrides.iter().map(OverrideValue::cell));
             cells.extend(metrics.iter().map(|m| r.metrics.get(m).map_or(Cell::Null, |x| Cell::F64(*x))));
             cells.extend(
                 expectations.iter().map(|e| r.expectations.get(e).map_or(Cell::Null, |x| Cell::Text(x))),

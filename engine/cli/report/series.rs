@@ -10,7 +10,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 
-use crate::batch::{Row, kept_metrics_path, override_cells, override_columns};
+use crate::batch::{OverrideValue, Row, kept_metrics_path, override_columns, override_values};
 use crate::output::parquet::{Cell, Column, Kind, write_whole};
 
 /// The columns of a run's metrics file, with their kinds.
@@ -77,14 +77,14 @@ pub fn write(path: &Path, runs: &[(&Row, &PathBuf)], keys: &[String]) -> Result<
         Column::new("scenario", Kind::Text),
         Column::new("seed", Kind::Int),
     ];
-    columns.extend(set.iter().map(|(c, _)| c.clone()));
+    columns.extend(set.iter().cloned());
     columns.extend(metrics.iter().map(|(name, kind)| Column::nullable(name.clone(), *kind)));
     let key_values = [("throng.format".to_string(), "throng batch series".to_string())];
     let mut count = 0;
     write_whole(path, "series file", columns, &key_values, |table| {
-        let mut texts = Vec::new();
         for ((row, _), file) in runs.iter().zip(&files) {
             let reader = open(file)?;
+            let overrides = override_values(row, keys, &set);
             let index: BTreeMap<String, usize> =
                 metric_columns(&reader).into_iter().enumerate().map(|(k, (name, _))| (name, k)).collect();
             for record in reader.get_row_iter(None).map_err(|e| anyhow!("{}: {e}", file.display()))? {
@@ -96,7 +96,7 @@ pub fn write(path: &Path, runs: &[(&Row, &PathBuf)], keys: &[String]) -> Result<
                     Cell::Text(&row.scenario),
                     Cell::Int(row.seed as i64),
                 ];
-                cells.extend(override_cells(row, keys, &set, &mut texts));
+                cells.extend(overrides.iter().map(OverrideValue::cell));
                 for (name, _) in &metrics {
                     cells.push(match index.get(name).map(|&k| fields[k]) {
                         Some(Field::Long(x)) => Cell::Int(*x),
