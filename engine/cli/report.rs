@@ -42,6 +42,10 @@ pub struct ReportArgs {
     /// metrics of each tick.
     #[arg(long, value_name = "FILE.parquet")]
     series: Option<PathBuf>,
+    /// Also draw each expectation across points (`trend` + `along`) as a chart in DIR
+    /// (`trend-NAME.png`): its statistic against the swept key, a line per series.
+    #[arg(long, value_name = "DIR")]
+    trend_charts: Option<PathBuf>,
     /// Print nothing but errors (the CSV files are still written).
     #[arg(long)]
     quiet: bool,
@@ -347,6 +351,10 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
     }
     let summary = w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))?;
     let across = trends::judge(&points, &manifest.expect);
+    let charts = match &args.trend_charts {
+        Some(dir) => trends::charts(dir, &across, &manifest.expect)?,
+        None => Vec::new(),
+    };
     if !across.is_empty() {
         table.push_str("\nacross points\n");
         table.push_str(&trends::lines(&across, &manifest.expect));
@@ -399,6 +407,9 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
             path.display(),
             runs_path.display()
         );
+        for chart in &charts {
+            let _ = writeln!(stdout, "chart      {}", chart.display());
+        }
         if let Some((path, rows)) = series {
             let _ = writeln!(stdout, "series     {} ({rows} rows)", path.display());
         }

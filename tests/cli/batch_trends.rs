@@ -117,6 +117,29 @@ fn report_judges_trends_along_a_swept_key() {
         assert!(times[0] > 38.0 && times[0] < 41.0, "{row}");
         assert_eq!(fields[6], "pass", "{row}");
     }
+
+    // --trend-charts: one picture per expectation across points, a PNG of the chart's size.
+    let charts = dir.join("charts");
+    let out = throng(&["report", out_dir.to_str().unwrap(), "--trend-charts", charts.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "the same verdicts: {}", text(&out.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&charts)
+        .expect("the charts")
+        .map(|e| e.expect("an entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let across = BATCH.matches("trend = ").count();
+    assert_eq!(names.len(), across, "{names:?}");
+    assert!(names.contains(&"trend-faster-is-sooner.png".to_string()), "{names:?}");
+    for name in &names {
+        let png = std::fs::read(charts.join(name)).expect("a chart");
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{name}");
+        let (w, h) = (
+            u32::from_be_bytes(png[16..20].try_into().unwrap()),
+            u32::from_be_bytes(png[20..24].try_into().unwrap()),
+        );
+        assert_eq!((w, h), (1040, 540), "{name}");
+        assert!(text(&out.stdout).contains(name.as_str()), "the report names {name}");
+    }
 }
 
 #[test]

@@ -174,6 +174,14 @@ fn table() -> String {
             if r[4] == "pass" || r[4] == "reported" { r[4].clone() } else { format!("**{}**", r[4]) };
         t.push_str(&format!("| {} | {} | {} | {} | {verdict} |\n", r[0], r[1], r[2], r[3]));
     }
+    t.push_str(
+        "\nRiMEA 4's fundamental diagram, from `throng report --trend-charts` on its batch: the mean speed \
+         in each measurement area against the number of walkers in the 26 m × 2 m corridor (density = \
+         walkers / 52 m², 0.5 to 6 per m²), a line per model:\n\n",
+    );
+    for chart in DIAGRAMS {
+        t.push_str(&format!("![{chart}](verification/{chart})\n"));
+    }
     t.push_str("\nPictures (the scenario's own model, trails behind each walker):\n\n");
     for (stem, tick, _) in PICTURES {
         t.push_str(&format!("![{stem} at tick {tick}](verification/{stem}.png)\n"));
@@ -181,10 +189,31 @@ fn table() -> String {
     t
 }
 
-/// Draws every picture into docs/verification/.
+/// The charts of RiMEA 4's batch drawn into docs/verification/ (`throng report --trend-charts`).
+const DIAGRAMS: [&str; 2] = [
+    "trend-rimea-4-speed-falls-as-density-rises-west-area.png",
+    "trend-rimea-4-speed-falls-as-density-rises-east-area.png",
+];
+
+/// Draws every picture into docs/verification/, and the fundamental diagram from the RiMEA 4
+/// batch that `table()` ran.
 fn pictures() {
     let dir = root().join("docs/verification");
     std::fs::create_dir_all(&dir).expect("docs/verification");
+    let batch_out = root().join("target/test-scratch/verification_table/rimea_04.toml");
+    let report = throng(&[
+        "report",
+        batch_out.to_str().expect("utf-8"),
+        "--trend-charts",
+        dir.to_str().expect("utf-8"),
+        "--out",
+        scratch_dir("verification_diagram").to_str().expect("utf-8"),
+        "--quiet",
+    ]);
+    assert!(matches!(report.status.code(), Some(0 | 1)), "the RiMEA 4 report: {}", text(&report.stderr));
+    for chart in DIAGRAMS {
+        assert!(dir.join(chart).is_file(), "{chart} was drawn");
+    }
     for (stem, tick, trails) in PICTURES {
         let scenario = root().join("scenarios/verification").join(format!("{stem}.toml"));
         let out = dir.join(format!("{stem}.png"));

@@ -15,6 +15,7 @@ mod legend;
 pub mod plot;
 mod targets;
 mod trace;
+pub mod xy_chart;
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};

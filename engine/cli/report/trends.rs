@@ -1,15 +1,17 @@
 //! `throng report`'s judgement of batch expectations across points (`trend` + `along`): the
 //! points are split into series that differ only in the `along` key (or scenario file), each
 //! series' statistics in plan order are measured (`throng_engine::batch::trend`) and judged,
-//! printed under "across points" and written to `trends.csv`.
+//! printed under "across points", written to `trends.csv` and, asked, drawn as charts.
 
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use throng_engine::batch::{Across, BatchExpectation, trend};
 
 use super::{fmt, point_stat};
 use crate::batch::{Row, value_text};
+use crate::render::xy_chart::{self, Line};
 use throng_engine::batch::trend::PointValue;
 
 /// One series of one expectation, judged.
@@ -146,4 +148,72 @@ pub fn csv(verdicts: &[SeriesVerdict]) -> Result<Vec<u8>> {
         ])?;
     }
     w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))
+}
+
+/// A file name made of `name`'s letters and digits (others become `-`).
+fn slug(name: &str) -> String {
+    let s: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    s.split('-').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("-")
+}
+
+/// A series' name in a legend: what its points share, short: one override by its value alone
+/// (`cfsm`, not `groups.walkers.model=cfsm`), several by the last part of each key
+/// (`kind=orca, neighbour_dist=5`).
+fn legend(series: &str) -> String {
+    if series.is_empty() {
+        return "all points".into();
+    }
+    let parts: Vec<&str> = series.split("; ").collect();
+    match parts[..] {
+        [one] => one.split_once('=').map_or(one, |(_, v)| v).to_string(),
+        _ => parts
+            .iter()
+            .map(|p| match p.split_once('=') {
+                Some((k, v)) => format!("{}={v}", k.rsplit('.').next().unwrap_or(k)),
+                None => p.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// Draws each expectation across points as a chart in `dir` (`trend-NAME.png`): its statistic
+/// against the `along` key's value, a line per series. Returns the files written.
+pub fn charts(
+    dir: &Path,
+    verdicts: &[SeriesVerdict],
+    expectations: &[BatchExpectation],
+) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut written = Vec::new();
+    for e in expectations {
+        let Some(a) = &e.across else { continue };
+        let series: Vec<&SeriesVerdict> = verdicts.iter().filter(|v| v.name == e.name).collect();
+        if series.is_empty() {
+            continue;
+        }
+        // x: the along key's values when they are numbers, else the points' order.
+        let numeric = series.iter().all(|s| s.values.iter().all(|(x, _)| x.parse::<f64>().is_ok()));
+        let lines: Vec<Line> = series
+            .iter()
+            .map(|s| Line {
+                name: legend(&s.series),
+                points: s
+                    .values
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (x, v))| {
+                        (if numeric { x.parse().unwrap_or(k as f64) } else { k as f64 }, v.value)
+                    })
+                    .collect(),
+            })
+            .collect();
+        let x_label = if numeric { a.along.clone() } else { format!("{} (points in plan order)", a.along) };
+        let y_label = format!("{} of {} over the seeds", e.stat.name(), e.metric);
+        let path = dir.join(format!("trend-{}.png", slug(&e.name)));
+        xy_chart::write(&path, &e.name, &x_label, &y_label, &lines)?;
+        written.push(path);
+    }
+    Ok(written)
 }
