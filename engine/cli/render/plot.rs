@@ -200,11 +200,9 @@ fn metrics_csv(file: &str, bytes: &[u8]) -> Result<MetricsText> {
 }
 
 fn metrics_parquet(file: &str, opened: std::fs::File) -> Result<MetricsText> {
-    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::file::reader::FileReader;
     use parquet::record::Field;
-    let reader = SerializedFileReader::new(opened).map_err(|e| {
-        anyhow!("{file}: not a whole Parquet file ({e}); a run killed while writing it leaves it so: `throng recover {file}`")
-    })?;
+    let reader = crate::output::parquet::open_whole(file, opened)?;
     let header: Vec<String> = reader
         .metadata()
         .file_metadata()
@@ -238,8 +236,7 @@ fn read_metrics(path: &Path, panels: &[&str]) -> Result<Table> {
         _ => anyhow!("{file}: cannot read the metrics: {e}"),
     };
     let mut opened = std::fs::File::open(path).map_err(cannot)?;
-    let mut magic = [0u8; 4];
-    let parquet = std::io::Read::read_exact(&mut opened, &mut magic).is_ok() && &magic == b"PAR1";
+    let parquet = crate::output::parquet::starts_as_parquet(&mut opened);
     let (header, rows) = if parquet {
         metrics_parquet(&file, opened)?
     } else {

@@ -27,8 +27,7 @@ pub fn read_trace(path: &Path, scenario_groups: Option<&[(String, f32)]>) -> Res
         _ => anyhow!("{file}: cannot read the trace: {e}"),
     };
     let mut opened = std::fs::File::open(path).map_err(cannot)?;
-    let mut magic = [0u8; 4];
-    let parquet = std::io::Read::read_exact(&mut opened, &mut magic).is_ok() && &magic == b"PAR1";
+    let parquet = crate::output::parquet::starts_as_parquet(&mut opened);
     let mut frames = Frames::new(scenario_groups);
     if parquet {
         read_parquet(&file, opened, &mut frames)?;
@@ -194,11 +193,9 @@ fn read_csv(file: &str, bytes: &[u8], frames: &mut Frames) -> Result<()> {
 /// A Parquet trace (`throng run --trace FILE.parquet`): its columns must be the CSV trace's,
 /// typed as `throng run` writes them.
 fn read_parquet(file: &str, opened: std::fs::File, frames: &mut Frames) -> Result<()> {
-    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::file::reader::FileReader;
     use parquet::record::{Field, RowAccessor};
-    let reader = SerializedFileReader::new(opened).map_err(|e| {
-        anyhow!("{file}: not a whole Parquet file ({e}); a run killed while writing it leaves it so: `throng recover {file}`")
-    })?;
+    let reader = crate::output::parquet::open_whole(file, opened)?;
     let names: Vec<String> = reader
         .metadata()
         .file_metadata()

@@ -1,13 +1,15 @@
 //! Output as Parquet: a table writer that writes row groups as a run goes and keeps the
-//! file's footer beside it until it closes (table.rs, footer.rs), and the trace and metrics
-//! written with it.
+//! file's footer beside it until it closes (table.rs, footer.rs), the trace and metrics
+//! written with it, and opening such a file to read it back (read.rs).
 
 mod footer;
 mod metrics;
+mod read;
 mod table;
 mod trace;
 
 pub use footer::recover;
 pub use metrics::MetricsParquet;
+pub use read::{open_whole, starts_as_parquet};
 pub use table::{Cell, Column, Kind, write_whole};
 pub use trace::TraceParquet;
