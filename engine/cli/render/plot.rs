@@ -203,14 +203,7 @@ fn metrics_parquet(file: &str, opened: std::fs::File) -> Result<MetricsText> {
     use parquet::file::reader::FileReader;
     use parquet::record::Field;
     let reader = crate::output::parquet::open_whole(file, opened)?;
-    let header: Vec<String> = reader
-        .metadata()
-        .file_metadata()
-        .schema_descr()
-        .columns()
-        .iter()
-        .map(|c| c.name().to_string())
-        .collect();
+    let header = crate::output::parquet::column_names(&reader);
     let mut rows = Vec::new();
     for (k, row) in reader.get_row_iter(None).map_err(|e| anyhow!("{file}: {e}"))?.enumerate() {
         let row = row.map_err(|e| anyhow!("{file}: row {}: {e}", k + 1))?;

@@ -196,14 +196,7 @@ fn read_parquet(file: &str, opened: std::fs::File, frames: &mut Frames) -> Resul
     use parquet::file::reader::FileReader;
     use parquet::record::{Field, RowAccessor};
     let reader = crate::output::parquet::open_whole(file, opened)?;
-    let names: Vec<String> = reader
-        .metadata()
-        .file_metadata()
-        .schema_descr()
-        .columns()
-        .iter()
-        .map(|c| c.name().to_string())
-        .collect();
+    let names = crate::output::parquet::column_names(&reader);
     if names != TRACE_COLUMNS {
         bail!(
             "{file}: not a trace: expected the columns {} (from `throng run --trace FILE.parquet`), found {}",

@@ -28,6 +28,7 @@
 //! reports aggregate over the seeds of a point.
 
 mod expect;
+mod keep;
 mod parse;
 pub mod trend;
 

@@ -10,6 +10,6 @@ mod trace;
 
 pub use footer::recover;
 pub use metrics::MetricsParquet;
-pub use read::{open_whole, starts_as_parquet};
+pub use read::{column_names, open_whole, starts_as_parquet};
 pub use table::{Cell, Column, Kind, write_whole};
 pub use trace::TraceParquet;

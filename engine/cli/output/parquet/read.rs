@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::Read;
 
 use anyhow::{Result, anyhow};
-use parquet::file::reader::SerializedFileReader;
+use parquet::file::reader::{FileReader, SerializedFileReader};
 
 /// Whether `file` starts with Parquet's magic bytes (read from where it stands, the start).
 pub fn starts_as_parquet(file: &mut File) -> bool {
@@ -19,4 +19,9 @@ pub fn open_whole(shown: &str, file: File) -> Result<SerializedFileReader<File>>
     SerializedFileReader::new(file).map_err(|e| {
         anyhow!("{shown}: not a whole Parquet file ({e}); a run killed while writing it leaves it so: `throng recover {shown}`")
     })
+}
+
+/// The names of a Parquet file's columns, in order.
+pub fn column_names(reader: &SerializedFileReader<File>) -> Vec<String> {
+    reader.metadata().file_metadata().schema_descr().columns().iter().map(|c| c.name().to_string()).collect()
 }
