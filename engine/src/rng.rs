@@ -73,6 +73,20 @@ pub fn uniform(rng: &mut AgentRng, lo: f32, hi: f32) -> f32 {
     lo + (hi - lo) * unit(rng)
 }
 
+/// A vector whose components are uniform in [lo, hi), drawn in axis order (x, y, then z).
+#[inline]
+pub fn uniform_vector<V: crate::math::Vector>(rng: &mut AgentRng, lo: f32, hi: f32) -> V {
+    V::from_fn(|_| uniform(rng, lo, hi))
+}
+
+/// Which way a cone turn goes ([`crate::math::Vector::cone_turn`]'s `spin`): in the plane a
+/// fair coin (left 0.25, right 0.75: one draw, as a coin), in space an azimuth uniform in
+/// [0, 1).
+#[inline]
+pub fn spin<V: crate::math::Vector>(rng: &mut AgentRng) -> f32 {
+    if V::DIMENSIONS == 2 { if coin(rng) { 0.25 } else { 0.75 } } else { unit(rng) }
+}
+
 /// A fair coin.
 #[inline]
 pub fn coin(rng: &mut AgentRng) -> bool {

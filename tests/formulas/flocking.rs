@@ -22,7 +22,7 @@ fn separation_mean_points_away_from_mean_offset() {
 #[test]
 fn separation_without_neighbours_is_zero() {
     for variant in [SeparationVariant::Mean, SeparationVariant::InverseDistance] {
-        assert_eq!(separation(std::iter::empty(), 3.0, variant), Vec2::ZERO);
+        assert_eq!(separation(std::iter::empty::<Vec2>(), 3.0, variant), Vec2::ZERO);
     }
 }
 
@@ -72,7 +72,7 @@ fn alignment_steers_towards_mean_heading() {
     // v = 0: force = (0.5, 0).
     let f = alignment([Vec2::ZERO, v(4.0, 0.0)].into_iter(), Vec2::ZERO);
     assert_close(f, v(0.5, 0.0));
-    assert_eq!(alignment(std::iter::empty(), v(1.0, 1.0)), Vec2::ZERO);
+    assert_eq!(alignment(std::iter::empty::<Vec2>(), v(1.0, 1.0)), Vec2::ZERO);
 }
 
 #[test]
@@ -84,7 +84,7 @@ fn cohesion_seeks_the_neighbours_centre() {
     assert_close(f, v(2.0, 3.0));
     // Neighbours all on the agent: c - p = 0, desired = 0, force = -v.
     assert_eq!(cohesion([Vec2::ZERO; 3].into_iter(), v(1.0, -2.0), 5.0, seek), v(-1.0, 2.0));
-    assert_eq!(cohesion(std::iter::empty(), v(1.0, 1.0), 5.0, seek), Vec2::ZERO);
+    assert_eq!(cohesion(std::iter::empty::<Vec2>(), v(1.0, 1.0), 5.0, seek), Vec2::ZERO);
 }
 
 /// The Unity flock's cohesion: `norm(c − p) · |v|`, no `−v` damping.

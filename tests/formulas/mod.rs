@@ -5,6 +5,7 @@
 
 mod end_to_end;
 mod flocking;
+mod in_space;
 mod integrate;
 mod leader_following;
 mod obstacles;

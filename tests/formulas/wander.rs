@@ -11,18 +11,18 @@ use crate::common::{assert_close, v};
 fn wander_jitter_moves_then_projects_onto_circle() {
     // c = (3, 0), jitter step (ux, uy) * jitter * √(dt · 0.1) = (0, 1) * 8 * √(2.5 · 0.1)
     // = (0, 1) * 8 * 0.5 = (0, 4): c = (3, 4), |c| = 5, norm = (0.6, 0.8), radius 10: c = (6, 8).
-    assert_close(wander_jitter(v(3.0, 0.0), 0.0, 1.0, 8.0, 2.5, 10.0), v(6.0, 8.0));
+    assert_close(wander_jitter(v(3.0, 0.0), v(0.0, 1.0), 8.0, 2.5, 10.0), v(6.0, 8.0));
     // c = (1, 0), step (-1, 0.5) * 2 * √(10 · 0.1) = (-2, 1): c = (-1, 1),
     // norm = (-0.7071068, 0.7071068), radius 2: c = (-1.4142136, 1.4142136).
-    assert_close(wander_jitter(v(1.0, 0.0), -1.0, 0.5, 2.0, 10.0, 2.0), v(-SQRT_2, SQRT_2));
+    assert_close(wander_jitter(v(1.0, 0.0), v(-1.0, 0.5), 2.0, 10.0, 2.0), v(-SQRT_2, SQRT_2));
     // jitter 0 only re-projects: c = (0, -0.5), radius 3: c = (0, -3).
-    assert_close(wander_jitter(v(0.0, -0.5), 0.9, -0.9, 0.0, 1.0, 3.0), v(0.0, -3.0));
+    assert_close(wander_jitter(v(0.0, -0.5), v(0.9, -0.9), 0.0, 1.0, 3.0), v(0.0, -3.0));
 }
 
 #[test]
 fn wander_jitter_cancelling_the_offset_gives_zero_not_nan() {
     // c = (1, 0), step (-0.5, 0) * 2 * √(10 · 0.1) = (-1, 0): c = (0, 0), norm(0) = 0, so c = 0.
-    assert_eq!(wander_jitter(v(1.0, 0.0), -0.5, 0.0, 2.0, 10.0, 5.0), Vec2::ZERO);
+    assert_eq!(wander_jitter(v(1.0, 0.0), v(-0.5, 0.0), 2.0, 10.0, 5.0), Vec2::ZERO);
 }
 
 /// The jitter is a random walk: its step scales with √dt, so the spread it builds per second

@@ -5,12 +5,16 @@ use crate::world::{CohesionForm, SeparationVariant};
 use super::Behaviour;
 use super::params::{Default, Kind, KindSpec, MAX_LENGTH, ParamSpec, Range, force, length, target};
 use super::seek;
-use crate::math::{Vec2, norm};
+use crate::math::{Vector, norm};
 
 /// separation (mean): `s = Σ (n.p - p) / count; force = norm(-s) · max_force`; zero with no
 /// neighbours. `offsets` are `n.p - p`.
-pub fn separation(offsets: impl Iterator<Item = Vec2>, max_force: f32, variant: SeparationVariant) -> Vec2 {
-    let mut sum = Vec2::ZERO;
+pub fn separation<V: Vector>(
+    offsets: impl Iterator<Item = V>,
+    max_force: f32,
+    variant: SeparationVariant,
+) -> V {
+    let mut sum = V::ZERO;
     let mut count = 0u32;
     match variant {
         SeparationVariant::Mean => {
@@ -19,7 +23,7 @@ pub fn separation(offsets: impl Iterator<Item = Vec2>, max_force: f32, variant: 
                 count += 1;
             }
             if count == 0 {
-                return Vec2::ZERO;
+                return V::ZERO;
             }
             norm(-(sum / count as f32)) * max_force
         }
@@ -37,22 +41,22 @@ pub fn separation(offsets: impl Iterator<Item = Vec2>, max_force: f32, variant: 
 }
 
 /// alignment: `h = Σ norm(n.v) / count; force = h - norm(v)`; zero with no neighbours.
-pub fn alignment(neighbour_velocities: impl Iterator<Item = Vec2>, v: Vec2) -> Vec2 {
+pub fn alignment<V: Vector>(neighbour_velocities: impl Iterator<Item = V>, v: V) -> V {
     alignment_of_headings(neighbour_velocities.map(norm), norm(v))
 }
 
 /// [`alignment`] given the headings (`norm(v)`) already, which the steer pass computes once per
 /// agent and tick rather than once per neighbour.
 #[inline]
-pub fn alignment_of_headings(neighbour_headings: impl Iterator<Item = Vec2>, heading: Vec2) -> Vec2 {
-    let mut sum = Vec2::ZERO;
+pub fn alignment_of_headings<V: Vector>(neighbour_headings: impl Iterator<Item = V>, heading: V) -> V {
+    let mut sum = V::ZERO;
     let mut count = 0u32;
     for h in neighbour_headings {
         sum += h;
         count += 1;
     }
     if count == 0 {
-        return Vec2::ZERO;
+        return V::ZERO;
     }
     sum / count as f32 - heading
 }
@@ -60,15 +64,15 @@ pub fn alignment_of_headings(neighbour_headings: impl Iterator<Item = Vec2>, hea
 /// cohesion: `c = Σ n.p / count`; `force = seek(c)` ([`CohesionForm::Seek`]) or
 /// `norm(c - p) · |v|` ([`CohesionForm::Unity`]), written with offsets (`c - p = Σ (n.p - p) /
 /// count`) so it also holds across a wrapped seam. Zero with no neighbours.
-pub fn cohesion(offsets: impl Iterator<Item = Vec2>, v: Vec2, max_speed: f32, form: CohesionForm) -> Vec2 {
-    let mut sum = Vec2::ZERO;
+pub fn cohesion<V: Vector>(offsets: impl Iterator<Item = V>, v: V, max_speed: f32, form: CohesionForm) -> V {
+    let mut sum = V::ZERO;
     let mut count = 0u32;
     for o in offsets {
         sum += o;
         count += 1;
     }
     if count == 0 {
-        return Vec2::ZERO;
+        return V::ZERO;
     }
     let to_centre = sum / count as f32;
     match form {
@@ -79,13 +83,13 @@ pub fn cohesion(offsets: impl Iterator<Item = Vec2>, v: Vec2, max_speed: f32, fo
 
 /// The Unity flock's engine force: `norm(v) · speed`, zero at rest.
 #[inline]
-pub fn cruise(v: Vec2, speed: f32) -> Vec2 {
+pub fn cruise<V: Vector>(v: V, speed: f32) -> V {
     norm(v) * speed
 }
 
 /// The Unity flock's shared target: `(norm(t - p) - norm(v)) · speed`.
 #[inline]
-pub fn flock_target(to_target: Vec2, v: Vec2, speed: f32) -> Vec2 {
+pub fn flock_target<V: Vector>(to_target: V, v: V, speed: f32) -> V {
     (norm(to_target) - norm(v)) * speed
 }
 

@@ -4,7 +4,7 @@ use super::Behaviour;
 use super::params::{Default, Invalid, Kind, KindSpec, ParamSpec, force, length, length0};
 use super::{arrive, evade};
 use crate::behaviours::EvadePrediction;
-use crate::math::Vec2;
+use crate::math::Vector;
 use crate::world::Target;
 
 /// Leader following: `tv = leader_heading · behind_dist; ahead = leader.p + tv;
@@ -13,17 +13,17 @@ use crate::world::Target;
 /// (or, with `behind_when_stopped = "last_heading"`, a stopped leader's last heading);
 /// `separation` is computed by the caller.
 #[allow(clippy::too_many_arguments)] // the spec's parameters, one each
-pub fn follow_leader(
-    to_leader: Vec2,
-    leader_v: Vec2,
-    leader_heading: Vec2,
-    v: Vec2,
+pub fn follow_leader<V: Vector>(
+    to_leader: V,
+    leader_v: V,
+    leader_heading: V,
+    v: V,
     max_speed: f32,
     behind_dist: f32,
     slowing_radius: f32,
     sight_radius: f32,
-    separation: Vec2,
-) -> Vec2 {
+    separation: V,
+) -> V {
     let tv = leader_heading * behind_dist;
     let to_ahead = to_leader + tv;
     let to_behind = to_leader - tv;

@@ -3,7 +3,7 @@
 use super::Behaviour;
 use super::params::{Default, Invalid, Kind, KindSpec, ParamSpec, length};
 use super::{arrive, seek};
-use crate::math::Vec2;
+use crate::math::Vector;
 use crate::world::PathMode;
 
 /// Path following: the cursor after this tick's reach test. When the agent is within
@@ -38,7 +38,7 @@ pub fn path_advance(
 /// Path following's force: `seek(nodes[current])`, or `arrive` at the last node of a `once`
 /// path.
 #[inline]
-pub fn follow_path(to_node: Vec2, v: Vec2, max_speed: f32, arrive_here: bool, slowing_radius: f32) -> Vec2 {
+pub fn follow_path<V: Vector>(to_node: V, v: V, max_speed: f32, arrive_here: bool, slowing_radius: f32) -> V {
     if arrive_here { arrive(to_node, v, max_speed, slowing_radius) } else { seek(to_node, v, max_speed) }
 }
 

@@ -5,12 +5,12 @@ use crate::world::EvadePrediction;
 use super::Behaviour;
 use super::params::{Default, Kind, KindSpec, ParamSpec, Range, target};
 use super::{flee, seek};
-use crate::math::Vec2;
+use crate::math::Vector;
 
 /// pursuit: `T = |q.p - p| / max_speed` (or a fixed look-ahead),
 /// `future = q.p + q.v · T; force = seek(future)`.
 #[inline]
-pub fn pursuit(to_quarry: Vec2, quarry_v: Vec2, v: Vec2, max_speed: f32, look_ahead_s: Option<f32>) -> Vec2 {
+pub fn pursuit<V: Vector>(to_quarry: V, quarry_v: V, v: V, max_speed: f32, look_ahead_s: Option<f32>) -> V {
     let t = look_ahead_s.unwrap_or_else(|| to_quarry.length() / max_speed);
     seek(to_quarry + quarry_v * t, v, max_speed)
 }
@@ -18,14 +18,14 @@ pub fn pursuit(to_quarry: Vec2, quarry_v: Vec2, v: Vec2, max_speed: f32, look_ah
 /// evade: `T = |q.p - p| / (max_speed + |q.v|)` (or `/ max_speed`, or fixed),
 /// `future = q.p + q.v · T; force = flee(future)`.
 #[inline]
-pub fn evade(
-    to_pursuer: Vec2,
-    pursuer_v: Vec2,
-    v: Vec2,
+pub fn evade<V: Vector>(
+    to_pursuer: V,
+    pursuer_v: V,
+    v: V,
     max_speed: f32,
     look_ahead_s: Option<f32>,
     prediction: EvadePrediction,
-) -> Vec2 {
+) -> V {
     let t = look_ahead_s.unwrap_or_else(|| {
         let d = to_pursuer.length();
         match prediction {

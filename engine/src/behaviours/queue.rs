@@ -2,11 +2,11 @@
 
 use super::params::{Default, Kind, KindSpec, ParamSpec, Range, force, length, length0};
 use super::{Behaviour, REFERENCE_STEP_S};
-use crate::math::Vec2;
+use crate::math::Vector;
 
 /// The queue's brake: `-steering · brake_factor - v + separation`.
 #[inline]
-pub fn queue_brake_force(steering: Vec2, v: Vec2, brake_factor: f32, separation: Vec2) -> Vec2 {
+pub fn queue_brake_force<V: Vector>(steering: V, v: V, brake_factor: f32, separation: V) -> V {
     -steering * brake_factor - v + separation
 }
 

@@ -2,28 +2,29 @@
 
 use super::Behaviour;
 use super::params::{Default, Invalid, KindSpec, length, target};
-use crate::math::{PI, Vec2, lerp, norm, rotate};
+use crate::math::{PI, Vector, lerp, norm};
 
 /// Random walk: the next waypoint, as an offset from the agent, and whether it is the target
-/// itself (the last, straight leg). `u` in [0, 1) and `left` are the agent's own draws.
+/// itself (the last, straight leg). `u` in [0, 1) and `spin` are the agent's own draws.
 /// `step = clamp(d/2, min_step, max_step)`; past the target, go straight; otherwise turn
-/// `U(0, half_fov)` to a random side, `half_fov = lerp(0, π/2, min(d, aggro)/aggro) / 2`.
-pub fn random_walk_step(
-    to_target: Vec2,
+/// `U(0, half_fov)` off the line to the target, `half_fov = lerp(0, π/2, min(d, aggro)/aggro) / 2`:
+/// to a random side in the plane (`spin < 0.5` left), to a random azimuth `2π · spin` about
+/// the line in space (the cone of the plane's fan, [`Vector::cone_turn`]).
+pub fn random_walk_step<V: Vector>(
+    to_target: V,
     aggro_radius: f32,
     min_step: f32,
     max_step: f32,
     u: f32,
-    left: bool,
-) -> (Vec2, bool) {
+    spin: f32,
+) -> (V, bool) {
     let d = to_target.length();
     let step = (d * 0.5).clamp(min_step, max_step);
     if step > d {
         return (to_target, true);
     }
     let half_fov = lerp(0.0, PI / 2.0, d.clamp(0.0, aggro_radius) / aggro_radius) * 0.5;
-    let angle = u * half_fov * if left { 1.0 } else { -1.0 };
-    (rotate(norm(to_target) * step, angle), false)
+    ((norm(to_target) * step).cone_turn(u * half_fov, spin), false)
 }
 
 /// Random-walk state (`Agents::walk_state`): no waypoint drawn yet, as every agent starts; the

@@ -2,24 +2,24 @@
 
 use super::Behaviour;
 use super::params::{Default, Invalid, Kind, KindSpec, ParamSpec, length, target};
-use crate::math::{Vec2, norm};
+use crate::math::{Vector, norm};
 use crate::world::Target;
 
 /// seek: `desired = norm(t - p) · max_speed; force = desired - v`.
 #[inline]
-pub fn seek(to_target: Vec2, v: Vec2, max_speed: f32) -> Vec2 {
+pub fn seek<V: Vector>(to_target: V, v: V, max_speed: f32) -> V {
     norm(to_target) * max_speed - v
 }
 
 /// flee: `desired = norm(p - t) · max_speed; force = desired - v`.
 #[inline]
-pub fn flee(to_target: Vec2, v: Vec2, max_speed: f32) -> Vec2 {
+pub fn flee<V: Vector>(to_target: V, v: V, max_speed: f32) -> V {
     norm(-to_target) * max_speed - v
 }
 
 /// arrive: `desired = norm(t - p) · max_speed · min(1, d / slowing_radius); force = desired - v`.
 #[inline]
-pub fn arrive(to_target: Vec2, v: Vec2, max_speed: f32, slowing_radius: f32) -> Vec2 {
+pub fn arrive<V: Vector>(to_target: V, v: V, max_speed: f32, slowing_radius: f32) -> V {
     let d = to_target.length();
     norm(to_target) * (max_speed * (d / slowing_radius).min(1.0)) - v
 }

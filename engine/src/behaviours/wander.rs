@@ -3,15 +3,16 @@
 use super::params::{Default, Kind, KindSpec, MAX_LENGTH, ParamSpec, Range, length, length0};
 use super::seek;
 use super::{Behaviour, REFERENCE_STEP_S};
-use crate::math::{Vec2, norm};
+use crate::math::{Vector, norm};
 
-/// The wander circle's jitter step: `c = norm(c + (ux, uy) · jitter · √(dt · τ)) · R`, with
-/// `ux`, `uy` uniform in [-1, 1) and τ = [`REFERENCE_STEP_S`]. The point does a random walk,
+/// The wander circle's jitter step: `c = norm(c + u · jitter · √(dt · τ)) · R`, with `u`'s
+/// components uniform in [-1, 1) (two in the plane; three in space, where the circle is a
+/// sphere, as the Unity source's `Vector3` jitter) and τ = [`REFERENCE_STEP_S`]. The point does a random walk,
 /// whose spread grows with time, not with ticks: so its step scales with √dt. At dt = τ it is
 /// the sources' `jitter · dt`.
 #[inline]
-pub fn wander_jitter(c: Vec2, ux: f32, uy: f32, jitter: f32, dt: f32, radius: f32) -> Vec2 {
-    norm(c + Vec2::new(ux, uy) * (jitter * jitter_scale(dt))) * radius
+pub fn wander_jitter<V: Vector>(c: V, u: V, jitter: f32, dt: f32, radius: f32) -> V {
+    norm(c + u * (jitter * jitter_scale(dt))) * radius
 }
 
 /// `√(dt · τ)`: the length a random walk of unit speed at the reference step τ covers in one
@@ -23,7 +24,7 @@ pub fn jitter_scale(dt: f32) -> f32 {
 
 /// wander: `w = p + norm(v) · D + c; force = norm(w - p) · max_speed - v`.
 #[inline]
-pub fn wander(v: Vec2, c: Vec2, distance: f32, max_speed: f32) -> Vec2 {
+pub fn wander<V: Vector>(v: V, c: V, distance: f32, max_speed: f32) -> V {
     seek(norm(v) * distance + c, v, max_speed)
 }
 

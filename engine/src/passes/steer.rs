@@ -157,9 +157,8 @@ impl SteerInputs<'_> {
                 o.map_or(Vec2::ZERO, |o| arrive(o, v, max_speed, slowing_radius))
             }
             Behaviour::Wander { radius, distance, jitter } => {
-                let ux = rng::uniform(st.rng, -1.0, 1.0);
-                let uy = rng::uniform(st.rng, -1.0, 1.0);
-                *st.wander = wander_jitter(*st.wander, ux, uy, jitter, self.dt, radius);
+                let u = rng::uniform_vector(st.rng, -1.0, 1.0);
+                *st.wander = wander_jitter(*st.wander, u, jitter, self.dt, radius);
                 wander(v, *st.wander, distance, max_speed)
             }
             Behaviour::Pursuit { target: t, look_ahead_s } => {
@@ -269,8 +268,8 @@ impl SteerInputs<'_> {
                         || self.bounds.offset(p, *st.waypoint).length() <= reach_radius)
                 {
                     let u = rng::unit(st.rng);
-                    let left = rng::coin(st.rng);
-                    let (step, last) = random_walk_step(to_target, aggro_radius, min_step, max_step, u, left);
+                    let spin = rng::spin::<Vec2>(st.rng);
+                    let (step, last) = random_walk_step(to_target, aggro_radius, min_step, max_step, u, spin);
                     *st.waypoint = self.bounds.wrap(p + step);
                     *st.walk_state = if last { WALK_FINAL } else { WALK_WAYPOINT };
                 }

@@ -5,27 +5,30 @@
 //! `sqrt` is not on that list: IEEE 754 requires it to be correctly rounded, so `f32::sqrt` is
 //! already bit-identical everywhere.
 
+mod vector;
+
 pub use glam::Vec2;
+pub use vector::{Vec3, Vector};
 
 /// `norm(x)` of the spec: `x / |x|`, and the zero vector when `|x|` is 0 (never NaN).
 #[inline]
-pub fn norm(v: Vec2) -> Vec2 {
+pub fn norm<V: Vector>(v: V) -> V {
     let len_sq = v.length_squared();
     if len_sq > 0.0 && len_sq.is_finite() {
         v / len_sq.sqrt()
-    } else if v.is_finite() && v != Vec2::ZERO {
+    } else if v.is_finite() && v != V::ZERO {
         // |v|² overflowed (or underflowed to 0) although v is finite and non-zero: scale by the
         // largest component first, so such vectors keep their direction instead of vanishing.
         let s = v / v.abs().max_element();
         s / s.length()
     } else {
-        Vec2::ZERO
+        V::ZERO
     }
 }
 
 /// `trunc(x, L)` of the spec: scale `x` down to length `max_len` when it is longer.
 #[inline]
-pub fn trunc(v: Vec2, max_len: f32) -> Vec2 {
+pub fn trunc<V: Vector>(v: V, max_len: f32) -> V {
     let len_sq = v.length_squared();
     if len_sq > max_len * max_len { v * (max_len / len_sq.sqrt()) } else { v }
 }

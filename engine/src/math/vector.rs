@@ -1,0 +1,187 @@
+//! `Vector`: what the engine asks of a position, velocity or force, for the plane (`Vec2`) and
+//! for space (`Vec3`). Code written against it is compiled once per dimension, so the plane's
+//! code is the code written for `Vec2` (it pays nothing for space existing).
+//!
+//! Every method is glam's own (scalar, in component order: no fused or reordered arithmetic),
+//! so a formula gives the same bits whether it is written for `Vec2` or generically.
+
+use std::fmt::Debug;
+use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+pub use glam::Vec3;
+
+use super::Vec2;
+
+/// A point or displacement of the plane or of space.
+pub trait Vector:
+    Copy
+    + Default
+    + PartialEq
+    + Debug
+    + Send
+    + Sync
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Neg<Output = Self>
+    + Mul<f32, Output = Self>
+    + Mul<Self, Output = Self>
+    + Div<f32, Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign<f32>
+    + DivAssign<f32>
+    + serde::Serialize
+    + serde::de::DeserializeOwned
+{
+    /// 2 for the plane, 3 for space.
+    const DIMENSIONS: usize;
+    /// The zero vector.
+    const ZERO: Self;
+    /// The axes' names, in component order (`x`, `y`, and `z` in space).
+    const AXES: &'static [&'static str];
+
+    /// Every component `v`.
+    fn splat(v: f32) -> Self;
+    /// The vector whose component `axis` is `f(axis)`, axes in order.
+    fn from_fn(f: impl FnMut(usize) -> f32) -> Self;
+    /// Component `axis` (0 = x, 1 = y, 2 = z).
+    fn axis(self, axis: usize) -> f32;
+    /// Sets component `axis`.
+    fn set_axis(&mut self, axis: usize, value: f32);
+    /// The dot product.
+    fn dot(self, other: Self) -> f32;
+    /// `|self|²`.
+    fn length_squared(self) -> f32;
+    /// `|self|` (a correctly rounded square root: the same bits everywhere).
+    fn length(self) -> f32;
+    /// Whether every component is finite.
+    fn is_finite(self) -> bool;
+    /// Componentwise absolute value.
+    fn abs(self) -> Self;
+    /// The largest component.
+    fn max_element(self) -> f32;
+    /// Componentwise minimum.
+    fn min(self, other: Self) -> Self;
+    /// Componentwise maximum.
+    fn max(self, other: Self) -> Self;
+
+    /// `self` turned by `angle` radians away from its own direction, its length kept; `spin` in
+    /// [0, 1) says towards which side. In the plane: counter-clockwise (left) for `spin < 0.5`,
+    /// clockwise otherwise. In space: towards azimuth `2π · spin` about `self`, measured from
+    /// the first vector of glam's `any_orthonormal_pair` of its direction (a fixed function of
+    /// the direction, so the same draw turns the same way on every platform).
+    fn cone_turn(self, angle: f32, spin: f32) -> Self;
+
+    /// `|self − other|²`.
+    #[inline]
+    fn distance_squared(self, other: Self) -> f32 {
+        (self - other).length_squared()
+    }
+}
+
+macro_rules! vector_for {
+    ($ty:ty, $dims:literal, [$($axis:ident),+], $cone_turn:expr) => {
+        impl Vector for $ty {
+            const DIMENSIONS: usize = $dims;
+            const ZERO: Self = <$ty>::ZERO;
+            const AXES: &'static [&'static str] = &[$(stringify!($axis)),+];
+
+            #[inline]
+            fn splat(v: f32) -> Self {
+                <$ty>::splat(v)
+            }
+            #[inline]
+            fn from_fn(f: impl FnMut(usize) -> f32) -> Self {
+                // `std::array::from_fn` calls `f` for 0, 1, … in order.
+                <$ty>::from_array(std::array::from_fn::<f32, $dims, _>(f))
+            }
+            #[inline]
+            fn axis(self, axis: usize) -> f32 {
+                self[axis]
+            }
+            #[inline]
+            fn set_axis(&mut self, axis: usize, value: f32) {
+                self[axis] = value;
+            }
+            #[inline]
+            fn dot(self, other: Self) -> f32 {
+                <$ty>::dot(self, other)
+            }
+            #[inline]
+            fn length_squared(self) -> f32 {
+                <$ty>::length_squared(self)
+            }
+            #[inline]
+            fn length(self) -> f32 {
+                <$ty>::length(self)
+            }
+            #[inline]
+            fn is_finite(self) -> bool {
+                <$ty>::is_finite(self)
+            }
+            #[inline]
+            fn abs(self) -> Self {
+                <$ty>::abs(self)
+            }
+            #[inline]
+            fn max_element(self) -> f32 {
+                <$ty>::max_element(self)
+            }
+            #[inline]
+            fn min(self, other: Self) -> Self {
+                <$ty>::min(self, other)
+            }
+            #[inline]
+            fn max(self, other: Self) -> Self {
+                <$ty>::max(self, other)
+            }
+            #[inline]
+            fn cone_turn(self, angle: f32, spin: f32) -> Self {
+                ($cone_turn)(self, angle, spin)
+            }
+        }
+    };
+}
+
+vector_for!(Vec2, 2, [x, y], |v: Vec2, angle: f32, spin: f32| super::rotate(
+    v,
+    if spin < 0.5 { angle } else { -angle }
+));
+vector_for!(Vec3, 3, [x, y, z], |v: Vec3, angle: f32, spin: f32| {
+    let len = v.length();
+    if len == 0.0 || !len.is_finite() {
+        return v;
+    }
+    let axis = v / len;
+    let (across, beside) = axis.any_orthonormal_pair();
+    let (sin_spin, cos_spin) = super::sin_cos(2.0 * super::PI * spin);
+    let (sin_turn, cos_turn) = super::sin_cos(angle);
+    (axis * cos_turn + (across * cos_spin + beside * sin_spin) * sin_turn) * len
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_fn_fills_axes_in_order() {
+        let mut seen = Vec::new();
+        let v = Vec3::from_fn(|a| {
+            seen.push(a);
+            a as f32 + 1.0
+        });
+        assert_eq!(v, Vec3::new(1.0, 2.0, 3.0));
+        assert_eq!(seen, [0, 1, 2]);
+        assert_eq!(<Vec2 as Vector>::from_fn(|a| a as f32), Vec2::new(0.0, 1.0));
+        assert_eq!(<Vec3 as Vector>::AXES, ["x", "y", "z"]);
+    }
+
+    #[test]
+    fn space_lengths_count_every_axis() {
+        let v = Vec3::new(2.0, 3.0, 6.0);
+        assert_eq!(Vector::length_squared(v), 49.0);
+        assert_eq!(Vector::length(v), 7.0);
+        assert_eq!(Vector::distance_squared(v, Vec3::ZERO), 49.0);
+    }
+}
