@@ -4,6 +4,7 @@
 //! pairs.
 
 mod neighbours;
+mod neighbours_in_space;
 mod obstacles;
 mod orca;
 mod overlap_pairs;

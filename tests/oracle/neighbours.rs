@@ -16,7 +16,7 @@ use crate::common::Rand;
 
 /// A group with only what the neighbour search reads set by hand; the other fields come from
 /// a minimal parsed scenario, so this keeps compiling when `Group` grows.
-fn group(name: &str, sensing_radius: f32, max_neighbours: u32) -> Group {
+pub(super) fn group(name: &str, sensing_radius: f32, max_neighbours: u32) -> Group {
     let template = template_world().groups[0].clone();
     Group { name: name.into(), behaviours: Vec::new(), sensing_radius, max_neighbours, ..template }
 }

@@ -1,9 +1,8 @@
 //! The agents' k-d trees (kiddo's immutable tree), rebuilt every tick, and point sets per group.
 
-use kiddo::{Eytzinger, KdTree, SquaredEuclidean, VecOfArenas};
+use kiddo::{Eytzinger, KdTree, VecOfArenas};
 
-use super::{IndexKind, for_each_image};
-use crate::math::Vec2;
+use super::{IndexKind, Point, for_each_image};
 use crate::world::Bounds;
 
 /// Leaf size of the agents' k-d tree. 64 rather than kiddo's default 32: a sensing query
@@ -11,14 +10,15 @@ use crate::world::Bounds;
 /// to query and 25% faster to build (docs/benchmarks.md, "k-d tree shape").
 pub(super) const BUCKET: usize = 64;
 
-/// kiddo's immutable tree with `BUCKET`-point leaves; items are slice indices (rows).
-pub(crate) type Tree = KdTree<f32, u32, Eytzinger, VecOfArenas<f32, u32, 2, BUCKET>, 2, BUCKET>;
+/// kiddo's immutable tree over `K` coordinates with `BUCKET`-point leaves; items are slice
+/// indices (rows).
+pub type Tree<const K: usize> = KdTree<f32, u32, Eytzinger, VecOfArenas<f32, u32, K, BUCKET>, K, BUCKET>;
 
 /// Builds the tree over `points`, in parallel when the pool has more than one worker and
 /// there are at least [`PARALLEL_BUILD_POINTS`] points (kiddo's own threshold is 262,144).
 /// The tree's shape never affects results: membership is decided by the exact test and order
 /// by (distance², id).
-pub(crate) fn build_tree(points: &[[f32; 2]]) -> Tree {
+pub(crate) fn build_tree<const K: usize>(points: &[[f32; K]]) -> Tree<K> {
     let tree = if rayon::current_num_threads() > 1 {
         Tree::builder().with_parallel_construction_threshold(PARALLEL_BUILD_POINTS).build_from_slice(points)
     } else {
@@ -33,19 +33,24 @@ pub(crate) fn build_tree(points: &[[f32; 2]]) -> Tree {
 const PARALLEL_BUILD_POINTS: usize = 4_096;
 
 /// Points of one set (all agents, or one group's) and, for the k-d backend, their tree.
-#[derive(Default)]
-pub(super) struct PointSet {
+pub(super) struct PointSet<V: Point> {
     /// Row in the world of each point.
     pub(super) rows: Vec<u32>,
-    pub(super) points: Vec<[f32; 2]>,
-    pub(super) tree: Option<Tree>,
+    pub(super) points: Vec<V::Coords>,
+    pub(super) tree: Option<V::Tree>,
 }
 
-impl PointSet {
+impl<V: Point> Default for PointSet<V> {
+    fn default() -> Self {
+        PointSet { rows: Vec::new(), points: Vec::new(), tree: None }
+    }
+}
+
+impl<V: Point> PointSet<V> {
     pub(super) fn rebuild(&mut self, kind: IndexKind) {
         self.tree = match kind {
             // Nearest-of-group sets use a k-d tree with the grid backend too.
-            IndexKind::Kd | IndexKind::Grid if !self.points.is_empty() => Some(build_tree(&self.points)),
+            IndexKind::Kd | IndexKind::Grid if !self.points.is_empty() => Some(V::build_tree(&self.points)),
             _ => None,
         };
     }
@@ -53,9 +58,9 @@ impl PointSet {
     /// Calls `visit(row)` for every point that may lie within `radius` of `p` (a superset).
     pub(super) fn candidates(
         &self,
-        bounds: &Bounds,
+        bounds: &Bounds<V>,
         pad: f32,
-        p: Vec2,
+        p: V,
         radius: f32,
         mut visit: impl FnMut(u32),
     ) {
@@ -69,17 +74,17 @@ impl PointSet {
 /// Calls `visit(item)` for every tree item that may lie within `radius` of `p` or of one of its
 /// images across a wrapped seam: one kiddo radius query per image.
 #[inline]
-pub(super) fn query_tree(
-    tree: &Tree,
-    bounds: &Bounds,
+pub(super) fn query_tree<V: Point>(
+    tree: &V::Tree,
+    bounds: &Bounds<V>,
     pad: f32,
-    p: Vec2,
+    p: V,
     radius: f32,
     mut visit: impl FnMut(u32),
 ) {
     let r = radius + radius * 1e-4 + pad;
     let r_sq = r * r;
     for_each_image(bounds, p, r, |q| {
-        tree.query(&[q.x, q.y]).within::<SquaredEuclidean<f32>>(r_sq).unsorted().visit(|hit| visit(hit.item));
+        V::tree_within(tree, q, r_sq, &mut visit);
     });
 }

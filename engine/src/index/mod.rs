@@ -10,6 +10,7 @@ mod grid;
 mod kd;
 mod neighbours;
 mod obstacles;
+mod point;
 mod sensing;
 mod skin;
 mod spatial;
@@ -17,11 +18,12 @@ mod spatial;
 pub(crate) use kd::build_tree;
 pub use neighbours::{MAX_NEIGHBOURS, Neighbours};
 pub use obstacles::{ObstacleIndex, penetration};
+pub use point::Point;
 pub use sensing::{neighbours_from_candidates, sense_candidates, sense_neighbours, short_reach};
 pub use skin::{CandidateLists, SensingCache};
 pub use spatial::SpatialIndex;
 
-use crate::math::Vec2;
+use crate::math::Vector;
 use crate::world::{Bounds, BoundsKind};
 
 /// Which neighbour-search backend a run uses.
@@ -72,15 +74,16 @@ impl std::fmt::Display for IndexKind {
 
 /// Calls `f` with `p` and, on a wrapped world, each image of `p` across a seam closer than
 /// `r`. Minimum images lie within half the world of `p`, so one shift per axis suffices: towards
-/// the far side for a point in the near half. A point can be proposed twice only when `r`
-/// exceeds half the world; callers deduplicate.
-pub(crate) fn for_each_image(bounds: &Bounds, p: Vec2, r: f32, mut f: impl FnMut(Vec2)) {
+/// the far side for a point in the near half; the images are every combination of the axes
+/// that shift (x, y, xy in the plane; seven at most in space). A point can be proposed twice
+/// only when `r` exceeds half the world; callers deduplicate.
+pub(crate) fn for_each_image<V: Vector>(bounds: &Bounds<V>, p: V, r: f32, mut f: impl FnMut(V)) {
     f(p);
     if bounds.kind != BoundsKind::Wrap {
         return;
     }
     let size = bounds.size();
-    let centre = 0.5 * (bounds.min + bounds.max);
+    let centre = (bounds.min + bounds.max) * 0.5;
     let shift = |x: f32, lo: f32, hi: f32, c: f32, size: f32| {
         if x < c {
             if x - lo < r { size } else { 0.0 }
@@ -90,15 +93,13 @@ pub(crate) fn for_each_image(bounds: &Bounds, p: Vec2, r: f32, mut f: impl FnMut
             0.0
         }
     };
-    let sx = shift(p.x, bounds.min.x, bounds.max.x, centre.x, size.x);
-    let sy = shift(p.y, bounds.min.y, bounds.max.y, centre.y, size.y);
-    if sx != 0.0 {
-        f(p + Vec2::new(sx, 0.0));
-    }
-    if sy != 0.0 {
-        f(p + Vec2::new(0.0, sy));
-    }
-    if sx != 0.0 && sy != 0.0 {
-        f(p + Vec2::new(sx, sy));
+    let s = V::from_fn(|a| {
+        shift(p.axis(a), bounds.min.axis(a), bounds.max.axis(a), centre.axis(a), size.axis(a))
+    });
+    // Bit `a` of `mask` set: shift along axis `a`. Masks in increasing order: x, y, xy, z, …
+    for mask in 1u32..(1 << V::DIMENSIONS) {
+        if (0..V::DIMENSIONS).all(|a| mask & (1 << a) == 0 || s.axis(a) != 0.0) {
+            f(p + V::from_fn(|a| if mask & (1 << a) != 0 { s.axis(a) } else { 0.0 }));
+        }
     }
 }

@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use super::sensing::SENSE_CHUNK;
-use crate::math::Vec2;
+use crate::math::{Vec2, Vector};
 use crate::world::Group;
 
 /// Most neighbours any group may keep per agent (a scenario's `max_neighbours`, and a velocity
@@ -20,7 +20,7 @@ pub const MAX_NEIGHBOURS: u32 = 256;
 /// world), so the behaviours that need offsets read them here instead of gathering neighbour
 /// positions again. They are the same bits the behaviours would compute.
 #[derive(Default, Debug)]
-pub struct Neighbours {
+pub struct Neighbours<V = Vec2> {
     /// Slots per agent in `rows`, `dist_sq` and `offset`: the largest `max_neighbours` of any
     /// group (at most [`MAX_NEIGHBOURS`]).
     pub stride: usize,
@@ -34,10 +34,10 @@ pub struct Neighbours {
     pub dist_sq: Vec<f32>,
     /// Offset `bounds.offset(p_i, p_neighbour)` to each neighbour in `rows` (world units), same
     /// slots.
-    pub offset: Vec<Vec2>,
+    pub offset: Vec<V>,
 }
 
-impl Neighbours {
+impl<V: Vector> Neighbours<V> {
     /// Neighbour rows of agent row `i` and their squared distances.
     #[inline]
     pub fn of(&self, i: usize) -> (&[u32], &[f32]) {
@@ -48,7 +48,7 @@ impl Neighbours {
 
     /// Offsets from agent row `i` to its neighbours, in list order.
     #[inline]
-    pub fn offsets(&self, i: usize) -> &[Vec2] {
+    pub fn offsets(&self, i: usize) -> &[V] {
         let start = i * self.stride;
         &self.offset[start..start + self.count[i] as usize]
     }
@@ -73,7 +73,7 @@ impl Neighbours {
         &mut self,
         agents: usize,
         groups: &[Group],
-        fill: impl Fn(usize, usize, &mut [u32], &mut [f32], &mut [Vec2], &mut [u32]) + Sync + Send,
+        fill: impl Fn(usize, usize, &mut [u32], &mut [f32], &mut [V], &mut [u32]) + Sync + Send,
     ) {
         let mut none = vec![(); agents.div_ceil(SENSE_CHUNK)];
         self.fill_chunks_with(agents, groups, &mut none, |base, stride, rows, dists, offsets, counts, ()| {
@@ -90,7 +90,7 @@ impl Neighbours {
         agents: usize,
         groups: &[Group],
         extra: &mut [T],
-        fill: impl Fn(usize, usize, &mut [u32], &mut [f32], &mut [Vec2], &mut [u32], &mut T) + Sync + Send,
+        fill: impl Fn(usize, usize, &mut [u32], &mut [f32], &mut [V], &mut [u32], &mut T) + Sync + Send,
     ) {
         debug_assert_eq!(extra.len(), agents.div_ceil(SENSE_CHUNK));
         let stride = groups.iter().map(|g| g.max_neighbours as usize).max().unwrap_or(0);
@@ -120,6 +120,6 @@ impl Neighbours {
         self.count.resize(agents, 0);
         self.rows.resize(agents * stride, 0);
         self.dist_sq.resize(agents * stride, 0.0);
-        self.offset.resize(agents * stride, Vec2::ZERO);
+        self.offset.resize(agents * stride, V::ZERO);
     }
 }

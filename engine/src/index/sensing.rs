@@ -1,43 +1,49 @@
 //! Sensing: each agent's neighbours within its sensing radius, sorted by (distance², id) and
 //! capped, from the index (clustered queries) or from reused candidates.
 
-use std::cell::RefCell;
-
 use super::kd::query_tree;
 use super::skin::CandidateChunk;
-use super::{CandidateLists, IndexKind, Neighbours, SpatialIndex};
-use crate::math::Vec2;
+use super::{CandidateLists, IndexKind, Neighbours, Point, SpatialIndex};
+use crate::math::Vector;
 use crate::world::{Bounds, BoundsKind, Group};
 
 /// One candidate neighbour while a list is being sorted.
 #[derive(Clone, Copy, Default)]
-struct Candidate {
+pub struct Candidate<V> {
     /// (distance², id), see [`sort_key`].
     key: u64,
     row: u32,
-    offset: Vec2,
+    offset: V,
 }
 
-/// Per-worker scratch of `sense_neighbours`, reused across agents and ticks.
-#[derive(Default)]
-struct SenseScratch {
+/// Per-worker scratch of `sense_neighbours`, reused across agents and ticks (one per
+/// dimension, [`Point::with_sense_scratch`]).
+pub struct SenseScratch<V> {
     /// One agent's candidates while its list is sorted.
-    cands: Vec<Candidate>,
+    cands: Vec<Candidate<V>>,
     /// The clustered path's pool indices of one row's hits, written for every pooled point
     /// and kept as a prefix: only ever grown, never cleared.
     hits: Vec<u32>,
-    /// The shared candidates of a cluster of rows: row, x, y and id of each (columns, so the
-    /// distance loop vectorises).
+    /// The shared candidates of a cluster of rows: row, x, y (z) and id of each (columns, so
+    /// the distance loop vectorises); `pool_axes[a]` is axis `a`, the third empty in the plane.
     pool_row: Vec<u32>,
-    pool_x: Vec<f32>,
-    pool_y: Vec<f32>,
+    pool_axes: [Vec<f32>; 3],
     pool_id: Vec<u32>,
     /// Squared distances from one row of the cluster to each pooled candidate.
     pool_d_sq: Vec<f32>,
 }
 
-thread_local! {
-    static SENSE_SCRATCH: RefCell<SenseScratch> = RefCell::new(SenseScratch::default());
+impl<V> Default for SenseScratch<V> {
+    fn default() -> Self {
+        SenseScratch {
+            cands: Vec::new(),
+            hits: Vec::new(),
+            pool_row: Vec::new(),
+            pool_axes: Default::default(),
+            pool_id: Vec::new(),
+            pool_d_sq: Vec::new(),
+        }
+    }
 }
 
 /// A key that orders candidates by (distance², id) with one integer comparison: for finite
@@ -52,7 +58,7 @@ fn sort_key(d_sq: f32, id: u32) -> u64 {
 /// this beats the standard library's general sort. Keys are unique (they contain the id) except
 /// for the repeats `sense_neighbours` removes.
 #[inline]
-fn insertion_sort(c: &mut [Candidate]) {
+fn insertion_sort<V: Copy>(c: &mut [Candidate<V>]) {
     for i in 1..c.len() {
         let x = c[i];
         let mut j = i;
@@ -99,15 +105,15 @@ const CLUSTER_EXTENT: f32 = 2.0;
 /// finds fewer queries the whole radius alone. The lists are the same bits either way; the
 /// short reach only saves testing candidates that the cap would drop.
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches
-pub fn sense_neighbours(
-    index: &SpatialIndex,
-    bounds: &Bounds,
+pub fn sense_neighbours<V: Point>(
+    index: &SpatialIndex<V>,
+    bounds: &Bounds<V>,
     groups: &[Group],
-    position: &[Vec2],
+    position: &[V],
     id: &[u32],
     group: &[u16],
     short_reach: &[f32],
-    out: &mut Neighbours,
+    out: &mut Neighbours<V>,
 ) {
     sense_within(index, bounds, groups, position, id, group, 0.0, short_reach, Sink::Lists(out));
 }
@@ -117,7 +123,7 @@ pub fn sense_neighbours(
 /// neighbour over every eighth row whose list is full, when at least three quarters of those
 /// rows are full and it is shorter than the sensing radius; else 0 (none). Serial, in row
 /// order; it decides only how the next tick searches, never what it finds.
-pub fn short_reach(groups: &[Group], group: &[u16], lists: &Neighbours, out: &mut Vec<f32>) {
+pub fn short_reach<V: Vector>(groups: &[Group], group: &[u16], lists: &Neighbours<V>, out: &mut Vec<f32>) {
     let mut full = vec![(0.0f64, 0u32, 0u32); groups.len()];
     for i in (0..group.len()).step_by(8) {
         let g = group[i] as usize;
@@ -140,13 +146,13 @@ pub fn short_reach(groups: &[Group], group: &[u16], lists: &Neighbours, out: &mu
 }
 
 /// Where [`sense_within`] puts what it finds.
-enum Sink<'a> {
+enum Sink<'a, V> {
     /// Neighbour lists: sorted by (distance², id), capped at each group's `max_neighbours`.
-    Lists(&'a mut Neighbours),
+    Lists(&'a mut Neighbours<V>),
     /// Candidate rows in the order found, uncapped, and the neighbour lists taken from them
     /// while they are at hand: those within each group's sensing radius, as
     /// [`neighbours_from_candidates`] would take them.
-    Candidates(&'a mut CandidateLists, &'a mut Neighbours),
+    Candidates(&'a mut CandidateLists, &'a mut Neighbours<V>),
 }
 
 /// For [`neighbours_from_candidates`] on later ticks: each agent's candidate rows, every other
@@ -155,32 +161,32 @@ enum Sink<'a> {
 /// the candidates as they are found: the same lists as [`sense_neighbours`] and
 /// [`neighbours_from_candidates`], bit for bit.
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches
-pub fn sense_candidates(
-    index: &SpatialIndex,
-    bounds: &Bounds,
+pub fn sense_candidates<V: Point>(
+    index: &SpatialIndex<V>,
+    bounds: &Bounds<V>,
     groups: &[Group],
-    position: &[Vec2],
+    position: &[V],
     id: &[u32],
     group: &[u16],
     skin: f32,
     out: &mut CandidateLists,
-    lists: &mut Neighbours,
+    lists: &mut Neighbours<V>,
 ) {
     sense_within(index, bounds, groups, position, id, group, skin, &[], Sink::Candidates(out, lists));
 }
 
 /// The clustered sensing of [`sense_neighbours`], with each radius grown by `skin`, into `sink`.
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches
-fn sense_within(
-    index: &SpatialIndex,
-    bounds: &Bounds,
+fn sense_within<V: Point>(
+    index: &SpatialIndex<V>,
+    bounds: &Bounds<V>,
     groups: &[Group],
-    position: &[Vec2],
+    position: &[V],
     id: &[u32],
     group: &[u16],
     skin: f32,
     short_reach: &[f32],
-    sink: Sink<'_>,
+    sink: Sink<'_, V>,
 ) {
     // Candidates can repeat only when a query (with its padding) reaches across half a
     // wrapped world; the loader forbids that for sensing radii, but stay exact regardless.
@@ -204,7 +210,7 @@ fn sense_within(
         }
     };
     // The rows' whole-radius query, for a row without a tree or whose short reach fell short.
-    let whole = |i: usize, r: f32, cands: &mut Vec<Candidate>| {
+    let whole = |i: usize, r: f32, cands: &mut Vec<Candidate<V>>| {
         let (p, r_sq) = (position[i], r * r);
         cands.clear();
         index.candidates_with(p, r, position, id, |row, q, q_id| {
@@ -217,8 +223,8 @@ fn sense_within(
     };
     // Senses the rows `base..base + len`, calling `finish(row, candidates)` once per row, in
     // row order.
-    let sense_chunk = |base: usize, len: usize, finish: &mut dyn FnMut(usize, &mut [Candidate])| {
-        SENSE_SCRATCH.with_borrow_mut(|scratch| {
+    let sense_chunk = |base: usize, len: usize, finish: &mut dyn FnMut(usize, &mut [Candidate<V>])| {
+        V::with_sense_scratch(|scratch| {
             let end = base + len;
             let mut i = base;
             while i < end {
@@ -250,7 +256,7 @@ fn sense_within(
                     (lo, hi, r_max) = (lo2, hi2, r_q);
                     last += 1;
                 }
-                let centre = 0.5 * (lo + hi);
+                let centre = (lo + hi) * 0.5;
                 // Half-diagonal, rounded up a little so every row is surely inside.
                 let half_diag = 0.5 * (hi - lo).length() * (1.0 + 1e-5) + 1e-6 * centre.abs().max_element();
                 let reach = r_max + half_diag;
@@ -259,15 +265,15 @@ fn sense_within(
                     last = i + 1;
                 }
                 let (reach, centre) = if last == i + 1 { (r, position[i]) } else { (reach, centre) };
-                let SenseScratch { cands, hits, pool_row, pool_x, pool_y, pool_id, pool_d_sq } = scratch;
+                let SenseScratch { cands, hits, pool_row, pool_axes, pool_id, pool_d_sq } = scratch;
                 pool_row.clear();
-                pool_x.clear();
-                pool_y.clear();
                 pool_id.clear();
                 query_tree(tree, bounds, index.pad, centre, reach, |row| pool_row.push(row));
                 // Gathered after the query, which keeps kiddo's visit loop to one push.
-                pool_x.extend(pool_row.iter().map(|&row| position[row as usize].x));
-                pool_y.extend(pool_row.iter().map(|&row| position[row as usize].y));
+                for (a, pool) in pool_axes.iter_mut().enumerate().take(V::DIMENSIONS) {
+                    pool.clear();
+                    pool.extend(pool_row.iter().map(|&row| position[row as usize].axis(a)));
+                }
                 pool_id.extend(pool_row.iter().map(|&row| id[row as usize]));
                 // Away from a wrapped world's seams, every pooled point lies well within half
                 // the world of every row, where `Bounds::offset` is exactly `q - p`.
@@ -279,7 +285,7 @@ fn sense_within(
                     let r = reach_of(j);
                     // A short reach that finds fewer than the cap: the whole radius, alone.
                     let cap = groups[group[j] as usize].max_neighbours as usize;
-                    let mut finish_row = |cands: &mut Vec<Candidate>| {
+                    let mut finish_row = |cands: &mut Vec<Candidate<V>>| {
                         if r < radius_of(j) && cands.len() < cap {
                             whole(j, radius_of(j), cands);
                         }
@@ -289,12 +295,24 @@ fn sense_within(
                     if r > 0.0 {
                         let r_sq = r * r;
                         if plain {
-                            let (px, py) = (&pool_x[..], &pool_y[..]);
+                            let [px, py, pz] = &*pool_axes;
+                            let (x0, y0) = (p.axis(0), p.axis(1));
                             pool_d_sq.clear();
-                            pool_d_sq.extend(px.iter().zip(py).map(|(&x, &y)| {
-                                let (dx, dy) = (x - p.x, y - p.y);
-                                dx * dx + dy * dy
-                            }));
+                            // The sum in axis order, as `length_squared` adds it.
+                            if V::DIMENSIONS == 2 {
+                                pool_d_sq.extend(px.iter().zip(py.iter()).map(|(&x, &y)| {
+                                    let (dx, dy) = (x - x0, y - y0);
+                                    dx * dx + dy * dy
+                                }));
+                            } else {
+                                let z0 = p.axis(2);
+                                pool_d_sq.extend(px.iter().zip(py.iter()).zip(pz.iter()).map(
+                                    |((&x, &y), &z)| {
+                                        let (dx, dy, dz) = (x - x0, y - y0, z - z0);
+                                        dx * dx + dy * dy + dz * dz
+                                    },
+                                ));
+                            }
                             // Each index written unconditionally, kept by advancing the
                             // count: no branch to mispredict on the one in four candidates
                             // in range, and only a 4-byte store per candidate.
@@ -314,14 +332,14 @@ fn sense_within(
                                 Candidate {
                                     key: sort_key(pool_d_sq[k], pool_id[k]),
                                     row: pool_row[k],
-                                    offset: Vec2::new(px[k] - p.x, py[k] - p.y),
+                                    offset: V::from_fn(|a| pool_axes[a][k] - p.axis(a)),
                                 }
                             }));
                             finish_row(cands);
                             continue;
                         } else {
                             for (k, &row) in pool_row.iter().enumerate() {
-                                let offset = bounds.offset(p, Vec2::new(pool_x[k], pool_y[k]));
+                                let offset = bounds.offset(p, V::from_fn(|a| pool_axes[a][k]));
                                 let d_sq = offset.length_squared();
                                 if d_sq <= r_sq && row as usize != j {
                                     cands.push(Candidate { key: sort_key(d_sq, pool_id[k]), row, offset });
@@ -340,7 +358,7 @@ fn sense_within(
             out.fill_chunks(position.len(), groups, |base, stride, rows, dists, offsets, counts| {
                 let len = counts.len();
                 // Writes agent `i`'s sorted, capped list.
-                let mut finish = |i: usize, cands: &mut [Candidate]| {
+                let mut finish = |i: usize, cands: &mut [Candidate<V>]| {
                     let at = (i - base) * stride;
                     let count = write_sorted(
                         cands,
@@ -370,7 +388,7 @@ fn sense_within(
                     // The rows as found (where a row could be found twice, `may_repeat`, the
                     // pipeline does not reuse candidates); then the list, from those within the
                     // sensing radius (the key holds the squared distance).
-                    let mut finish = |i: usize, cands: &mut [Candidate]| {
+                    let mut finish = |i: usize, cands: &mut [Candidate<V>]| {
                         debug_assert_eq!(i, base + c.start.len() - 1, "rows finish in order");
                         c.rows.extend(cands.iter().map(|x| x.row));
                         c.start.push(c.rows.len() as u32);
@@ -411,15 +429,15 @@ fn sense_within(
 /// `offsets` (one list's slots). With `dedup`, a candidate proposed twice (the same key twice)
 /// counts once. Returns how many were written.
 #[inline]
-fn write_sorted(
-    cands: &mut [Candidate],
+fn write_sorted<V: Copy>(
+    cands: &mut [Candidate<V>],
     cap: usize,
     dedup: bool,
     rows: &mut [u32],
     dists: &mut [f32],
-    offsets: &mut [Vec2],
+    offsets: &mut [V],
 ) -> usize {
-    let mut put = |s: usize, c: &Candidate| {
+    let mut put = |s: usize, c: &Candidate<V>| {
         rows[s] = c.row;
         dists[s] = f32::from_bits((c.key >> 32) as u32);
         offsets[s] = c.offset;
@@ -469,20 +487,20 @@ fn write_sorted(
 /// (`Bounds::offset`, which the clustered path's plain `q - p` equals away from seams), the
 /// same test, the same order.
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches
-pub fn neighbours_from_candidates(
-    bounds: &Bounds,
+pub fn neighbours_from_candidates<V: Point>(
+    bounds: &Bounds<V>,
     groups: &[Group],
-    position: &[Vec2],
+    position: &[V],
     id: &[u32],
     group: &[u16],
     candidates: &CandidateLists,
     skin: f32,
-    out: &mut Neighbours,
+    out: &mut Neighbours<V>,
 ) {
     // Slack for rounding in the seam test, relative to the world's coordinates.
     let seam_pad = 1e-3 * (1.0 + bounds.min.abs().max(bounds.max.abs()).max_element());
     out.fill_chunks(position.len(), groups, |base, stride, rows, dists, offsets, counts| {
-        SENSE_SCRATCH.with_borrow_mut(|scratch| {
+        V::with_sense_scratch(|scratch| {
             for (k, count) in counts.iter_mut().enumerate() {
                 let i = base + k;
                 let g = &groups[group[i] as usize];

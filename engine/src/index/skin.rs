@@ -2,7 +2,7 @@
 
 use rayon::prelude::*;
 
-use crate::math::Vec2;
+use crate::math::{Vec2, Vector};
 use crate::par::{PARALLEL_SCAN, SCAN_CHUNK};
 use crate::world::{Bounds, BoundsKind, Group};
 
@@ -42,7 +42,7 @@ impl CandidateLists {
 /// Candidate lists within each sensing radius plus a skin, and the state they were found in
 /// (see `Pipeline::set_sensing_skin`).
 #[derive(Default)]
-pub struct SensingCache {
+pub struct SensingCache<V = Vec2> {
     /// Extra reach of the candidates; 0 senses afresh every tick.
     pub skin: f32,
     /// Each agent's candidates, found within its group's sensing radius plus `skin`; the
@@ -65,15 +65,15 @@ pub struct SensingCache {
     id: Vec<u32>,
     group: Vec<u16>,
     params: Vec<(f32, u32)>,
-    bounds: Option<Bounds>,
-    position: Vec<Vec2>,
+    bounds: Option<Bounds<V>>,
+    position: Vec<V>,
 }
 
 /// An agent may move this fraction of the skin before sensing is due again: two agents then
 /// close in by at most 0.9 × skin, and the rest covers rounding.
 const SKIN_MOVE: f32 = 0.45;
 
-impl SensingCache {
+impl<V: Vector> SensingCache<V> {
     /// Sets the skin; a changed skin voids the candidates.
     pub fn set_skin(&mut self, skin: f32) {
         let skin = if skin.is_finite() { skin.max(0.0) } else { 0.0 };
@@ -87,11 +87,11 @@ impl SensingCache {
     /// parameters and bounds, and no agent has moved more than `SKIN_MOVE × skin` since.
     pub fn is_due(
         &self,
-        bounds: &Bounds,
+        bounds: &Bounds<V>,
         groups: &[Group],
         id: &[u32],
         group: &[u16],
-        position: &[Vec2],
+        position: &[V],
     ) -> bool {
         if self.skin <= 0.0 || !self.valid {
             return true;
@@ -106,7 +106,7 @@ impl SensingCache {
         }
         let limit = SKIN_MOVE * self.skin;
         let limit_sq = limit * limit;
-        let moved = |now: &[Vec2], then: &[Vec2]| {
+        let moved = |now: &[V], then: &[V]| {
             now.iter()
                 .zip(then)
                 .fold(false, |acc, (p, q)| acc | (bounds.offset(*q, *p).length_squared() > limit_sq))
@@ -124,7 +124,7 @@ impl SensingCache {
     /// Records the state complete candidates were just found in. Candidates are not kept
     /// when rounding could exceed the margin the skin leaves (coordinates far larger than the
     /// skin), nor when a radius with its skin reaches across half a wrapped world.
-    pub fn remember(&mut self, b: &Bounds, groups: &[Group], id: &[u32], group: &[u16], position: &[Vec2]) {
+    pub fn remember(&mut self, b: &Bounds<V>, groups: &[Group], id: &[u32], group: &[u16], position: &[V]) {
         let extent = match b.kind {
             BoundsKind::Wrap => b.min.abs().max(b.max.abs()).max_element(),
             BoundsKind::Open => position.iter().fold(0.0f32, |m, p| m.max(p.abs().max_element())),

@@ -1,29 +1,40 @@
 //! `SpatialIndex`: the agents' index for one tick (k-d trees, grid or brute force) and its queries.
 
-use kiddo::SquaredEuclidean;
-
-use super::IndexKind;
 use super::grid::Grid;
 use super::kd::{PointSet, query_tree};
+use super::{IndexKind, Point};
 use crate::math::Vec2;
 use crate::world::{Bounds, BoundsKind};
 
-/// The spatial index over live agents, rebuilt every tick by `build_index`.
-#[derive(Default)]
-pub struct SpatialIndex {
+/// The spatial index over live agents, rebuilt every tick by `build_index`; in the plane
+/// (`V = Vec2`) or in space (`Vec3`).
+pub struct SpatialIndex<V: Point = Vec2> {
     pub(super) kind: IndexKind,
-    bounds: Option<Bounds>,
+    bounds: Option<Bounds<V>>,
     /// Absolute slack added to k-d query radii, covering the rounding of shifted images.
     pub(super) pad: f32,
-    pub(super) all: PointSet,
-    grid: Grid,
+    pub(super) all: PointSet<V>,
+    grid: Grid<V>,
     /// One set per group; filled only for groups some `NearestOf` target names.
-    groups: Vec<PointSet>,
+    groups: Vec<PointSet<V>>,
 }
 
-impl SpatialIndex {
+impl<V: Point> Default for SpatialIndex<V> {
+    fn default() -> Self {
+        SpatialIndex {
+            kind: IndexKind::default(),
+            bounds: None,
+            pad: 0.0,
+            all: PointSet::default(),
+            grid: Grid::default(),
+            groups: Vec::new(),
+        }
+    }
+}
+
+impl<V: Point> SpatialIndex<V> {
     /// An empty index of backend `kind`; it must be built before it is queried.
-    pub fn new(kind: IndexKind) -> SpatialIndex {
+    pub fn new(kind: IndexKind) -> SpatialIndex<V> {
         SpatialIndex { kind, ..SpatialIndex::default() }
     }
 
@@ -37,8 +48,8 @@ impl SpatialIndex {
     /// grid's cell (the largest query radius the grid should answer from 3 × 3 cells).
     pub fn build_with_cell(
         &mut self,
-        bounds: &Bounds,
-        positions: &[Vec2],
+        bounds: &Bounds<V>,
+        positions: &[V],
         ids: &[u32],
         group: &[u16],
         targeted: &[bool],
@@ -55,8 +66,8 @@ impl SpatialIndex {
     /// queried until rebuilt.
     pub fn build_groups_only(
         &mut self,
-        bounds: &Bounds,
-        positions: &[Vec2],
+        bounds: &Bounds<V>,
+        positions: &[V],
         group: &[u16],
         targeted: &[bool],
     ) {
@@ -66,14 +77,14 @@ impl SpatialIndex {
     /// Packs positions and rebuilds the all-agents set and the nearest-of-group sets, as
     /// [`SpatialIndex::build_with_cell`] does, but without a cell size: the grid of a
     /// [`IndexKind::Grid`] index is left as it was, so use `build_with_cell` for that backend.
-    pub fn build(&mut self, bounds: &Bounds, positions: &[Vec2], group: &[u16], targeted: &[bool]) {
+    pub fn build(&mut self, bounds: &Bounds<V>, positions: &[V], group: &[u16], targeted: &[bool]) {
         self.build_sets(bounds, positions, group, targeted, true);
     }
 
     fn build_sets(
         &mut self,
-        bounds: &Bounds,
-        positions: &[Vec2],
+        bounds: &Bounds<V>,
+        positions: &[V],
         group: &[u16],
         targeted: &[bool],
         all: bool,
@@ -92,7 +103,7 @@ impl SpatialIndex {
             all.rows.extend(0..positions.len() as u32);
             all.points.clear();
             if self.kind == IndexKind::Kd {
-                all.points.extend(positions.iter().map(|p| [p.x, p.y]));
+                all.points.extend(positions.iter().map(|&p| p.coords()));
             }
             all.rebuild(self.kind);
         }
@@ -105,7 +116,7 @@ impl SpatialIndex {
                 for (row, (&p, &pg)) in positions.iter().zip(group).enumerate() {
                     if pg as usize == g {
                         set.rows.push(row as u32);
-                        set.points.push([p.x, p.y]);
+                        set.points.push(p.coords());
                     }
                 }
             }
@@ -113,13 +124,13 @@ impl SpatialIndex {
         }
     }
 
-    fn bounds(&self) -> &Bounds {
+    fn bounds(&self) -> &Bounds<V> {
         self.bounds.as_ref().expect("index built before use")
     }
 
     /// Calls `visit(row)` for every agent that may lie within `radius` of `p`: a superset that
     /// the caller filters with the exact test.
-    pub fn candidates(&self, p: Vec2, radius: f32, mut visit: impl FnMut(u32)) {
+    pub fn candidates(&self, p: V, radius: f32, mut visit: impl FnMut(u32)) {
         match self.kind {
             IndexKind::Grid => {
                 self.grid.candidates(p, radius + radius * 1e-4 + self.pad, |row, _, _| visit(row))
@@ -134,11 +145,11 @@ impl SpatialIndex {
     #[inline]
     pub fn candidates_with(
         &self,
-        p: Vec2,
+        p: V,
         radius: f32,
-        positions: &[Vec2],
+        positions: &[V],
         ids: &[u32],
-        mut visit: impl FnMut(u32, Vec2, u32),
+        mut visit: impl FnMut(u32, V, u32),
     ) {
         match (self.kind, &self.all.tree) {
             (IndexKind::Grid, _) => self.grid.candidates(p, radius + radius * 1e-4 + self.pad, visit),
@@ -154,7 +165,7 @@ impl SpatialIndex {
 
     /// The row of the live agent of group `g` nearest to `p` by the world's offset, ties by id;
     /// `None` when the group is empty. `ids` is the id column.
-    pub fn nearest_of_group(&self, g: u16, p: Vec2, positions: &[Vec2], ids: &[u32]) -> Option<usize> {
+    pub fn nearest_of_group(&self, g: u16, p: V, positions: &[V], ids: &[u32]) -> Option<usize> {
         let set = &self.groups[g as usize];
         let bounds = self.bounds();
         let exact = |row: u32| bounds.offset(p, positions[row as usize]).length_squared();
@@ -173,20 +184,24 @@ impl SpatialIndex {
                 // A first guess from kiddo's nearest over the images that can hold the nearest
                 // point, then every candidate within that distance (plus slack) tested exactly.
                 let mut guess_sq = f32::INFINITY;
-                let size = bounds.size();
-                let shifts: &[Vec2] = match bounds.kind {
-                    BoundsKind::Open => &[Vec2::ZERO],
-                    BoundsKind::Wrap => {
-                        let c = 0.5 * (bounds.min + bounds.max);
-                        let sx = if p.x < c.x { size.x } else { -size.x };
-                        let sy = if p.y < c.y { size.y } else { -size.y };
-                        &[Vec2::ZERO, Vec2::new(sx, 0.0), Vec2::new(0.0, sy), Vec2::new(sx, sy)]
-                    }
+                let mut consider_image = |q: V| {
+                    guess_sq = guess_sq.min(exact(set.rows[V::tree_nearest(tree, q) as usize]));
                 };
-                for s in shifts {
-                    let q = p + *s;
-                    let hit = tree.query(&[q.x, q.y]).nearest_one::<SquaredEuclidean<f32>>().execute();
-                    guess_sq = guess_sq.min(exact(set.rows[hit.item as usize]));
+                match bounds.kind {
+                    BoundsKind::Open => consider_image(p),
+                    // Every image the nearest point's minimum image can come from: each axis
+                    // unshifted or shifted towards the far side.
+                    BoundsKind::Wrap => {
+                        let size = bounds.size();
+                        let c = (bounds.min + bounds.max) * 0.5;
+                        let s =
+                            V::from_fn(|a| if p.axis(a) < c.axis(a) { size.axis(a) } else { -size.axis(a) });
+                        for mask in 0u32..(1 << V::DIMENSIONS) {
+                            consider_image(
+                                p + V::from_fn(|a| if mask & (1 << a) != 0 { s.axis(a) } else { 0.0 }),
+                            );
+                        }
+                    }
                 }
                 let r = guess_sq.sqrt();
                 set.candidates(bounds, self.pad, p, r + r * 1e-4 + self.pad, &mut consider);

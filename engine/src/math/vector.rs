@@ -27,6 +27,7 @@ pub trait Vector:
     + Mul<f32, Output = Self>
     + Mul<Self, Output = Self>
     + Div<f32, Output = Self>
+    + Div<Self, Output = Self>
     + AddAssign
     + SubAssign
     + MulAssign<f32>
@@ -61,6 +62,8 @@ pub trait Vector:
     fn abs(self) -> Self;
     /// The largest component.
     fn max_element(self) -> f32;
+    /// The smallest component.
+    fn min_element(self) -> f32;
     /// Componentwise minimum.
     fn min(self, other: Self) -> Self;
     /// Componentwise maximum.
@@ -127,6 +130,10 @@ macro_rules! vector_for {
             #[inline]
             fn max_element(self) -> f32 {
                 <$ty>::max_element(self)
+            }
+            #[inline]
+            fn min_element(self) -> f32 {
+                <$ty>::min_element(self)
             }
             #[inline]
             fn min(self, other: Self) -> Self {

@@ -1,20 +1,22 @@
-//! `Bounds`: the simulated region, open or wrapped (toroidal), with minimum-image offsets.
+//! `Bounds`: the simulated region (a rectangle, or a box in space), open or wrapped (toroidal),
+//! with minimum-image offsets.
 
 use serde::{Deserialize, Serialize};
 
-use crate::math::Vec2;
+use crate::math::{Vec2, Vector};
 
-/// The simulated region.
+/// The simulated region: a rectangle in the plane (`V = Vec2`), a box in space (`Vec3`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Bounds {
+#[serde(bound = "V: Vector")]
+pub struct Bounds<V = Vec2> {
     /// Open or wrapped (default, in a scenario, [`BoundsKind::Open`]).
     pub kind: BoundsKind,
     /// Lower-left corner (world units; each coordinate within ±1e7,
     /// [`MAX_MAGNITUDE`](crate::scenario::MAX_MAGNITUDE)).
-    pub min: Vec2,
-    /// Upper-right corner (world units; `max.x > min.x` and `max.y > min.y`). A wrapped world
+    pub min: V,
+    /// Upper-right corner (world units; every `max` coordinate above `min`'s). A wrapped world
     /// is the half-open `[min, max)`.
-    pub max: Vec2,
+    pub max: V,
 }
 
 /// Whether the bounds constrain agents: the scenario's `[bounds] kind`, `"open"` or `"wrap"`.
@@ -26,32 +28,33 @@ pub enum BoundsKind {
     Wrap,
 }
 
-impl Bounds {
-    /// Width and height, `max - min` (world units).
-    pub fn size(&self) -> Vec2 {
+impl<V: Vector> Bounds<V> {
+    /// Width and height (and depth), `max - min` (world units).
+    #[inline]
+    pub fn size(&self) -> V {
         self.max - self.min
     }
 
     /// The offset from `from` to `to`: `to - from`, or its minimum image when wrapped.
     #[inline]
-    pub fn offset(&self, from: Vec2, to: Vec2) -> Vec2 {
+    pub fn offset(&self, from: V, to: V) -> V {
         let d = to - from;
         match self.kind {
             BoundsKind::Open => d,
             BoundsKind::Wrap => {
                 let size = self.max - self.min;
-                Vec2::new(min_image(d.x, size.x), min_image(d.y, size.y))
+                V::from_fn(|axis| min_image(d.axis(axis), size.axis(axis)))
             }
         }
     }
 
     /// Brings a position back inside `[min, max)` on a wrapped world; identity when open.
     #[inline]
-    pub fn wrap(&self, p: Vec2) -> Vec2 {
+    pub fn wrap(&self, p: V) -> V {
         match self.kind {
             BoundsKind::Open => p,
             BoundsKind::Wrap => {
-                Vec2::new(wrap_axis(p.x, self.min.x, self.max.x), wrap_axis(p.y, self.min.y, self.max.y))
+                V::from_fn(|axis| wrap_axis(p.axis(axis), self.min.axis(axis), self.max.axis(axis)))
             }
         }
     }

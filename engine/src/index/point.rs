@@ -1,0 +1,72 @@
+//! `Point`: a position the agents' index can hold, in the plane or in space: a [`Vector`] with
+//! its k-d tree (kiddo's, over its own number of coordinates) and its sensing scratch (one
+//! per dimension and worker thread).
+
+use std::cell::RefCell;
+
+use kiddo::SquaredEuclidean;
+
+use super::kd::{Tree, build_tree};
+use super::sensing::SenseScratch;
+use crate::math::{Vec2, Vec3, Vector};
+
+/// A [`Vector`] the agents' index holds. Implemented for `Vec2` and `Vec3`; the index, the
+/// neighbour lists and sensing are written once against it.
+pub trait Point: Vector {
+    /// The coordinates as kiddo stores them (`[f32; 2]` or `[f32; 3]`).
+    type Coords: Copy + Send + Sync + 'static;
+    /// kiddo's immutable tree over `Coords`.
+    type Tree: Send + Sync;
+
+    /// The point's coordinates, in axis order.
+    fn coords(self) -> Self::Coords;
+    /// The tree over `points` (parallel when the pool has more than one worker).
+    fn build_tree(points: &[Self::Coords]) -> Self::Tree;
+    /// Calls `visit(item)` for every item of `tree` within `√r_sq` of `q` (kiddo's radius
+    /// query, unsorted).
+    fn tree_within(tree: &Self::Tree, q: Self, r_sq: f32, visit: &mut impl FnMut(u32));
+    /// The item of `tree` nearest to `q` (kiddo's `nearest_one`; ties as kiddo breaks them,
+    /// which is why callers test every candidate that close exactly).
+    fn tree_nearest(tree: &Self::Tree, q: Self) -> u32;
+    /// Runs `f` with this worker thread's sensing scratch for this dimension.
+    fn with_sense_scratch<R>(f: impl FnOnce(&mut SenseScratch<Self>) -> R) -> R;
+}
+
+macro_rules! point_for {
+    ($ty:ty, $k:literal, $scratch:ident) => {
+        thread_local! {
+            static $scratch: RefCell<SenseScratch<$ty>> = RefCell::new(SenseScratch::default());
+        }
+
+        impl Point for $ty {
+            type Coords = [f32; $k];
+            type Tree = Tree<$k>;
+
+            #[inline]
+            fn coords(self) -> [f32; $k] {
+                self.to_array()
+            }
+            fn build_tree(points: &[[f32; $k]]) -> Tree<$k> {
+                build_tree(points)
+            }
+            #[inline]
+            fn tree_within(tree: &Tree<$k>, q: Self, r_sq: f32, visit: &mut impl FnMut(u32)) {
+                tree.query(&q.to_array())
+                    .within::<SquaredEuclidean<f32>>(r_sq)
+                    .unsorted()
+                    .visit(|hit| visit(hit.item));
+            }
+            #[inline]
+            fn tree_nearest(tree: &Tree<$k>, q: Self) -> u32 {
+                tree.query(&q.to_array()).nearest_one::<SquaredEuclidean<f32>>().execute().item
+            }
+            #[inline]
+            fn with_sense_scratch<R>(f: impl FnOnce(&mut SenseScratch<Self>) -> R) -> R {
+                $scratch.with_borrow_mut(f)
+            }
+        }
+    };
+}
+
+point_for!(Vec2, 2, PLANE_SCRATCH);
+point_for!(Vec3, 3, SPACE_SCRATCH);
