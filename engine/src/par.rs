@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use crate::math::Vec2;
+use crate::math::Vector;
 
 /// The most rows one rayon work piece takes in a per-agent pass (cheap passes take four times
 /// as many). Left to itself, rayon splits a 10k-row pass into about two pieces per thread; when
@@ -23,10 +23,10 @@ pub(crate) const SCAN_CHUNK: usize = 4_096;
 
 /// Runs `f(row, position, velocity)` for every agent row across the pool, for a pass as cheap
 /// per row as `integrate` or `collide` (pieces of 256 to `4 * PIECE_ROWS` rows).
-pub(crate) fn for_each_position_velocity(
-    position: &mut [Vec2],
-    velocity: &mut [Vec2],
-    f: impl Fn(usize, &mut Vec2, &mut Vec2) + Sync + Send,
+pub(crate) fn for_each_position_velocity<V: Vector>(
+    position: &mut [V],
+    velocity: &mut [V],
+    f: impl Fn(usize, &mut V, &mut V) + Sync + Send,
 ) {
     position
         .par_iter_mut()

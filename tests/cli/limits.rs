@@ -50,7 +50,10 @@ fn absurd_thread_counts_are_refused_at_once() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", crate::fixtures::text(&out.stderr));
     // The library refuses too.
-    assert!(matches!(Pipeline::new(max + 1, IndexKind::Kd), Err(PipelineError::TooManyThreads { .. })));
+    assert!(matches!(
+        Pipeline::<throng_engine::math::Vec2>::new(max + 1, IndexKind::Kd),
+        Err(PipelineError::TooManyThreads { .. })
+    ));
 }
 
 /// A run whose estimated peak memory exceeds `--max-memory` is refused before anything is

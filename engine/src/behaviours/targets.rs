@@ -1,18 +1,18 @@
 //! Targets as seen during one tick: scripted moving points, agents by id, nearest of a group, own goals.
 
-use crate::math::{Vec2, norm};
+use crate::math::{Vec2, Vector, norm};
 use crate::world::Target;
 
 /// A target as seen during one tick.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ResolvedTarget {
+pub enum ResolvedTarget<V = Vec2> {
     /// A point with a velocity (scripted points move; fixed ones have zero velocity).
     Point {
         /// Where the point is at the start of the tick (world units).
-        position: Vec2,
+        position: V,
         /// Its velocity (world units per second): zero for a fixed point, what pursuit and
         /// evade extrapolate with for a moving one.
-        velocity: Vec2,
+        velocity: V,
     },
     /// A specific agent's row, or `None` once it is gone.
     Row(Option<usize>),
@@ -21,23 +21,26 @@ pub enum ResolvedTarget {
     /// The seeker's own random goal (`Agents::goal`).
     OwnGoal,
     /// A heading: the target lies `DIRECTION_REACH` ahead of every seeker along it.
-    Direction(Vec2),
+    Direction(V),
 }
 
 /// Position and velocity of a scripted point moving at `speed` along the closed loop through
 /// `waypoints`, at time `t` seconds. Computed in f64 from the tick count, so it never drifts.
-pub fn moving_point(waypoints: &[Vec2], speed: f32, t: f64) -> (Vec2, Vec2) {
+pub fn moving_point<V: Vector>(waypoints: &[V], speed: f32, t: f64) -> (V, V) {
     let first = waypoints[0];
     let n = waypoints.len();
     let seg = |k: usize| (waypoints[k], waypoints[(k + 1) % n]);
     let seg_len = |k: usize| {
         let (a, b) = seg(k);
-        let (dx, dy) = (b.x as f64 - a.x as f64, b.y as f64 - a.y as f64);
-        (dx * dx + dy * dy).sqrt()
+        // Σ (b − a)² over the axes in order, in f64 (the plane's dx² + dy²).
+        (0..V::DIMENSIONS)
+            .map(|axis| b.axis(axis) as f64 - a.axis(axis) as f64)
+            .fold(0.0, |sum, d| sum + d * d)
+            .sqrt()
     };
     let total: f64 = (0..n).map(seg_len).sum();
     if n < 2 || total <= 0.0 {
-        return (first, Vec2::ZERO);
+        return (first, V::ZERO);
     }
     let mut s = (speed as f64 * t) % total;
     for k in 0..n {
@@ -45,9 +48,8 @@ pub fn moving_point(waypoints: &[Vec2], speed: f32, t: f64) -> (Vec2, Vec2) {
         if s < len || k == n - 1 {
             let (a, b) = seg(k);
             let f = if len > 0.0 { (s / len).min(1.0) } else { 0.0 };
-            let x = a.x as f64 + (b.x as f64 - a.x as f64) * f;
-            let y = a.y as f64 + (b.y as f64 - a.y as f64) * f;
-            return (Vec2::new(x as f32, y as f32), norm(b - a) * speed);
+            let at = |axis: usize| a.axis(axis) as f64 + (b.axis(axis) as f64 - a.axis(axis) as f64) * f;
+            return (V::from_fn(|axis| at(axis) as f32), norm(b - a) * speed);
         }
         s -= len;
     }
@@ -55,15 +57,15 @@ pub fn moving_point(waypoints: &[Vec2], speed: f32, t: f64) -> (Vec2, Vec2) {
 }
 
 /// Resolves every target for the tick starting at `time_s`.
-pub fn resolve_targets(
-    targets: &[Target],
+pub fn resolve_targets<V: Vector>(
+    targets: &[Target<V>],
     time_s: f64,
     row_of: impl Fn(u32) -> Option<usize>,
-    out: &mut Vec<ResolvedTarget>,
+    out: &mut Vec<ResolvedTarget<V>>,
 ) {
     out.clear();
     out.extend(targets.iter().map(|t| match t {
-        Target::Point(p) => ResolvedTarget::Point { position: *p, velocity: Vec2::ZERO },
+        Target::Point(p) => ResolvedTarget::Point { position: *p, velocity: V::ZERO },
         Target::Moving { waypoints, speed } => {
             let (position, velocity) = moving_point(waypoints, *speed, time_s);
             ResolvedTarget::Point { position, velocity }

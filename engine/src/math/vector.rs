@@ -76,6 +76,27 @@ pub trait Vector:
     /// the direction, so the same draw turns the same way on every platform).
     fn cone_turn(self, angle: f32, spin: f32) -> Self;
 
+    /// A unit vector in a uniformly random direction, from `draw`'s values in [0, 1): in the
+    /// plane one draw, the angle `2π · u`; in space two, `z = 2u₁ − 1` and the azimuth
+    /// `2π · u₂` (uniform on the sphere, Archimedes).
+    fn direction_from(draw: impl FnMut() -> f32) -> Self;
+
+    /// A uniform point of the disc (the ball, in space) of `radius` about the origin, from
+    /// `draw`'s values in [0, 1): the distance `radius · u^(1/d)` first, then the direction
+    /// ([`Vector::direction_from`]).
+    fn in_ball(radius: f32, draw: impl FnMut() -> f32) -> Self;
+
+    /// The point itself when it is a point of the plane; `None` in space. Planar machinery
+    /// (walls, routing fields, velocity models) reads the plane through it and does nothing
+    /// in space.
+    fn to_plane(self) -> Option<Vec2>;
+
+    /// A point of the plane as this type: itself, or `(x, y, 0)` in space.
+    fn from_plane(v: Vec2) -> Self;
+
+    /// Appends the components' little-endian bytes, x first (the state hash's form).
+    fn write_le(self, out: &mut Vec<u8>);
+
     /// `|self − other|²`.
     #[inline]
     fn distance_squared(self, other: Self) -> f32 {
@@ -147,6 +168,28 @@ macro_rules! vector_for {
             fn cone_turn(self, angle: f32, spin: f32) -> Self {
                 ($cone_turn)(self, angle, spin)
             }
+            #[inline]
+            fn direction_from(draw: impl FnMut() -> f32) -> Self {
+                <$ty as PerDimension>::direction_from(draw)
+            }
+            #[inline]
+            fn in_ball(radius: f32, draw: impl FnMut() -> f32) -> Self {
+                <$ty as PerDimension>::in_ball(radius, draw)
+            }
+            #[inline]
+            fn to_plane(self) -> Option<Vec2> {
+                <$ty as PerDimension>::to_plane(self)
+            }
+            #[inline]
+            fn from_plane(v: Vec2) -> Self {
+                <$ty as PerDimension>::from_plane(v)
+            }
+            #[inline]
+            fn write_le(self, out: &mut Vec<u8>) {
+                for v in self.to_array() {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
         }
     };
 }
@@ -155,6 +198,57 @@ vector_for!(Vec2, 2, [x, y], |v: Vec2, angle: f32, spin: f32| super::rotate(
     v,
     if spin < 0.5 { angle } else { -angle }
 ));
+
+impl PerDimension for Vec2 {
+    fn direction_from(mut draw: impl FnMut() -> f32) -> Vec2 {
+        let (s, c) = super::sin_cos(2.0 * super::PI * draw());
+        Vec2::new(c, s)
+    }
+
+    fn in_ball(radius: f32, mut draw: impl FnMut() -> f32) -> Vec2 {
+        let r = radius * draw().sqrt();
+        <Vec2 as PerDimension>::direction_from(draw) * r
+    }
+
+    fn to_plane(self) -> Option<Vec2> {
+        Some(self)
+    }
+
+    fn from_plane(v: Vec2) -> Vec2 {
+        v
+    }
+}
+
+impl PerDimension for Vec3 {
+    fn direction_from(mut draw: impl FnMut() -> f32) -> Vec3 {
+        let z = 2.0 * draw() - 1.0;
+        let across = (1.0 - z * z).max(0.0).sqrt();
+        let (s, c) = super::sin_cos(2.0 * super::PI * draw());
+        Vec3::new(c * across, s * across, z)
+    }
+
+    fn in_ball(radius: f32, mut draw: impl FnMut() -> f32) -> Vec3 {
+        let r = radius * libm::cbrtf(draw());
+        <Vec3 as PerDimension>::direction_from(draw) * r
+    }
+
+    fn to_plane(self) -> Option<Vec2> {
+        None
+    }
+
+    fn from_plane(v: Vec2) -> Vec3 {
+        v.extend(0.0)
+    }
+}
+
+/// What differs between the dimensions beyond component counts: the draws of
+/// [`Vector::direction_from`] and [`Vector::in_ball`], and the way to and from the plane.
+trait PerDimension: Sized {
+    fn direction_from(draw: impl FnMut() -> f32) -> Self;
+    fn in_ball(radius: f32, draw: impl FnMut() -> f32) -> Self;
+    fn to_plane(self) -> Option<Vec2>;
+    fn from_plane(v: Vec2) -> Self;
+}
 vector_for!(Vec3, 3, [x, y, z], |v: Vec3, angle: f32, spin: f32| {
     let len = v.length();
     if len == 0.0 || !len.is_finite() {

@@ -3,8 +3,7 @@
 //! the nearest-of-group sets) and the obstacle index (rebuilt only when the obstacles or bounds
 //! change, so once per run). Parallel: k-d builds from 4,096 points, the grid's counting sort.
 
-use crate::index::{ObstacleIndex, SpatialIndex};
-use crate::math::Vec2;
+use crate::index::{ObstacleIndex, Point, SpatialIndex};
 use crate::world::{Bounds, Obstacle, Target};
 
 use super::StepContext;
@@ -23,14 +22,14 @@ pub fn refresh_obstacle_index(obstacles: &[Obstacle], bounds: &Bounds, index: &m
 /// nearest-of-group sets (the neighbour lists come from reused candidates this tick).
 /// `targeted[g]` is set for every group some `NearestOf` target names.
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches; see docs/pipeline.md
-pub fn build_agent_index(
-    ctx: &StepContext,
-    targets: &[Target],
-    position: &[Vec2],
+pub fn build_agent_index<V: Point>(
+    ctx: &StepContext<V>,
+    targets: &[Target<V>],
+    position: &[V],
     id: &[u32],
     group: &[u16],
     all: bool,
-    index: &mut SpatialIndex,
+    index: &mut SpatialIndex<V>,
     targeted: &mut Vec<bool>,
 ) {
     targeted.clear();

@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use crate::math::{Vec2, norm, trunc};
+use crate::math::{Vector, norm, trunc};
 use crate::world::Bounds;
 
 /// An agent counts as moving, and its `last_heading` follows its velocity, while its speed is
@@ -17,16 +17,16 @@ pub const MOVING_SHARE: f32 = 0.1;
 /// "last_heading"`), `last_heading = norm(v)` while `|v| > MOVING_SHARE · max_speed`;
 /// without, the column is left as it is (saving a square root per agent).
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches; see docs/pipeline.md
-pub fn integrate(
+pub fn integrate<V: Vector>(
     dt: f32,
-    bounds: &Bounds,
-    steering: &[Vec2],
+    bounds: &Bounds<V>,
+    steering: &[V],
     max_speed: &[f32],
     max_force: &[f32],
     mass: &[f32],
-    position: &mut [Vec2],
-    velocity: &mut [Vec2],
-    last_heading: &mut [Vec2],
+    position: &mut [V],
+    velocity: &mut [V],
+    last_heading: &mut [V],
     track_heading: bool,
 ) {
     if !track_heading {

@@ -36,20 +36,21 @@ pub use steer::{AgentMut, SteerInputs, SteerState, headings, steer};
 pub use velocity_models::{ModelObstacles, adopt_chosen, velocity_models};
 pub use waiting::{hold, wait};
 
+use crate::math::Vec2;
 use crate::world::{Bounds, Group};
 
 /// What a tick is, for the passes that need more than their columns: the tick number, the
 /// time step, the bounds (every offset goes through them) and the groups (behaviours and
 /// sensing parameters).
 #[derive(Clone, Copy)]
-pub struct StepContext<'a> {
+pub struct StepContext<'a, V = Vec2> {
     /// The tick being computed (ticks completed before it).
     pub tick: u64,
     /// Seconds per tick.
     pub dt: f32,
     /// The world's bounds: every offset between two points goes through
     /// [`Bounds::offset`], and positions through [`Bounds::wrap`].
-    pub bounds: &'a Bounds,
+    pub bounds: &'a Bounds<V>,
     /// The world's groups, indexed by the agents' `group` column: behaviours, sensing radius
     /// and neighbour cap.
     pub groups: &'a [Group],

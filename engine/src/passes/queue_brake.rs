@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use crate::behaviours::*;
 use crate::index::Neighbours;
-use crate::math::{Vec2, norm};
+use crate::math::{Vector, norm};
 use crate::world::{Bounds, Group};
 
 /// The `queue_brake` pass, after `steer` because it reads the summed steering. For an agent
@@ -18,16 +18,16 @@ use crate::world::{Bounds, Group};
 /// Reads positions (all agents) and the neighbour lists; writes row `i` of steering,
 /// velocity and `blocked`.
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches
-pub fn queue_brake(
+pub fn queue_brake<V: Vector>(
     dt: f32,
-    bounds: &Bounds,
+    bounds: &Bounds<V>,
     groups: &[Group],
     group: &[u16],
     id: &[u32],
-    position: &[Vec2],
-    neighbours: &Neighbours,
-    steering: &mut [Vec2],
-    velocity: &mut [Vec2],
+    position: &[V],
+    neighbours: &Neighbours<V>,
+    steering: &mut [V],
+    velocity: &mut [V],
     blocked: &mut [bool],
 ) {
     steering

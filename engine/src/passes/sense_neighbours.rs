@@ -7,20 +7,19 @@
 //! within radius + skin and takes the lists from them; a later tick whose candidates still
 //! hold takes the lists from those; otherwise (no skin) the index is queried afresh.
 
-use crate::index::{self, Neighbours, SensingCache, SpatialIndex};
-use crate::math::Vec2;
+use crate::index::{self, Neighbours, Point, SensingCache, SpatialIndex};
 
 use super::StepContext;
 
 /// Fills `neighbours` for every row and counts the tick as sensed or reused in `cache`.
-pub fn sense_neighbours(
-    ctx: &StepContext,
-    position: &[Vec2],
+pub fn sense_neighbours<V: Point>(
+    ctx: &StepContext<V>,
+    position: &[V],
     id: &[u32],
     group: &[u16],
-    index: &SpatialIndex,
-    cache: &mut SensingCache,
-    neighbours: &mut Neighbours,
+    index: &SpatialIndex<V>,
+    cache: &mut SensingCache<V>,
+    neighbours: &mut Neighbours<V>,
 ) {
     let (bounds, groups) = (ctx.bounds, ctx.groups);
     let sensing_with_skin = cache.due && cache.skin > 0.0;

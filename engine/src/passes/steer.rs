@@ -9,14 +9,14 @@ use rayon::prelude::*;
 
 use super::integrate::MOVING_SHARE;
 use crate::behaviours::*;
-use crate::index::{Neighbours, ObstacleIndex, SpatialIndex};
-use crate::math::{Vec2, norm, rotate};
+use crate::index::{Neighbours, ObstacleIndex, Point, SpatialIndex};
+use crate::math::{Vector, norm};
 use crate::rng::{self, AgentRng};
 use crate::routing::Goal;
 use crate::world::{Bounds, DIRECTION_REACH, Group, Obstacle, Path, PathMode, Target, TargetId};
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
-pub struct SteerInputs<'a> {
+pub struct SteerInputs<'a, V: Point> {
     /// The distance fields of routed targets (`route = "field"`).
     pub router: &'a crate::routing::Router,
     /// The tick being computed (ticks completed before it): decides flocking-cache refreshes
@@ -25,15 +25,15 @@ pub struct SteerInputs<'a> {
     /// Seconds per tick (wander's jitter step is `jitter · dt`).
     pub dt: f32,
     /// The world's bounds: every offset to a target, node or waypoint goes through them.
-    pub bounds: &'a Bounds,
+    pub bounds: &'a Bounds<V>,
     /// The world's groups, indexed by `group`: each agent's behaviours and weights.
     pub groups: &'a [Group],
     /// The world's targets (for random-goal regions) and their resolution for this tick.
-    pub target_defs: &'a [Target],
+    pub target_defs: &'a [Target<V>],
     /// `target_defs` resolved for this tick ([`resolve_targets`]), same indices.
-    pub targets: &'a [ResolvedTarget],
+    pub targets: &'a [ResolvedTarget<V>],
     /// The world's paths, indexed by [`Behaviour::FollowPath`]'s `path`.
-    pub paths: &'a [Path],
+    pub paths: &'a [Path<V>],
     /// The world's obstacles, indexed by `threat`.
     pub obstacles: &'a [Obstacle],
     /// The obstacle index; `None` when the world has no obstacles, and then obstacle
@@ -46,28 +46,28 @@ pub struct SteerInputs<'a> {
     /// The agents' `group` column: an index into `groups`.
     pub group: &'a [u16],
     /// The agents' positions before this tick's integration (world units).
-    pub position: &'a [Vec2],
+    pub position: &'a [V],
     /// The agents' velocities before this tick's integration (world units per second).
-    pub velocity: &'a [Vec2],
+    pub velocity: &'a [V],
     /// `norm(velocity)` of every agent, computed once per tick for alignment.
-    pub heading: &'a [Vec2],
+    pub heading: &'a [V],
     /// The agents' `last_heading` column: where a stopped leader last moved.
-    pub last_heading: &'a [Vec2],
+    pub last_heading: &'a [V],
     /// The agents' `max_speed` column (world units per second): the desired speed of seek,
     /// flee, arrive and the rest.
     pub max_speed: &'a [f32],
     /// This tick's neighbour lists, from `sense_neighbours`.
-    pub neighbours: &'a Neighbours,
+    pub neighbours: &'a Neighbours<V>,
     /// This tick's agent index, for targets of kind `"nearest"`.
-    pub index: &'a SpatialIndex,
+    pub index: &'a SpatialIndex<V>,
 }
 
 /// The agent columns `steer` writes (besides the steering output), one row per agent.
-pub struct SteerState<'a> {
+pub struct SteerState<'a, V> {
     /// `Agents::wander`: each agent's point on its wander circle, jittered by wander.
-    pub wander: &'a mut [Vec2],
+    pub wander: &'a mut [V],
     /// `Agents::flock_force`: the cached flocking sum, refreshed every flocking interval.
-    pub flock_force: &'a mut [Vec2],
+    pub flock_force: &'a mut [V],
     /// `Agents::rng`: each agent's own generator (wander jitter, random walk, random goals).
     pub rng: &'a mut [AgentRng],
     /// `Agents::path_node`: the node each path follower seeks.
@@ -75,19 +75,19 @@ pub struct SteerState<'a> {
     /// `Agents::path_dir`: +1 or −1, the direction along a patrolled path.
     pub path_dir: &'a mut [i8],
     /// `Agents::waypoint`: each random walker's current waypoint (world units).
-    pub waypoint: &'a mut [Vec2],
+    pub waypoint: &'a mut [V],
     /// `Agents::walk_state`: [`WALK_NONE`], [`WALK_WAYPOINT`] or [`WALK_FINAL`].
     pub walk_state: &'a mut [u8],
     /// `Agents::goal`: each agent's own random goal, for targets of kind `"random"`.
-    pub goal: &'a mut [Vec2],
+    pub goal: &'a mut [V],
 }
 
 /// One agent's writable rows, borrowed out of [`SteerState`].
-pub struct AgentMut<'a> {
+pub struct AgentMut<'a, V> {
     /// The agent's row of [`SteerState::wander`].
-    pub wander: &'a mut Vec2,
+    pub wander: &'a mut V,
     /// The agent's row of [`SteerState::flock_force`].
-    pub flock_force: &'a mut Vec2,
+    pub flock_force: &'a mut V,
     /// The agent's row of [`SteerState::rng`].
     pub rng: &'a mut AgentRng,
     /// The agent's row of [`SteerState::path_node`].
@@ -95,38 +95,44 @@ pub struct AgentMut<'a> {
     /// The agent's row of [`SteerState::path_dir`].
     pub path_dir: &'a mut i8,
     /// The agent's row of [`SteerState::waypoint`].
-    pub waypoint: &'a mut Vec2,
+    pub waypoint: &'a mut V,
     /// The agent's row of [`SteerState::walk_state`].
     pub walk_state: &'a mut u8,
     /// The agent's row of [`SteerState::goal`].
-    pub goal: &'a mut Vec2,
+    pub goal: &'a mut V,
 }
 
-impl SteerInputs<'_> {
+impl<V: Point> SteerInputs<'_, V> {
     /// Offset from agent `i` to target `t`, and the target's velocity; `None` if it is gone.
-    fn target(&self, t: TargetId, i: usize, goal: Vec2) -> Option<(Vec2, Vec2)> {
+    fn target(&self, t: TargetId, i: usize, goal: V) -> Option<(V, V)> {
         let p = self.position[i];
         let row = match self.targets[t as usize] {
             ResolvedTarget::Point { position, velocity } => {
                 return Some((self.bounds.offset(p, position), velocity));
             }
-            ResolvedTarget::OwnGoal => return Some((self.bounds.offset(p, goal), Vec2::ZERO)),
-            ResolvedTarget::Direction(d) => return Some((d * DIRECTION_REACH, Vec2::ZERO)),
+            ResolvedTarget::OwnGoal => return Some((self.bounds.offset(p, goal), V::ZERO)),
+            ResolvedTarget::Direction(d) => return Some((d * DIRECTION_REACH, V::ZERO)),
             ResolvedTarget::Row(row) => row?,
             ResolvedTarget::NearestOf(g) => self.index.nearest_of_group(g, p, self.position, self.id)?,
         };
         Some((self.bounds.offset(p, self.position[row]), self.velocity[row]))
     }
 
+    /// The routing field's offset towards `goal` from `p` (planar: `None` in space, where
+    /// there are no walls to route around).
+    fn routed(&self, goal: Goal, p: V) -> Option<V> {
+        p.to_plane().and_then(|p| self.router.offset(goal, p)).map(V::from_plane)
+    }
+
     /// Offsets `n.p - p` to agent `i`'s neighbours within `radius`, nearest first (as sensing
     /// computed them with `Bounds::offset`).
-    fn neighbour_offsets(&self, i: usize, radius: f32) -> impl Iterator<Item = Vec2> + '_ {
+    fn neighbour_offsets(&self, i: usize, radius: f32) -> impl Iterator<Item = V> + '_ {
         let n = self.neighbours.within(i, radius);
         self.neighbours.offsets(i)[..n].iter().copied()
     }
 
     /// Headings `norm(n.v)` of agent `i`'s neighbours within `radius`, nearest first.
-    fn neighbour_headings(&self, i: usize, radius: f32) -> impl Iterator<Item = Vec2> + '_ {
+    fn neighbour_headings(&self, i: usize, radius: f32) -> impl Iterator<Item = V> + '_ {
         let (rows, _) = self.neighbours.of(i);
         let n = self.neighbours.within(i, radius);
         rows[..n].iter().map(move |&row| self.heading[row as usize])
@@ -134,27 +140,27 @@ impl SteerInputs<'_> {
 
     /// One behaviour's force on agent `i`.
     #[inline(always)]
-    fn force(&self, b: &Behaviour, i: usize, st: &mut AgentMut<'_>) -> Vec2 {
+    fn force(&self, b: &Behaviour, i: usize, st: &mut AgentMut<'_, V>) -> V {
         let v = self.velocity[i];
         let max_speed = self.max_speed[i];
         let goal = *st.goal;
         let target = |t: TargetId| self.target(t, i, goal);
         match *b {
-            Behaviour::Seek { target: t } => target(t).map_or(Vec2::ZERO, |(o, _)| seek(o, v, max_speed)),
-            Behaviour::Flee { target: t } => target(t).map_or(Vec2::ZERO, |(o, _)| flee(o, v, max_speed)),
+            Behaviour::Seek { target: t } => target(t).map_or(V::ZERO, |(o, _)| seek(o, v, max_speed)),
+            Behaviour::Flee { target: t } => target(t).map_or(V::ZERO, |(o, _)| flee(o, v, max_speed)),
             Behaviour::Arrive { target: t, slowing_radius } => {
-                target(t).map_or(Vec2::ZERO, |(o, _)| arrive(o, v, max_speed, slowing_radius))
+                target(t).map_or(V::ZERO, |(o, _)| arrive(o, v, max_speed, slowing_radius))
             }
             // Routed: the field's offset (direction × walking distance left), else the line.
             Behaviour::SeekField { target: t } => {
                 let p = self.position[i];
-                let o = self.router.offset(Goal::Target(t), p).or_else(|| target(t).map(|(o, _)| o));
-                o.map_or(Vec2::ZERO, |o| seek(o, v, max_speed))
+                let o = self.routed(Goal::Target(t), p).or_else(|| target(t).map(|(o, _)| o));
+                o.map_or(V::ZERO, |o| seek(o, v, max_speed))
             }
             Behaviour::ArriveField { target: t, slowing_radius } => {
                 let p = self.position[i];
-                let o = self.router.offset(Goal::Target(t), p).or_else(|| target(t).map(|(o, _)| o));
-                o.map_or(Vec2::ZERO, |o| arrive(o, v, max_speed, slowing_radius))
+                let o = self.routed(Goal::Target(t), p).or_else(|| target(t).map(|(o, _)| o));
+                o.map_or(V::ZERO, |o| arrive(o, v, max_speed, slowing_radius))
             }
             Behaviour::Wander { radius, distance, jitter } => {
                 let u = rng::uniform_vector(st.rng, -1.0, 1.0);
@@ -162,10 +168,10 @@ impl SteerInputs<'_> {
                 wander(v, *st.wander, distance, max_speed)
             }
             Behaviour::Pursuit { target: t, look_ahead_s } => {
-                target(t).map_or(Vec2::ZERO, |(o, qv)| pursuit(o, qv, v, max_speed, look_ahead_s))
+                target(t).map_or(V::ZERO, |(o, qv)| pursuit(o, qv, v, max_speed, look_ahead_s))
             }
             Behaviour::Evade { target: t, look_ahead_s, prediction } => {
-                target(t).map_or(Vec2::ZERO, |(o, qv)| evade(o, qv, v, max_speed, look_ahead_s, prediction))
+                target(t).map_or(V::ZERO, |(o, qv)| evade(o, qv, v, max_speed, look_ahead_s, prediction))
             }
             Behaviour::Separation { radius, max_force, variant } => {
                 separation(self.neighbour_offsets(i, radius), max_force, variant)
@@ -178,20 +184,23 @@ impl SteerInputs<'_> {
             }
             Behaviour::Cruise { speed } => cruise(v, speed),
             Behaviour::FlockTarget { target: t, speed } => {
-                target(t).map_or(Vec2::ZERO, |(o, _)| flock_target(o, v, speed))
+                target(t).map_or(V::ZERO, |(o, _)| flock_target(o, v, speed))
             }
             Behaviour::AvoidObstacles { see_ahead, max_avoid_force } => {
-                match (self.obstacle_index, self.threat[i]) {
-                    (Some(index), o) if o != NO_THREAT => avoid_force(
-                        index,
-                        &self.obstacles[o as usize],
-                        self.position[i],
-                        v,
-                        max_speed,
-                        see_ahead,
-                        max_avoid_force,
-                    ),
-                    _ => Vec2::ZERO,
+                // Walls are planar: in space there are none, and no threat.
+                match (self.obstacle_index, self.threat.get(i), self.position[i].to_plane(), v.to_plane()) {
+                    (Some(index), Some(&o), Some(p), Some(v)) if o != NO_THREAT => {
+                        V::from_plane(avoid_force(
+                            index,
+                            &self.obstacles[o as usize],
+                            p,
+                            v,
+                            max_speed,
+                            see_ahead,
+                            max_avoid_force,
+                        ))
+                    }
+                    _ => V::ZERO,
                 }
             }
             Behaviour::FollowPath { path, mode, slowing_radius }
@@ -208,7 +217,7 @@ impl SteerInputs<'_> {
                 *st.path_dir = dir;
                 let arrive_here = mode == PathMode::Once && next == n - 1;
                 let straight = || self.bounds.offset(p, nodes[next as usize]);
-                let routed = routed.then(|| self.router.offset(Goal::Node { path, node: next }, p)).flatten();
+                let routed = routed.then(|| self.routed(Goal::Node { path, node: next }, p)).flatten();
                 follow_path(routed.unwrap_or_else(straight), v, max_speed, arrive_here, slowing_radius)
             }
             Behaviour::FollowLeader {
@@ -219,7 +228,7 @@ impl SteerInputs<'_> {
                 separation_radius,
                 max_separation,
                 keep_heading,
-            } => target(leader).map_or(Vec2::ZERO, |(to_leader, leader_v)| {
+            } => target(leader).map_or(V::ZERO, |(to_leader, leader_v)| {
                 // The sources' `norm(leader.v)`; with `keep_heading`, a stopped leader's last one.
                 let heading = match self.targets[leader as usize] {
                     ResolvedTarget::Row(Some(row)) if keep_heading => {
@@ -250,9 +259,9 @@ impl SteerInputs<'_> {
                 )
             }),
             // Applied by the queue_brake pass, after the sum.
-            Behaviour::Queue { .. } => Vec2::ZERO,
+            Behaviour::Queue { .. } => V::ZERO,
             // Rotates the sum, in `steer_agent`.
-            Behaviour::TieBreak { .. } => Vec2::ZERO,
+            Behaviour::TieBreak { .. } => V::ZERO,
             Behaviour::RandomWalk {
                 target: t,
                 aggro_radius,
@@ -261,14 +270,14 @@ impl SteerInputs<'_> {
                 reach_radius,
                 slowing_radius,
             } => {
-                let Some((to_target, _)) = target(t) else { return Vec2::ZERO };
+                let Some((to_target, _)) = target(t) else { return V::ZERO };
                 let p = self.position[i];
                 if *st.walk_state != WALK_FINAL
                     && (*st.walk_state == WALK_NONE
                         || self.bounds.offset(p, *st.waypoint).length() <= reach_radius)
                 {
                     let u = rng::unit(st.rng);
-                    let spin = rng::spin::<Vec2>(st.rng);
+                    let spin = rng::spin::<V>(st.rng);
                     let (step, last) = random_walk_step(to_target, aggro_radius, min_step, max_step, u, spin);
                     *st.waypoint = self.bounds.wrap(p + step);
                     *st.walk_state = if last { WALK_FINAL } else { WALK_WAYPOINT };
@@ -287,7 +296,7 @@ impl SteerInputs<'_> {
     /// on ticks where `(tick + id) % interval == 0` (staggered so the work spreads evenly).
     /// A random goal is redrawn first, on ticks that are multiples of its period; a `tie_break`
     /// rotates the sum last.
-    fn steer_agent(&self, i: usize, st: &mut AgentMut<'_>) -> Vec2 {
+    fn steer_agent(&self, i: usize, st: &mut AgentMut<'_, V>) -> V {
         let g = &self.groups[self.group[i] as usize];
         if let Some(Target::Random { region, period_ticks }) = g
             .behaviours
@@ -302,18 +311,18 @@ impl SteerInputs<'_> {
         let interval = g.flocking_interval_ticks.max(1) as u64;
         let cached = interval > 1;
         let refresh = !cached || self.tick == 0 || (self.tick + self.id[i] as u64).is_multiple_of(interval);
-        let mut steering = Vec2::ZERO;
-        let mut flocking = Vec2::ZERO;
+        let mut steering = V::ZERO;
+        let mut flocking = V::ZERO;
         let mut tie_break = None;
         for wb in &g.behaviours {
             if let Behaviour::TieBreak { angle } = wb.behaviour {
                 tie_break = Some(angle);
             } else if cached && wb.behaviour.is_flocking() {
                 if refresh {
-                    flocking += wb.weight * self.force(&wb.behaviour, i, st);
+                    flocking += self.force(&wb.behaviour, i, st) * wb.weight;
                 }
             } else {
-                steering += wb.weight * self.force(&wb.behaviour, i, st);
+                steering += self.force(&wb.behaviour, i, st) * wb.weight;
             }
         }
         if cached {
@@ -323,7 +332,12 @@ impl SteerInputs<'_> {
             steering += *st.flock_force;
         }
         if let Some(angle) = tie_break {
-            steering = rotate(steering, rng::uniform(st.rng, -angle, angle));
+            // A turn of `|u|` towards the side of `u`'s sign in the plane (the rotation by `u`
+            // exactly); in space towards a drawn azimuth.
+            let u = rng::uniform(st.rng, -angle, angle);
+            let spin =
+                if V::DIMENSIONS == 2 { if u >= 0.0 { 0.25 } else { 0.75 } } else { rng::unit(st.rng) };
+            steering = steering.cone_turn(u.abs(), spin);
         }
         steering
     }
@@ -331,7 +345,7 @@ impl SteerInputs<'_> {
 
 /// The `steer` pass. Reads old positions and velocities of every agent; writes row `i` of
 /// `steering`, and of the behaviour-state columns, for agent `i` only.
-pub fn steer(inputs: &SteerInputs<'_>, state: SteerState<'_>, steering: &mut [Vec2]) {
+pub fn steer<V: Point>(inputs: &SteerInputs<'_, V>, state: SteerState<'_, V>, steering: &mut [V]) {
     steering
         .par_iter_mut()
         .zip(state.wander.par_iter_mut())
@@ -363,7 +377,7 @@ pub fn steer(inputs: &SteerInputs<'_>, state: SteerState<'_>, steering: &mut [Ve
 /// `norm(velocity)` of every agent, which alignment reads once per neighbour (timed with
 /// `steer`). Serial: it runs beside the index build, which keeps the other worker busy, and
 /// costs about 2 ns per agent.
-pub fn headings(velocity: &[Vec2], heading: &mut Vec<Vec2>) {
+pub fn headings<V: Vector>(velocity: &[V], heading: &mut Vec<V>) {
     heading.clear();
     heading.extend(velocity.iter().map(|&v| norm(v)));
 }

@@ -6,11 +6,15 @@
 
 use rayon::prelude::*;
 
-use crate::math::Vec2;
 use crate::world::{WaitingArea, World};
 
 /// Zeroes the steering and velocity of every held agent, so `integrate` leaves it where it is.
-pub fn hold(areas: &[WaitingArea], id: &[u32], steering: &mut [Vec2], velocity: &mut [Vec2]) {
+pub fn hold<V: crate::math::Vector>(
+    areas: &[WaitingArea],
+    id: &[u32],
+    steering: &mut [V],
+    velocity: &mut [V],
+) {
     let mut held: Vec<u32> = areas.iter().flat_map(|a| a.held.iter().map(|&(_, id)| id)).collect();
     if held.is_empty() {
         return;
@@ -19,8 +23,8 @@ pub fn hold(areas: &[WaitingArea], id: &[u32], steering: &mut [Vec2], velocity: 
     steering.par_iter_mut().zip(velocity.par_iter_mut()).enumerate().with_min_len(1024).for_each(
         |(i, (s, v))| {
             if held.binary_search(&id[i]).is_ok() {
-                *s = Vec2::ZERO;
-                *v = Vec2::ZERO;
+                *s = V::ZERO;
+                *v = V::ZERO;
             }
         },
     );

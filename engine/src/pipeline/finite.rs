@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use crate::math::Vec2;
+use crate::math::Vector;
 use crate::par::{PARALLEL_SCAN, SCAN_CHUNK};
 
 use super::Pass;
@@ -25,17 +25,17 @@ pub struct NonFinite {
 }
 
 /// The agent with the lowest id whose value is not finite, as an error.
-pub(super) fn check_finite(
+pub(super) fn check_finite<V: Vector>(
     tick: u64,
     pass: Pass,
     field: &'static str,
     ids: &[u32],
-    values: &[Vec2],
+    values: &[V],
 ) -> Result<(), NonFinite> {
     // A scan is a few microseconds per 10,000 values: below `PARALLEL_SCAN` rows, waking the
     // pool costs more than it saves, and this runs four times per tick.
     // A branch-free fold, so the common all-finite case vectorises.
-    let any_bad = |c: &[Vec2]| c.iter().fold(false, |acc, v| acc | !v.is_finite());
+    let any_bad = |c: &[V]| c.iter().fold(false, |acc, v| acc | !v.is_finite());
     let bad = if values.len() >= PARALLEL_SCAN {
         values.par_chunks(SCAN_CHUNK).any(any_bad)
     } else {
@@ -59,7 +59,10 @@ pub(super) fn check_finite(
             pass: pass.name(),
             agent: ids[row],
             field,
-            value: format!("({}, {})", values[row].x, values[row].y),
+            value: format!(
+                "({})",
+                (0..V::DIMENSIONS).map(|a| values[row].axis(a).to_string()).collect::<Vec<_>>().join(", ")
+            ),
         }),
     }
 }

@@ -19,9 +19,10 @@ pub use pass::Pass;
 pub use threads::{STAY_AWAKE, enter_pool};
 pub use timers::PassTimers;
 
-use crate::index::{IndexKind, Neighbours, ObstacleIndex};
+use crate::index::{IndexKind, Neighbours, ObstacleIndex, Point};
+use crate::math::Vec2;
 use crate::world::World;
-use scratch::Scratch;
+use scratch::{Scratch, plane_world};
 
 /// Why a pipeline could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -60,8 +61,9 @@ pub fn max_threads() -> usize {
 /// The default of [`Pipeline::set_reorder_every`]: rows in spatial order every 20 ticks.
 pub const DEFAULT_REORDER_EVERY: u64 = 20;
 
-/// Per-tick scratch and the worker threads.
-pub struct Pipeline {
+/// Per-tick scratch and the worker threads, for worlds in the plane (`V = Vec2`) or in space
+/// (`Vec3`).
+pub struct Pipeline<V: Point = Vec2> {
     /// Shared so that [`Pipeline::enter`] can hold the pool while it lends out the pipeline.
     pool: std::sync::Arc<rayon::ThreadPool>,
     threads: usize,
@@ -72,14 +74,14 @@ pub struct Pipeline {
     reorder_every: u64,
     /// The tick of the last reorder.
     last_reorder: Option<u64>,
-    scratch: Scratch,
+    scratch: Scratch<V>,
     /// Wall time per pass since the pipeline was made (or the timers were reset).
     pub timers: PassTimers,
 }
 
-impl Pipeline {
+impl<V: Point> Pipeline<V> {
     /// A pipeline running its passes on `threads` workers (1 runs the very same code).
-    pub fn new(threads: usize, index: IndexKind) -> Result<Pipeline, PipelineError> {
+    pub fn new(threads: usize, index: IndexKind) -> Result<Pipeline<V>, PipelineError> {
         if threads == 0 {
             return Err(PipelineError::ZeroThreads);
         }
@@ -155,7 +157,7 @@ impl Pipeline {
     }
 
     /// The neighbour lists of the last tick (row order of that tick, before exits).
-    pub fn neighbours(&self) -> &Neighbours {
+    pub fn neighbours(&self) -> &Neighbours<V> {
         &self.scratch.neighbours
     }
 
@@ -176,12 +178,13 @@ impl Pipeline {
     }
 
     /// Advances `world` by one tick: the passes in order, each timed.
-    pub fn step(&mut self, world: &mut World) -> Result<(), NonFinite> {
+    pub fn step(&mut self, world: &mut World<V>) -> Result<(), NonFinite> {
         let Pipeline { pool, scratch: s, timers: t, reorder_every, last_reorder, .. } = self;
         pool.install(|| {
             // The scenario's events due now, on the state the last tick left; a `stop` ends the
             // run here, before the tick.
-            if !world.events.is_empty() {
+            // (Events are planar: a world in space has none.)
+            if let (false, Some(world)) = (world.events.is_empty(), plane_world(world)) {
                 crate::passes::events(world);
             }
             if world.stopped {
@@ -224,7 +227,7 @@ impl Pipeline {
             // New agents from spawn sources, with the next ids.
             t.time(Pass::Spawns, || s.run(Pass::Spawns, world))?;
             // Waiting areas take in the agents that arrived (timed with the spawns).
-            if !world.waiting.is_empty() {
+            if let (false, Some(world)) = (world.waiting.is_empty(), plane_world(world)) {
                 t.time(Pass::Spawns, || crate::passes::wait(world));
             }
             // What the next tick's events may read of this one.
@@ -241,7 +244,7 @@ impl Pipeline {
     /// Runs one pass alone on the current scratch (for per-pass benchmarks). The passes before
     /// it must have run this tick (a full `step` leaves valid scratch for every pass); the
     /// tick counter does not advance.
-    pub fn run_pass(&mut self, world: &mut World, pass: Pass) -> Result<(), NonFinite> {
+    pub fn run_pass(&mut self, world: &mut World<V>, pass: Pass) -> Result<(), NonFinite> {
         let Pipeline { pool, scratch: s, .. } = self;
         pool.install(|| {
             s.alone();

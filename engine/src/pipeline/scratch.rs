@@ -1,27 +1,29 @@
 //! `Scratch`: everything the passes rebuild every tick, and `Scratch::run`, the one place that
 //! hands each pass its columns from the world. Never hashed, never saved.
 
+use std::any::Any;
 use std::time::Duration;
 
 use crate::behaviours::{self, ResolvedTarget};
-use crate::index::{IndexKind, Neighbours, ObstacleIndex, SensingCache, SpatialIndex};
-use crate::math::Vec2;
+use crate::index::{IndexKind, Neighbours, ObstacleIndex, Point, SensingCache, SpatialIndex};
+use crate::math::{Vec2, Vector};
 use crate::passes::{self, ReorderScratch, SteerInputs, SteerState, StepContext};
-use crate::world::{Group, Model, World};
+use crate::world::{Bounds, Group, Model, World};
 
 use super::finite::{NonFinite, check_finite};
 use super::timers::timed;
 use super::{Pass, TickEvents};
 
-/// Everything the passes rebuild every tick.
-pub(super) struct Scratch {
-    pub(super) reorder: ReorderScratch,
-    pub(super) index: SpatialIndex,
-    pub(super) neighbours: Neighbours,
+/// Everything the passes rebuild every tick. The obstacle index, the routing fields, the
+/// threats and the velocity models' obstacles are planar: in space they stay empty.
+pub(super) struct Scratch<V: Point = Vec2> {
+    pub(super) reorder: ReorderScratch<V>,
+    pub(super) index: SpatialIndex<V>,
+    pub(super) neighbours: Neighbours<V>,
     /// The id of each row of `neighbours` and `blocked` (rows before exits).
     pub(super) sensed_id: Vec<u32>,
     /// Candidate lists reused across ticks (see `Pipeline::set_sensing_skin`).
-    pub(super) sensing: SensingCache,
+    pub(super) sensing: SensingCache<V>,
     pub(super) obstacle_index: Option<ObstacleIndex>,
     /// The distance fields of routed targets, rebuilt when the obstacles or a target move.
     router: crate::routing::Router,
@@ -29,15 +31,15 @@ pub(super) struct Scratch {
     /// The obstacles as velocity models see them, rebuilt when they change.
     model_obstacles: passes::ModelObstacles,
     /// The velocities velocity models chose (rows of model agents only).
-    chosen: Vec<Vec2>,
-    steering: Vec<Vec2>,
+    chosen: Vec<V>,
+    steering: Vec<V>,
     /// `norm(velocity)` per row, for alignment (steer).
-    heading: Vec<Vec2>,
+    heading: Vec<V>,
     pub(super) blocked: Vec<bool>,
     /// Positions before `integrate`, for gate crossings (kept only when there are gates).
-    prev_position: Vec<Vec2>,
+    prev_position: Vec<V>,
     keep: Vec<bool>,
-    targets: Vec<ResolvedTarget>,
+    targets: Vec<ResolvedTarget<V>>,
     /// Per group: does some `NearestOf` target name it?
     targeted: Vec<bool>,
     pub(super) events: TickEvents,
@@ -47,12 +49,37 @@ pub(super) struct Scratch {
 }
 
 /// The tick's context, borrowed from the world.
-fn context(world: &World) -> StepContext<'_> {
+fn context<V: Vector>(world: &World<V>) -> StepContext<'_, V> {
     StepContext { tick: world.tick, dt: world.dt, bounds: &world.bounds, groups: &world.groups }
 }
 
-impl Scratch {
-    pub(super) fn new(index: IndexKind) -> Scratch {
+/// A column of the plane's points as what it is; `None` for a column of space's points. The
+/// planar passes (walls, velocity models, gates, exits, spawns, waiting areas) reach their
+/// columns through it, and in space (where a scenario cannot have what they act on) are
+/// skipped.
+#[allow(clippy::ptr_arg)] // a `Vec` (sized) is what `Any` can tell apart; a slice is not
+fn plane<V: Vector>(column: &Vec<V>) -> Option<&Vec<Vec2>> {
+    (column as &dyn Any).downcast_ref()
+}
+
+/// [`plane`], to write.
+#[allow(clippy::ptr_arg)] // as `plane`
+fn plane_mut<V: Vector>(column: &mut Vec<V>) -> Option<&mut Vec<Vec2>> {
+    (column as &mut dyn Any).downcast_mut()
+}
+
+/// The world as a planar world; `None` in space.
+pub(super) fn plane_world<V: Vector>(world: &mut World<V>) -> Option<&mut World<Vec2>> {
+    (world as &mut dyn Any).downcast_mut()
+}
+
+/// The bounds as planar bounds; `None` in space.
+fn plane_bounds<V: Vector>(bounds: &Bounds<V>) -> Option<&Bounds<Vec2>> {
+    (bounds as &dyn Any).downcast_ref()
+}
+
+impl<V: Point> Scratch<V> {
+    pub(super) fn new(index: IndexKind) -> Scratch<V> {
         Scratch {
             reorder: ReorderScratch::default(),
             index: SpatialIndex::new(index),
@@ -78,7 +105,7 @@ impl Scratch {
 
     /// Before the first pass: positions must be finite (a NaN compares as equal inside kiddo),
     /// and the tick's events start at zero.
-    pub(super) fn begin(&mut self, world: &World) -> Result<(), NonFinite> {
+    pub(super) fn begin(&mut self, world: &World<V>) -> Result<(), NonFinite> {
         check_finite(world.tick, Pass::BuildIndex, "position", &world.agents.id, &world.agents.position)?;
         self.events.reset(world.gates.len());
         self.last_pass = None;
@@ -101,7 +128,7 @@ impl Scratch {
     }
 
     /// Decides whether this tick senses afresh or the last candidates still hold.
-    pub(super) fn decide_sensing(&mut self, world: &World) {
+    pub(super) fn decide_sensing(&mut self, world: &World<V>) {
         let a = &world.agents;
         self.sensing.due = self.sensing.is_due(&world.bounds, &world.groups, &a.id, &a.group, &a.position);
     }
@@ -109,11 +136,16 @@ impl Scratch {
     /// `build_index` and `find_threats` at once, on both sides of a `rayon::join`, and the
     /// headings `steer` reads after the threats, with the wall time of each. None reads what
     /// another writes.
-    pub(super) fn build_index_and_find_threats(&mut self, world: &World) -> (Duration, Duration, Duration) {
+    pub(super) fn build_index_and_find_threats(
+        &mut self,
+        world: &World<V>,
+    ) -> (Duration, Duration, Duration) {
         self.enter_pass(Pass::BuildIndex);
         self.enter_pass(Pass::FindThreats);
         let ((), obstacles) = timed(|| {
-            passes::refresh_obstacle_index(&world.obstacles, &world.bounds, &mut self.obstacle_index)
+            if let Some(bounds) = plane_bounds(&world.bounds) {
+                passes::refresh_obstacle_index(&world.obstacles, bounds, &mut self.obstacle_index)
+            }
         });
         let Scratch { index, targeted, obstacle_index, threat, heading, sensing, .. } = self;
         let all = sensing.due || sensing.skin <= 0.0;
@@ -145,18 +177,20 @@ impl Scratch {
     }
 
     /// Steer's headings, for running `steer` alone.
-    pub(super) fn headings(&mut self, world: &World) {
+    pub(super) fn headings(&mut self, world: &World<V>) {
         passes::headings(&world.agents.velocity, &mut self.heading);
     }
 
     /// Runs one pass on `world`: the one place each pass gets its columns. `build_index` and
     /// `find_threats` run side by side in `step` instead (`build_index_and_find_threats`).
-    pub(super) fn run(&mut self, pass: Pass, world: &mut World) -> Result<(), NonFinite> {
+    pub(super) fn run(&mut self, pass: Pass, world: &mut World<V>) -> Result<(), NonFinite> {
         self.enter_pass(pass);
         match pass {
             Pass::Reorder => passes::reorder(&world.bounds, &mut world.agents, &mut self.reorder),
             Pass::BuildIndex => {
-                passes::refresh_obstacle_index(&world.obstacles, &world.bounds, &mut self.obstacle_index);
+                if let Some(bounds) = plane_bounds(&world.bounds) {
+                    passes::refresh_obstacle_index(&world.obstacles, bounds, &mut self.obstacle_index);
+                }
                 let a = &world.agents;
                 let ctx = context(world);
                 passes::build_agent_index(
@@ -211,6 +245,15 @@ impl Scratch {
                 if world.groups.iter().all(|g| g.model == Model::Steering) {
                     return Ok(());
                 }
+                // The velocity models are planar (ORCA's half-planes and the rest).
+                let Some(world) = plane_world(world) else { return Ok(()) };
+                let (Some(steering), Some(neighbours), Some(chosen)) = (
+                    plane(&self.steering),
+                    (&self.neighbours as &dyn Any).downcast_ref::<Neighbours<Vec2>>(),
+                    plane_mut(&mut self.chosen),
+                ) else {
+                    return Ok(());
+                };
                 self.model_obstacles.refresh(&world.obstacles);
                 let ctx = context(world);
                 let a = &world.agents;
@@ -224,19 +267,14 @@ impl Scratch {
                     &a.velocity,
                     &a.radius,
                     &a.max_speed,
-                    &self.steering,
-                    &self.neighbours,
-                    &mut self.chosen,
+                    steering,
+                    neighbours,
+                    chosen,
                 );
-                check_finite(world.tick, Pass::Models, "velocity", &a.id, &self.chosen)?;
+                check_finite(world.tick, Pass::Models, "velocity", &a.id, chosen)?;
                 let a = &mut world.agents;
-                passes::adopt_chosen(
-                    &world.groups,
-                    &a.group,
-                    &self.chosen,
-                    &mut a.velocity,
-                    &mut self.steering,
-                );
+                let steering = plane_mut(&mut self.steering).expect("planar like the world");
+                passes::adopt_chosen(&world.groups, &a.group, chosen, &mut a.velocity, steering);
             }
             Pass::Integrate => {
                 let a = &mut world.agents;
@@ -263,7 +301,9 @@ impl Scratch {
                 return check_finite(world.tick, Pass::Integrate, "position", &a.id, &a.position);
             }
             Pass::Collide => {
-                if let (true, Some(oi)) = (world.solid_obstacles, self.obstacle_index.as_ref()) {
+                if let (true, Some(oi), Some(world)) =
+                    (world.solid_obstacles, self.obstacle_index.as_ref(), plane_world(world))
+                {
                     let a = &mut world.agents;
                     passes::collide(
                         oi,
@@ -276,30 +316,32 @@ impl Scratch {
                 }
             }
             Pass::Gates => {
-                if !world.gates.is_empty() {
+                if let (false, Some(world), Some(before)) =
+                    (world.gates.is_empty(), plane_world(world), plane(&self.prev_position))
+                {
                     let crossings = &mut self.events.gate_crossings;
                     crossings.resize(world.gates.len(), 0);
-                    passes::gates(
-                        &world.bounds,
-                        &world.gates,
-                        &self.prev_position,
-                        &world.agents.position,
-                        crossings,
-                    );
+                    passes::gates(&world.bounds, &world.gates, before, &world.agents.position, crossings);
                 }
             }
             Pass::Exits => {
-                let gone = passes::exits(&world.exits, &mut world.agents, &world.bounds, &mut self.keep);
-                world.exited += gone as u64;
-                self.events.exited = gone;
+                if let Some(world) = plane_world(world) {
+                    let gone = passes::exits(&world.exits, &mut world.agents, &world.bounds, &mut self.keep);
+                    world.exited += gone as u64;
+                    self.events.exited = gone;
+                }
             }
-            Pass::Spawns => self.events.spawned += passes::spawns(world),
+            Pass::Spawns => {
+                if let Some(world) = plane_world(world) {
+                    self.events.spawned += passes::spawns(world);
+                }
+            }
         }
         Ok(())
     }
 
     /// The `steer` pass: targets resolved for the tick, then every agent's weighted sum.
-    fn steer(&mut self, world: &mut World) -> Result<(), NonFinite> {
+    fn steer(&mut self, world: &mut World<V>) -> Result<(), NonFinite> {
         let a = &mut world.agents;
         let ids = &a.id;
         behaviours::resolve_targets(
@@ -313,8 +355,10 @@ impl Scratch {
             },
             &mut self.targets,
         );
-        self.steering.resize(a.len(), Vec2::ZERO);
-        self.router.refresh(world, self.obstacle_index.as_ref());
+        self.steering.resize(a.len(), V::ZERO);
+        if let Some(world) = plane_world(world) {
+            self.router.refresh(world, self.obstacle_index.as_ref());
+        }
         let a = &mut world.agents;
         let inputs = SteerInputs {
             tick: world.tick,
@@ -353,8 +397,12 @@ impl Scratch {
     }
 }
 
-/// `find_threats` with the world's columns.
-fn find_threats(obstacle_index: Option<&ObstacleIndex>, threat: &mut Vec<u32>, world: &World) {
+/// `find_threats` with the world's columns (planar: in space there are no walls, no threats).
+fn find_threats<V: Vector>(obstacle_index: Option<&ObstacleIndex>, threat: &mut Vec<u32>, world: &World<V>) {
+    let Some(world) = (world as &dyn Any).downcast_ref::<World<Vec2>>() else {
+        threat.clear();
+        return;
+    };
     let a = &world.agents;
     passes::find_threats(
         obstacle_index,
@@ -398,7 +446,7 @@ max_force = 1.0
     #[cfg_attr(debug_assertions, should_panic(expected = "must follow the order of `Pass`"))]
     fn a_pass_out_of_order_is_caught_in_debug_builds() {
         let mut w = world();
-        let mut s = Scratch::new(IndexKind::Brute);
+        let mut s = Scratch::<Vec2>::new(IndexKind::Brute);
         s.begin(&w).expect("finite");
         s.run(Pass::Gates, &mut w).expect("finite");
         s.run(Pass::Collide, &mut w).expect("finite");
@@ -407,7 +455,7 @@ max_force = 1.0
     #[test]
     fn passes_in_order_run_without_complaint() {
         let mut w = world();
-        let mut s = Scratch::new(IndexKind::Brute);
+        let mut s = Scratch::<Vec2>::new(IndexKind::Brute);
         s.begin(&w).expect("finite");
         for &pass in Pass::ALL {
             s.run(pass, &mut w).expect("finite");

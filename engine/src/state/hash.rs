@@ -2,6 +2,7 @@
 //! the future, in agent-id order, and, for a world with events, what events change. The layout is documented in `docs/determinism.md`; changing
 //! it changes every golden hash.
 
+use crate::math::Vector;
 use crate::world::{Agents, ColumnValue, ColumnVisitor, World};
 
 /// Version of the byte layout below; part of the hashed bytes.
@@ -51,8 +52,9 @@ impl ColumnVisitor for Columns {
 }
 
 /// Hashes the world's state. Rows are hashed in id order even when the pipeline has
-/// reordered them spatially, so the hash does not depend on row order.
-pub fn state_hash(world: &World) -> StateHash {
+/// reordered them spatially, so the hash does not depend on row order. A world in space
+/// hashes three coordinates per point where the plane's hashes two.
+pub fn state_hash<V: Vector>(world: &World<V>) -> StateHash {
     match world.agents.id_order() {
         None => hash_rows(world, &world.agents),
         Some(order) => {
@@ -63,7 +65,7 @@ pub fn state_hash(world: &World) -> StateHash {
     }
 }
 
-fn hash_rows(world: &World, a: &Agents) -> StateHash {
+fn hash_rows<V: Vector>(world: &World<V>, a: &Agents<V>) -> StateHash {
     let mut c = Columns { hasher: blake3::Hasher::new(), buf: Vec::with_capacity(4096 * 16) };
     c.hasher.update(HASH_LAYOUT);
     c.hasher.update(&world.tick.to_le_bytes());

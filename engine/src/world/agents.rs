@@ -3,19 +3,19 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::math::Vec2;
+use crate::math::{Vec2, Vector};
 use crate::rng::AgentRng;
 
 /// Reusable scratch for [`Agents::permute_rows_with`]: one buffer per column type, which a
 /// column is gathered into and then swapped with, so a warm caller allocates nothing.
 #[derive(Clone, Debug, Default)]
-pub struct PermuteScratch {
+pub struct PermuteScratch<V = Vec2> {
     u32s: Vec<u32>,
     u16s: Vec<u16>,
     u8s: Vec<u8>,
     i8s: Vec<i8>,
     f32s: Vec<f32>,
-    vec2s: Vec<Vec2>,
+    vectors: Vec<V>,
     rngs: Vec<AgentRng>,
 }
 
@@ -26,27 +26,33 @@ trait ScratchOf<T> {
 
 macro_rules! scratch_of {
     ($($ty:ty => $field:ident),+) => {
-        $(impl ScratchOf<$ty> for PermuteScratch {
+        $(impl<V> ScratchOf<$ty> for PermuteScratch<V> {
             fn buffer(&mut self) -> &mut Vec<$ty> {
                 &mut self.$field
             }
         })+
     };
 }
-scratch_of!(u32 => u32s, u16 => u16s, u8 => u8s, i8 => i8s, f32 => f32s, Vec2 => vec2s, AgentRng => rngs);
+scratch_of!(u32 => u32s, u16 => u16s, u8 => u8s, i8 => i8s, f32 => f32s, AgentRng => rngs);
 
-/// One agent column, as [`Agents::permute_rows_with`] moves it.
-trait Column: Send {
-    /// Puts row `order[k]` in row `k`: gathered into the scratch buffer of the column's type,
-    /// which then becomes the column (and the old column the buffer).
-    fn gather(&mut self, order: &[u32], scratch: &mut PermuteScratch, parallel: bool);
+impl<V: Vector> ScratchOf<V> for PermuteScratch<V> {
+    fn buffer(&mut self) -> &mut Vec<V> {
+        &mut self.vectors
+    }
 }
 
-impl<T: Clone + Send + Sync> Column for Vec<T>
+/// One agent column, as [`Agents::permute_rows_with`] moves it.
+trait Column<V>: Send {
+    /// Puts row `order[k]` in row `k`: gathered into the scratch buffer of the column's type,
+    /// which then becomes the column (and the old column the buffer).
+    fn gather(&mut self, order: &[u32], scratch: &mut PermuteScratch<V>, parallel: bool);
+}
+
+impl<T: Clone + Send + Sync, V> Column<V> for Vec<T>
 where
-    PermuteScratch: ScratchOf<T>,
+    PermuteScratch<V>: ScratchOf<T>,
 {
-    fn gather(&mut self, order: &[u32], scratch: &mut PermuteScratch, parallel: bool) {
+    fn gather(&mut self, order: &[u32], scratch: &mut PermuteScratch<V>, parallel: bool) {
         let buffer = scratch.buffer();
         let rows = &self[..];
         if parallel {
@@ -68,23 +74,28 @@ macro_rules! agent_columns {
     ($($(#[$doc:meta])* $name:ident: $ty:ty,)+) => {
         /// Agent columns. Row `i` of every column describes the same agent. Rows are in id
         /// order unless the pipeline reordered them spatially (`Pipeline::set_reorder_every`).
+        /// `V` is the point type: `Vec2` in the plane, `Vec3` in space.
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-        pub struct Agents {
+        #[serde(bound = "V: Vector")]
+        pub struct Agents<V = Vec2> {
             $($(#[$doc])* pub $name: Vec<$ty>,)+
         }
 
+        /// How many columns there are.
+        const COLUMN_COUNT: usize = [$(stringify!($name)),+].len();
+
         /// One agent's value in every column, as [`Agents::push`] appends it.
         #[derive(Clone, Debug, PartialEq)]
-        pub struct AgentRow {
+        pub struct AgentRow<V = Vec2> {
             $($(#[$doc])* pub $name: $ty,)+
         }
 
-        impl Agents {
+        impl<V: Vector> Agents<V> {
             /// The column names, in declaration order (the state hash's order and tags).
             pub const COLUMNS: &'static [&'static str] = &[$(stringify!($name)),+];
 
             /// Appends one agent's row.
-            pub fn push(&mut self, row: AgentRow) {
+            pub fn push(&mut self, row: AgentRow<V>) {
                 $(self.$name.push(row.$name);)+
             }
 
@@ -103,7 +114,7 @@ macro_rules! agent_columns {
             }
 
             /// Every column, to be moved as a whole (no allocation).
-            fn columns_mut(&mut self) -> [&mut dyn Column; Agents::COLUMNS.len()] {
+            fn columns_mut(&mut self) -> [&mut dyn Column<V>; COLUMN_COUNT] {
                 [$(&mut self.$name),+]
             }
         }
@@ -116,9 +127,9 @@ agent_columns! {
     /// Index into `World::groups`.
     group: u16,
     /// Position (world units).
-    position: Vec2,
+    position: V,
     /// Velocity (world units per second).
-    velocity: Vec2,
+    velocity: V,
     /// World units per second.
     max_speed: f32,
     /// Steering force limit (mass · units / s²).
@@ -127,10 +138,10 @@ agent_columns! {
     mass: f32,
     /// Body radius (world units).
     radius: f32,
-    /// Wander circle offset `c` (spec: wander).
-    wander: Vec2,
+    /// Wander circle (sphere, in space) offset `c` (spec: wander).
+    wander: V,
     /// The weighted sum of flocking forces, reused between recomputations.
-    flock_force: Vec2,
+    flock_force: V,
     /// The agent's own generator, drawn from only inside its own update.
     rng: AgentRng,
     /// Path following: index of the node being sought.
@@ -138,17 +149,17 @@ agent_columns! {
     /// Path following: +1 or -1 (patrol reverses it).
     path_dir: i8,
     /// Random walk: the current waypoint.
-    waypoint: Vec2,
+    waypoint: V,
     /// Random walk: 0 no waypoint yet, 1 walking to a waypoint, 2 on the last, straight leg.
     walk_state: u8,
     /// The agent's own random goal (targets of kind `random`).
-    goal: Vec2,
+    goal: V,
     /// The direction the agent last moved in: `norm(v)` after each integration while it moves
     /// faster than [`MOVING_SHARE`](crate::passes::MOVING_SHARE) of its `max_speed`; kept while
     /// it is stopped (followers of a stopped leader stay behind it). Kept up only in worlds
     /// where some group follows with `behind_when_stopped = "last_heading"`; elsewhere it
     /// keeps its value at spawn.
-    last_heading: Vec2,
+    last_heading: V,
 }
 
 /// Sees every agent column in turn ([`Agents::visit_columns`]).
@@ -174,10 +185,9 @@ macro_rules! le_bytes {
 }
 le_bytes!(u32, u16, i8, u8, f32);
 
-impl ColumnValue for Vec2 {
+impl<V: Vector> ColumnValue for V {
     fn write_le(&self, out: &mut Vec<u8>) {
-        self.x.write_le(out);
-        self.y.write_le(out);
+        Vector::write_le(*self, out);
     }
 }
 
@@ -188,7 +198,7 @@ impl ColumnValue for AgentRng {
     }
 }
 
-impl Agents {
+impl<V: Vector> Agents<V> {
     /// Live agents (rows).
     pub fn len(&self) -> usize {
         self.id.len()
@@ -255,7 +265,7 @@ impl Agents {
     /// and grew faster than the crowd (the first reorder of 2M agents took 1.3 s). On a rayon
     /// pool of several threads each column is gathered in parallel; a column's result does not
     /// depend on the threads.
-    pub fn permute_rows_with(&mut self, order: &[u32], scratch: &mut PermuteScratch) {
+    pub fn permute_rows_with(&mut self, order: &[u32], scratch: &mut PermuteScratch<V>) {
         assert_eq!(order.len(), self.len(), "a permutation of every row");
         if order.iter().enumerate().all(|(k, &r)| r as usize == k) {
             return;

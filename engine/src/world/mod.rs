@@ -32,11 +32,14 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::math::Vec2;
+use crate::math::{Vec2, Vector};
 
-/// The whole simulation state.
+/// The whole simulation state, in the plane (`V = Vec2`) or in space (`Vec3`). The walls,
+/// doors, exits, gates, measurement areas, spawn sources, waiting areas and events are
+/// planar: a world in space has none (its scenario cannot declare them).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct World {
+#[serde(bound = "V: Vector")]
+pub struct World<V = Vec2> {
     /// The scenario's name (a scaled scenario's carries its factor, e.g. `"crowd x4.000"`).
     pub name: String,
     /// The run's seed: every random draw is keyed by it (with the drawer's key and purpose).
@@ -46,11 +49,11 @@ pub struct World {
     /// Ticks completed so far.
     pub tick: u64,
     /// The world rectangle, open or wrapped; every offset and wrap goes through it.
-    pub bounds: Bounds,
+    pub bounds: Bounds<V>,
     /// The groups, indexed by the agents' `group` column (at most 65,535).
     pub groups: Vec<Group>,
     /// What behaviours steer towards, indexed by [`TargetId`].
-    pub targets: Vec<Target>,
+    pub targets: Vec<Target<V>>,
     /// The obstacles standing: the unnamed ones (the first `fixed_obstacles`), then the closed
     /// doors in door order; threats and collisions name them by index.
     pub obstacles: Vec<Obstacle>,
@@ -61,7 +64,7 @@ pub struct World {
     /// Agents are pushed out of obstacles after integration (on by default).
     pub solid_obstacles: bool,
     /// Paths for `follow_path`, indexed by its `path`.
-    pub paths: Vec<Path>,
+    pub paths: Vec<Path<V>>,
     /// Regions that remove the agents inside them, after each tick's movement.
     pub exits: Vec<Exit>,
     /// Lines whose crossings each tick counts, in the order of the metrics' gate columns.
@@ -73,7 +76,7 @@ pub struct World {
     /// Waiting areas, with the agents each holds.
     pub waiting: Vec<WaitingArea>,
     /// The live agents, one row each.
-    pub agents: Agents,
+    pub agents: Agents<V>,
     /// The id the next spawned agent gets.
     pub next_id: u32,
     /// Agents removed by exits so far.
@@ -93,7 +96,7 @@ pub struct World {
     pub stopped: bool,
 }
 
-impl World {
+impl<V: Vector> World<V> {
     /// Simulated time at the start of the next tick, in seconds.
     pub fn time_s(&self) -> f64 {
         self.tick as f64 * self.dt as f64
@@ -109,7 +112,7 @@ impl World {
 
     /// Live agents (of `group`, when given) inside `region`: an integer count, whatever the
     /// row order (events' conditions and expectations read it).
-    pub fn count_in(&self, region: &Region, group: Option<u16>) -> u64 {
+    pub fn count_in(&self, region: &Region<V>, group: Option<u16>) -> u64 {
         let a = &self.agents;
         a.position
             .iter()
@@ -127,7 +130,7 @@ impl World {
     /// copy with the rows permuted. Everything that leaves the engine in row form (column
     /// digests, snapshots, checkpoints, field-by-field differences) goes through it, so no
     /// output depends on the pipeline's spatial reordering.
-    pub fn id_ordered(&self) -> Cow<'_, World> {
+    pub fn id_ordered(&self) -> Cow<'_, World<V>> {
         match self.agents.id_order() {
             None => Cow::Borrowed(self),
             Some(order) => {
@@ -141,7 +144,7 @@ impl World {
     /// Appends a new agent of group `g` at `position` with the next id. Every random draw is
     /// keyed by (seed, `key`, purpose), so an agent's values depend only on who made it and
     /// its ordinal there (see `rng::agent_key`), never on other groups or thread counts.
-    pub fn push_agent(&mut self, g: u16, key: u64, position: Vec2) -> u32 {
+    pub fn push_agent(&mut self, g: u16, key: u64, position: V) -> u32 {
         use crate::rng::{Purpose, agent_rng, unit};
         let group = &self.groups[g as usize];
         let mut params = agent_rng(self.seed, key, Purpose::Params);
@@ -151,14 +154,14 @@ impl World {
         let radius = group.params.radius.draw(&mut params);
         let initial_speed = group.params.initial_speed.draw(&mut params);
         let mut heading = agent_rng(self.seed, key, Purpose::Heading);
-        let (s, c) = crate::math::sin_cos(2.0 * crate::math::PI * unit(&mut heading));
-        let velocity = crate::math::trunc(Vec2::new(c, s) * initial_speed, max_speed);
+        let velocity =
+            crate::math::trunc(V::direction_from(|| unit(&mut heading)) * initial_speed, max_speed);
         let w = group.wander_radius() * 0.707;
         // A goal of its own fixed at spawn: the point opposite across an `opposite` target.
         let opposite = group.behaviours.iter().filter_map(|b| b.behaviour.target()).find_map(|t| match self
             .targets[t as usize]
         {
-            Target::Opposite { centre } => Some(self.bounds.wrap(2.0 * centre - position)),
+            Target::Opposite { centre } => Some(self.bounds.wrap(centre * 2.0 - position)),
             _ => None,
         });
 
@@ -173,8 +176,10 @@ impl World {
             max_force,
             mass,
             radius,
-            wander: Vec2::new(w, w),
-            flock_force: Vec2::ZERO,
+            // The sources' (0.707 R, 0, 0.707 R) with their vertical axis (y) dropped: in
+            // space z is up, and the offset lies in the ground plane.
+            wander: V::from_fn(|a| if a < 2 { w } else { 0.0 }),
+            flock_force: V::ZERO,
             rng: agent_rng(self.seed, key, Purpose::Behaviour),
             path_node: 0,
             path_dir: 1,

@@ -3,20 +3,21 @@
 use serde::{Deserialize, Serialize};
 
 use super::Bounds;
-use crate::math::Vec2;
+use crate::math::{Vec2, Vector};
 use crate::rng::AgentRng;
 
-/// Something a behaviour steers towards or away from.
+/// Something a behaviour steers towards or away from (`V`: a point of the plane or of space).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Target {
+#[serde(bound = "V: Vector")]
+pub enum Target<V = Vec2> {
     /// A fixed point.
-    Point(Vec2),
+    Point(V),
     /// A scripted point moving at `speed` along `waypoints` (looping back to the first): the
     /// headless stand-in for the tutorials' "seek the mouse".
     Moving {
         /// The loop's corners, in order (world units; at least one). With one waypoint, or a
         /// loop of length 0, the point stays put.
-        waypoints: Vec<Vec2>,
+        waypoints: Vec<V>,
         /// Speed along the loop (world units per second, ≥ 0 and ≤ 1e7). The point starts at
         /// the first waypoint at time 0; its position is computed from the time, so it never
         /// drifts.
@@ -33,7 +34,7 @@ pub enum Target {
     Random {
         /// Where the goals are drawn, uniformly (a rectangle with `max > min`, or a disc of
         /// radius > 0).
-        region: Region,
+        region: Region<V>,
         /// Ticks between redraws: the scenario's `every_s / dt`, rounded, at least 1.
         period_ticks: u32,
     },
@@ -43,14 +44,14 @@ pub enum Target {
     /// use one of the two.
     Opposite {
         /// The point every agent's goal mirrors its spawn position through.
-        centre: Vec2,
+        centre: V,
     },
     /// A heading, not a place: for every seeker the target lies [`DIRECTION_REACH`] units
     /// away along `direction`, so seek walks that way for ever. The desired direction of a
     /// periodic corridor (a fundamental diagram) or of a walker told "go east".
     Direction {
         /// The heading (unit length).
-        direction: Vec2,
+        direction: V,
     },
 }
 
@@ -58,66 +59,65 @@ pub enum Target {
 /// slows for it and a random walk's cone never narrows, near enough for f32 offsets.
 pub const DIRECTION_REACH: f32 = 1.0e6;
 
-/// A region of the plane: where agents spawn, exit, or find random goals.
+/// A region of the plane (or of space): where agents spawn, exit, or find random goals.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Region {
-    /// An axis-aligned rectangle (`kind = "rect"`).
+#[serde(bound = "V: Vector")]
+pub enum Region<V = Vec2> {
+    /// An axis-aligned rectangle (`kind = "rect"`; a box in space).
     Rect {
         /// Lower-left corner (world units).
-        min: Vec2,
-        /// Upper-right corner (world units; `max > min` on both axes in a scenario).
-        max: Vec2,
+        min: V,
+        /// Upper-right corner (world units; `max > min` on every axis in a scenario).
+        max: V,
     },
-    /// A disc (`kind = "circle"`).
+    /// A disc (`kind = "circle"`; a ball in space).
     Circle {
         /// The disc's centre (world units).
-        centre: Vec2,
+        centre: V,
         /// The disc's radius (world units, > 0 and ≤ 1e7 in a scenario).
         radius: f32,
     },
 }
 
-impl Region {
+impl<V: Vector> Region<V> {
     /// Whether `p` lies in the region, edges included. `p` is taken as given: no minimum image
     /// is taken on a wrapped world.
-    pub fn contains(&self, p: Vec2) -> bool {
+    pub fn contains(&self, p: V) -> bool {
         match *self {
-            Region::Rect { min, max } => p.cmpge(min).all() && p.cmple(max).all(),
+            Region::Rect { min, max } => {
+                (0..V::DIMENSIONS).all(|a| p.axis(a) >= min.axis(a) && p.axis(a) <= max.axis(a))
+            }
             Region::Circle { centre, radius } => (p - centre).length_squared() <= radius * radius,
         }
     }
 
-    /// A uniform point inside, from two draws of `rng`.
-    pub fn sample(&self, rng: &mut AgentRng) -> Vec2 {
+    /// A uniform point inside, from two draws of `rng` in the plane (a box in space: three;
+    /// a ball: three, [`Vector::in_ball`]).
+    pub fn sample(&self, rng: &mut AgentRng) -> V {
         match *self {
-            Region::Rect { min, max } => {
-                Vec2::new(crate::rng::uniform(rng, min.x, max.x), crate::rng::uniform(rng, min.y, max.y))
-            }
-            Region::Circle { centre, radius } => {
-                let r = radius * crate::rng::unit(rng).sqrt();
-                let (s, c) = crate::math::sin_cos(2.0 * crate::math::PI * crate::rng::unit(rng));
-                centre + Vec2::new(c, s) * r
-            }
+            Region::Rect { min, max } => V::from_fn(|a| crate::rng::uniform(rng, min.axis(a), max.axis(a))),
+            Region::Circle { centre, radius } => centre + V::in_ball(radius, || crate::rng::unit(rng)),
         }
     }
 
     /// The smallest axis-aligned box holding the region.
-    pub fn aabb(&self) -> (Vec2, Vec2) {
+    pub fn aabb(&self) -> (V, V) {
         match *self {
             Region::Rect { min, max } => (min, max),
-            Region::Circle { centre, radius } => (centre - Vec2::splat(radius), centre + Vec2::splat(radius)),
+            Region::Circle { centre, radius } => (centre - V::splat(radius), centre + V::splat(radius)),
         }
     }
 }
 
 /// A named path: nodes and the radius within which a node counts as reached.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Path {
+#[serde(bound = "V: Vector")]
+pub struct Path<V = Vec2> {
     /// The path's key in the scenario's `[paths]` table.
     pub name: String,
     /// The nodes, in order (world units; at least one, and at least two for the `loop` and
     /// `patrol` modes).
-    pub nodes: Vec<Vec2>,
+    pub nodes: Vec<V>,
     /// A follower within this distance of the node it seeks moves on to the next (world
     /// units, > 0 and ≤ 1e7).
     pub radius: f32,

@@ -1,0 +1,165 @@
+//! A world in space (`World<Vec3>`) runs through the same pipeline as the plane's: a bird flock
+//! (separation, alignment, cohesion, cruise, a moving target it follows, wander on a sphere)
+//! with hawks pursuing the nearest bird and birds evading the nearest hawk, in a wrapped box.
+//! Its per-tick state hashes are the same at 1, 2, 3, 4 and 8 threads, with every index, with
+//! the rows reordered (3D Morton) at any interval and with reused sensing candidates; and it
+//! really is three-dimensional.
+
+use throng_engine::math::Vec3;
+use throng_engine::world::{Agents, Bounds, BoundsKind, Target};
+use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
+
+use crate::common::Rand;
+
+/// The groups and targets of the flock, read from a planar scenario (the loader does not take
+/// `dimensions = 3` yet; its one agent per group is not used); the targets are then lifted
+/// into space.
+const GROUPS: &str = r#"
+version = 1
+name = "birds in space"
+seed = 7
+dt = 0.1
+ticks = 1
+[bounds]
+kind = "wrap"
+min = [0, 0]
+max = [40, 40]
+[targets.beacon]
+kind = "moving"
+waypoints = [[10, 10], [30, 10], [30, 30]]
+speed = 2.0
+[targets.hawk]
+kind = "nearest"
+group = "hawks"
+[targets.bird]
+kind = "nearest"
+group = "birds"
+[[groups]]
+name = "birds"
+count = 1
+spawn = { kind = "points", points = [[1, 1]] }
+max_speed = 3.0
+max_force = 2.0
+max_neighbours = 12
+behaviours = [
+  { kind = "separation", radius = 1.5, weight = 1.5 },
+  { kind = "alignment", radius = 4.0 },
+  { kind = "cohesion", radius = 4.0, form = "unity" },
+  { kind = "cruise", speed = 1.0, weight = 0.5 },
+  { kind = "flock_target", target = "beacon", speed = 1.0, weight = 0.3 },
+  { kind = "wander", radius = 1.0, distance = 2.0, jitter = 1.0, weight = 0.2 },
+  { kind = "evade", target = "hawk", weight = 0.5 },
+]
+[[groups]]
+name = "hawks"
+count = 1
+spawn = { kind = "points", points = [[1, 1]] }
+max_speed = 3.5
+max_force = 2.0
+behaviours = [{ kind = "pursuit", target = "bird" }]
+"#;
+
+/// The flock in a wrapped 40³ box: 600 birds and 6 hawks at random points.
+fn world() -> World<Vec3> {
+    let plane: World = Scenario::parse(GROUPS, "birds.toml").unwrap_or_else(|e| panic!("{e}")).build_world();
+    let lift = |t: &Target| match t {
+        Target::Moving { waypoints, speed } => Target::Moving {
+            waypoints: waypoints.iter().enumerate().map(|(k, p)| p.extend(10.0 + 10.0 * k as f32)).collect(),
+            speed: *speed,
+        },
+        Target::NearestOf(g) => Target::NearestOf(*g),
+        other => panic!("not used here: {other:?}"),
+    };
+    let mut world = World {
+        name: plane.name.clone(),
+        seed: plane.seed,
+        dt: plane.dt,
+        tick: 0,
+        bounds: Bounds { kind: BoundsKind::Wrap, min: Vec3::ZERO, max: Vec3::splat(40.0) },
+        groups: plane.groups.clone(),
+        targets: plane.targets.iter().map(lift).collect(),
+        obstacles: Vec::new(),
+        fixed_obstacles: 0,
+        doors: Vec::new(),
+        solid_obstacles: false,
+        paths: Vec::new(),
+        exits: Vec::new(),
+        gates: Vec::new(),
+        measures: Vec::new(),
+        sources: Vec::new(),
+        waiting: Vec::new(),
+        agents: Agents::default(),
+        next_id: 0,
+        exited: 0,
+        removed: 0,
+        queue_length: 0,
+        gate_totals: Vec::new(),
+        events: Vec::new(),
+        diversions: Vec::new(),
+        stopped: false,
+    };
+    let mut rand = Rand(99);
+    for (g, count) in [(0u16, 600u64), (1, 6)] {
+        for k in 0..count {
+            let p = Vec3::new(rand.range(0.0, 40.0), rand.range(0.0, 40.0), rand.range(0.0, 40.0));
+            world.push_agent(g, 1000 * g as u64 + k, p);
+        }
+    }
+    world
+}
+
+/// The state hash after every tick.
+fn hashes(ticks: u64, threads: usize, index: IndexKind, reorder_every: u64, skin: f32) -> Vec<String> {
+    let mut world = world();
+    let mut pipeline: Pipeline<Vec3> = Pipeline::new(threads, index).expect("thread pool");
+    pipeline.set_reorder_every(reorder_every);
+    pipeline.set_sensing_skin(skin);
+    (0..ticks)
+        .map(|_| {
+            pipeline.step(&mut world).unwrap_or_else(|e| panic!("{e}"));
+            state_hash(&world).to_hex()
+        })
+        .collect()
+}
+
+#[test]
+fn a_flock_in_space_gives_the_same_hashes_at_every_thread_count_index_order_and_skin() {
+    let ticks = 40;
+    let reference = hashes(ticks, 1, IndexKind::Brute, 0, 0.0);
+    for threads in [1, 2, 3, 4, 8] {
+        for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Brute] {
+            assert_eq!(hashes(ticks, threads, index, 20, 0.0), reference, "{threads} threads, {index}");
+        }
+    }
+    for (reorder, skin) in [(1, 0.0), (7, 0.0), (20, 0.5), (7, 1.5)] {
+        assert_eq!(
+            hashes(ticks, 2, IndexKind::Kd, reorder, skin),
+            reference,
+            "reorder {reorder}, skin {skin}"
+        );
+    }
+}
+
+#[test]
+fn the_flock_moves_in_all_three_dimensions() {
+    let mut world = world();
+    let start: Vec<Vec3> = world.agents.position.clone();
+    let mut pipeline: Pipeline<Vec3> = Pipeline::new(2, IndexKind::Kd).expect("thread pool");
+    for _ in 0..50 {
+        pipeline.step(&mut world).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let a = &world.agents;
+    assert_eq!(a.len(), 606);
+    // Every bird's velocity has a vertical part, and the vertical moves are as large as the
+    // horizontal ones would be in an isotropic flock (not a plane with a z column).
+    let moved: Vec<Vec3> = a.position.iter().zip(&start).map(|(p, s)| world.bounds.offset(*s, *p)).collect();
+    let mean_abs = |axis: usize| moved.iter().map(|m| m[axis].abs()).sum::<f32>() / moved.len() as f32;
+    let (x, z) = (mean_abs(0), mean_abs(2));
+    assert!(z > 0.3 * x && z > 0.5, "vertical travel {z} against horizontal {x}");
+    assert!(a.velocity.iter().filter(|v| v.z.abs() > 1e-3).count() > 590);
+    // The wander point lies on its sphere of radius 1.
+    let birds = (0..a.len()).filter(|&r| a.group[r] == 0);
+    assert!(birds.clone().all(|r| (a.wander[r].length() - 1.0).abs() < 1e-4));
+    // Every point is inside the box.
+    assert!(a.position.iter().all(|p| p.cmpge(Vec3::ZERO).all() && p.cmplt(Vec3::splat(40.0)).all()));
+}
