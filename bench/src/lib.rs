@@ -59,3 +59,66 @@ pub fn time_inside(sim: &mut Simulation, iters: u64, mut f: impl FnMut(&mut Simu
         start.elapsed()
     })
 }
+
+/// The groups of the dimension benchmark's flock: boids with separation, alignment, cohesion,
+/// the Unity cruise force and wander, sensing 2 units, at most 16 neighbours.
+const FLOCK_GROUPS: &str = r#"
+version = 1
+name = "flock in plane and space"
+seed = 5
+dt = 0.1
+ticks = 1
+[bounds]
+kind = "wrap"
+min = [0, 0]
+max = [10, 10]
+[[groups]]
+name = "boids"
+count = 1
+spawn = { kind = "points", points = [[1, 1]] }
+max_speed = 3.0
+max_force = 2.0
+sensing_radius = 2.0
+max_neighbours = 16
+behaviours = [
+  { kind = "separation", radius = 1.0, weight = 1.5 },
+  { kind = "alignment", radius = 2.0 },
+  { kind = "cohesion", radius = 2.0, form = "unity" },
+  { kind = "cruise", speed = 1.0, weight = 0.5 },
+  { kind = "wander", radius = 1.0, distance = 2.0, jitter = 1.0, weight = 0.2 },
+]
+"#;
+
+/// Neighbours the flock's density gives each boid within its sensing radius (2 units), in the
+/// plane and in space alike: 10.
+pub const FLOCK_NEIGHBOURS: f64 = 10.0;
+
+/// The dimension benchmark's flock of `agents` boids, uniform in a wrapped square (`V = Vec2`)
+/// or cube (`Vec3`) sized so that each has [`FLOCK_NEIGHBOURS`] neighbours within 2 units on
+/// average (density 10 / (π · 2²) per unit² in the plane, 10 / (4/3 · π · 2³) per unit³ in
+/// space), warmed for 10 ticks on `pipeline`.
+pub fn flock_world<V: throng_engine::index::Point>(
+    agents: u64,
+    pipeline: &mut throng_engine::Pipeline<V>,
+) -> throng_engine::World<V> {
+    use std::f64::consts::PI;
+    use throng_engine::rng::{Purpose, agent_rng, unit};
+    use throng_engine::world::{Bounds, BoundsKind};
+    let template: throng_engine::World =
+        Scenario::parse(FLOCK_GROUPS, "flock.toml").unwrap_or_else(|e| panic!("{e}")).build_world();
+    let r = 2.0f64;
+    let ball = if V::DIMENSIONS == 2 { PI * r * r } else { 4.0 / 3.0 * PI * r * r * r };
+    let volume = agents as f64 * ball / FLOCK_NEIGHBOURS;
+    let side = if V::DIMENSIONS == 2 { volume.sqrt() } else { volume.cbrt() } as f32;
+    let bounds = Bounds { kind: BoundsKind::Wrap, min: V::ZERO, max: V::splat(side) };
+    let mut world = throng_engine::World::empty("flock", 5, 0.1, bounds, template.groups.clone(), Vec::new());
+    for k in 0..agents {
+        let mut draw = agent_rng(5, k, Purpose::Spawn);
+        let p = V::from_fn(|_| side * unit(&mut draw));
+        world.push_agent(0, k, p);
+    }
+    for _ in 0..10 {
+        pipeline.step(&mut world).expect("finite state");
+    }
+    world
+}

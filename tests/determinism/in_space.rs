@@ -6,7 +6,7 @@
 //! really is three-dimensional.
 
 use throng_engine::math::Vec3;
-use throng_engine::world::{Agents, Bounds, BoundsKind, Target};
+use throng_engine::world::{Bounds, BoundsKind, Target};
 use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
 
 use crate::common::Rand;
@@ -70,34 +70,10 @@ fn world() -> World<Vec3> {
         Target::NearestOf(g) => Target::NearestOf(*g),
         other => panic!("not used here: {other:?}"),
     };
-    let mut world = World {
-        name: plane.name.clone(),
-        seed: plane.seed,
-        dt: plane.dt,
-        tick: 0,
-        bounds: Bounds { kind: BoundsKind::Wrap, min: Vec3::ZERO, max: Vec3::splat(40.0) },
-        groups: plane.groups.clone(),
-        targets: plane.targets.iter().map(lift).collect(),
-        obstacles: Vec::new(),
-        fixed_obstacles: 0,
-        doors: Vec::new(),
-        solid_obstacles: false,
-        paths: Vec::new(),
-        exits: Vec::new(),
-        gates: Vec::new(),
-        measures: Vec::new(),
-        sources: Vec::new(),
-        waiting: Vec::new(),
-        agents: Agents::default(),
-        next_id: 0,
-        exited: 0,
-        removed: 0,
-        queue_length: 0,
-        gate_totals: Vec::new(),
-        events: Vec::new(),
-        diversions: Vec::new(),
-        stopped: false,
-    };
+    let bounds = Bounds { kind: BoundsKind::Wrap, min: Vec3::ZERO, max: Vec3::splat(40.0) };
+    let targets = plane.targets.iter().map(lift).collect();
+    let mut world =
+        World::empty(plane.name.clone(), plane.seed, plane.dt, bounds, plane.groups.clone(), targets);
     let mut rand = Rand(99);
     for (g, count) in [(0u16, 600u64), (1, 6)] {
         for k in 0..count {

@@ -97,6 +97,48 @@ pub struct World<V = Vec2> {
 }
 
 impl<V: Vector> World<V> {
+    /// A world at tick 0 with these groups and targets, no agents, no paths and none of the
+    /// planar scene items (walls, doors, exits, gates, measurement areas, sources, waiting
+    /// areas, events): what a program builds a world in space from, agent by agent with
+    /// [`World::push_agent`], until scenario files declare `dimensions = 3`.
+    pub fn empty(
+        name: impl Into<String>,
+        seed: u64,
+        dt: f32,
+        bounds: Bounds<V>,
+        groups: Vec<Group>,
+        targets: Vec<Target<V>>,
+    ) -> World<V> {
+        World {
+            name: name.into(),
+            seed,
+            dt,
+            tick: 0,
+            bounds,
+            groups,
+            targets,
+            obstacles: Vec::new(),
+            fixed_obstacles: 0,
+            doors: Vec::new(),
+            solid_obstacles: false,
+            paths: Vec::new(),
+            exits: Vec::new(),
+            gates: Vec::new(),
+            measures: Vec::new(),
+            sources: Vec::new(),
+            waiting: Vec::new(),
+            agents: Agents::default(),
+            next_id: 0,
+            exited: 0,
+            removed: 0,
+            queue_length: 0,
+            gate_totals: Vec::new(),
+            events: Vec::new(),
+            diversions: Vec::new(),
+            stopped: false,
+        }
+    }
+
     /// Simulated time at the start of the next tick, in seconds.
     pub fn time_s(&self) -> f64 {
         self.tick as f64 * self.dt as f64
