@@ -25,6 +25,7 @@ fn bench_flock<V: throng_engine::index::Point>(
 ) {
     let mut pipeline: Pipeline<V> = Pipeline::new(threads, IndexKind::Kd).expect("thread pool");
     let mut world = flock_world(agents, &mut pipeline);
+    pipeline.timers = Default::default();
     c.throughput(Throughput::Elements(agents));
     // The world keeps running between iterations: every sample is a real next tick.
     c.bench_function(format!("{name}/{agents}/{threads}t"), |b| {
@@ -34,6 +35,14 @@ fn bench_flock<V: throng_engine::index::Point>(
     let counts = &pipeline.neighbours().count;
     let mean = counts.iter().map(|&n| n as f64).sum::<f64>() / counts.len().max(1) as f64;
     println!("{name}/{agents}: {mean:.2} neighbours per boid after {} ticks", world.tick);
+    // Where the time went, per pass (ms per tick over every tick the bench ran).
+    let passes: Vec<String> = pipeline
+        .timers
+        .ms_per_tick()
+        .filter(|&(_, ms)| ms >= 0.01)
+        .map(|(pass, ms)| format!("{pass} {ms:.2}"))
+        .collect();
+    println!("{name}/{agents} ms per tick by pass: {}", passes.join(", "));
 }
 
 fn space(c: &mut Criterion) {
