@@ -28,6 +28,7 @@ mod parse_errors;
 mod reference_errors;
 mod signals;
 mod slurm;
+mod space_scenarios;
 mod trace_formats;
 mod value_errors;
 mod verification;

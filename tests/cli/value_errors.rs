@@ -137,7 +137,10 @@ fn points_with_more_than_two_numbers_are_rejected() {
         "cli_point_three",
         base_with("min = [0, 0]", "min = [-10, -5, 3]"),
         (8, 7),
-        &["`bounds.min`", "expected a point [x, y] of two numbers, found [-10, -5, 3]"],
+        &[
+            "`bounds.min`",
+            "expected a point [x, y] of two numbers (three coordinates need `dimensions = 3` at the top of the scenario), found [-10, -5, 3]",
+        ],
     );
     check_rejects(
         "cli_point_four",
@@ -152,8 +155,9 @@ fn points_with_more_than_two_numbers_are_rejected() {
             "count = 1\nspawn = { kind = \"points\", points = [[40, 40, 5]] }",
         )
         .replacen("count = 6\n", "", 1),
-        (18, 37),
-        &["points", "found [40, 40, 5]"],
+        // At the point itself (the list starts a column before).
+        (18, 38),
+        &["`groups[0].spawn.points[0]`", "found [40, 40, 5]"],
     );
     let out =
         throng(&["run", "scenarios/seek_arrive.toml", "--ticks", "1", "--set", "bounds.max=[110, 15, 7]"]);

@@ -1,4 +1,4 @@
-//! A world in space (`World<Vec3>`) runs through the same pipeline as the plane's: a bird flock
+//! A scenario in space (`dimensions = 3`) runs through the same pipeline as the plane's: a bird flock
 //! (separation, alignment, cohesion, cruise, a moving target it follows, wander on a sphere)
 //! with hawks pursuing the nearest bird and birds evading the nearest hawk, in a wrapped box.
 //! Its per-tick state hashes are the same at 1, 2, 3, 4 and 8 threads, with every index, with
@@ -6,27 +6,23 @@
 //! really is three-dimensional.
 
 use throng_engine::math::Vec3;
-use throng_engine::world::{Bounds, BoundsKind, Target};
 use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
 
-use crate::common::Rand;
-
-/// The groups and targets of the flock, read from a planar scenario (the loader does not take
-/// `dimensions = 3` yet; its one agent per group is not used); the targets are then lifted
-/// into space.
-const GROUPS: &str = r#"
+/// The flock as a scenario file in space.
+const BIRDS: &str = r#"
 version = 1
 name = "birds in space"
+dimensions = 3
 seed = 7
 dt = 0.1
-ticks = 1
+ticks = 40
 [bounds]
 kind = "wrap"
-min = [0, 0]
-max = [40, 40]
+min = [0, 0, 0]
+max = [40, 40, 40]
 [targets.beacon]
 kind = "moving"
-waypoints = [[10, 10], [30, 10], [30, 30]]
+waypoints = [[10, 10, 10], [30, 10, 20], [30, 30, 30]]
 speed = 2.0
 [targets.hawk]
 kind = "nearest"
@@ -36,8 +32,8 @@ kind = "nearest"
 group = "birds"
 [[groups]]
 name = "birds"
-count = 1
-spawn = { kind = "points", points = [[1, 1]] }
+count = 600
+spawn = { kind = "rect", min = [0, 0, 0], max = [40, 40, 40] }
 max_speed = 3.0
 max_force = 2.0
 max_neighbours = 12
@@ -52,36 +48,16 @@ behaviours = [
 ]
 [[groups]]
 name = "hawks"
-count = 1
-spawn = { kind = "points", points = [[1, 1]] }
+count = 6
+spawn = { kind = "circle", centre = [20, 20, 20], radius = 5 }
 max_speed = 3.5
 max_force = 2.0
 behaviours = [{ kind = "pursuit", target = "bird" }]
 "#;
 
-/// The flock in a wrapped 40³ box: 600 birds and 6 hawks at random points.
+/// The flock in its wrapped 40³ box: 600 birds uniform in it, 6 hawks in a ball at the middle.
 fn world() -> World<Vec3> {
-    let plane: World = Scenario::parse(GROUPS, "birds.toml").unwrap_or_else(|e| panic!("{e}")).build_world();
-    let lift = |t: &Target| match t {
-        Target::Moving { waypoints, speed } => Target::Moving {
-            waypoints: waypoints.iter().enumerate().map(|(k, p)| p.extend(10.0 + 10.0 * k as f32)).collect(),
-            speed: *speed,
-        },
-        Target::NearestOf(g) => Target::NearestOf(*g),
-        other => panic!("not used here: {other:?}"),
-    };
-    let bounds = Bounds { kind: BoundsKind::Wrap, min: Vec3::ZERO, max: Vec3::splat(40.0) };
-    let targets = plane.targets.iter().map(lift).collect();
-    let mut world =
-        World::empty(plane.name.clone(), plane.seed, plane.dt, bounds, plane.groups.clone(), targets);
-    let mut rand = Rand(99);
-    for (g, count) in [(0u16, 600u64), (1, 6)] {
-        for k in 0..count {
-            let p = Vec3::new(rand.range(0.0, 40.0), rand.range(0.0, 40.0), rand.range(0.0, 40.0));
-            world.push_agent(g, 1000 * g as u64 + k, p);
-        }
-    }
-    world
+    Scenario::<Vec3>::parse_as(BIRDS, "birds.toml").unwrap_or_else(|e| panic!("{e}")).build_world()
 }
 
 /// The state hash after every tick.
@@ -128,7 +104,9 @@ fn the_flock_moves_in_all_three_dimensions() {
     assert_eq!(a.len(), 606);
     // Every bird's velocity has a vertical part, and the vertical moves are as large as the
     // horizontal ones would be in an isotropic flock (not a plane with a z column).
-    let moved: Vec<Vec3> = a.position.iter().zip(&start).map(|(p, s)| world.bounds.offset(*s, *p)).collect();
+    // Rows are reordered as the run goes; at spawn, row = id.
+    let moved: Vec<Vec3> =
+        a.position.iter().zip(&a.id).map(|(p, &id)| world.bounds.offset(start[id as usize], *p)).collect();
     let mean_abs = |axis: usize| moved.iter().map(|m| m[axis].abs()).sum::<f32>() / moved.len() as f32;
     let (x, z) = (mean_abs(0), mean_abs(2));
     assert!(z > 0.3 * x && z > 0.5, "vertical travel {z} against horizontal {x}");
@@ -138,4 +116,6 @@ fn the_flock_moves_in_all_three_dimensions() {
     assert!(birds.clone().all(|r| (a.wander[r].length() - 1.0).abs() < 1e-4));
     // Every point is inside the box.
     assert!(a.position.iter().all(|p| p.cmpge(Vec3::ZERO).all() && p.cmplt(Vec3::splat(40.0)).all()));
+    // The hawks (ids 600 to 605) spawned inside their ball.
+    assert!(start[600..].iter().all(|p| (*p - Vec3::splat(20.0)).length() <= 5.0 + 1e-4));
 }

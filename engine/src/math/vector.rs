@@ -18,6 +18,7 @@ pub trait Vector:
     + Default
     + PartialEq
     + Debug
+    + std::fmt::Display
     + Send
     + Sync
     + 'static

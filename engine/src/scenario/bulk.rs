@@ -327,7 +327,7 @@ impl ListReader<'_> {
             self.space();
         }
         self.expect(b']')?;
-        Some(Pt([x, y]))
+        Some(Pt::plane(x, y))
     }
 
     /// A decimal TOML integer or float: `[+-]? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`,

@@ -29,7 +29,7 @@ use serde::Deserialize;
 use toml::de::DeTable;
 
 use crate::index::IndexKind;
-use crate::math::{PI, Vec2, sin_cos};
+use crate::math::{Vec2, Vec3, Vector};
 use crate::rng::{self, Purpose};
 use crate::world::{
     Action, Agents, Bounds, Diversion, Door, Event, Exit, Gate, Group, MeasureArea, Obstacle,
@@ -44,38 +44,38 @@ pub use crate::index::MAX_NEIGHBOURS;
 /// Largest magnitude accepted for coordinates, lengths and speeds.
 pub const MAX_MAGNITUDE: f32 = 1e7;
 
-/// Where a group's initial agents appear.
+/// Where a group's initial agents appear (points of the plane, or of space).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Spawn {
-    /// Uniform in the rectangle.
+pub enum Spawn<V = Vec2> {
+    /// Uniform in the rectangle (the box, in space).
     Rect {
         /// Lower-left corner (world units, each coordinate within ±[`MAX_MAGNITUDE`]).
-        min: Vec2,
-        /// Upper-right corner (world units, ≥ `min` on both axes; equal gives a line or a
+        min: V,
+        /// Upper-right corner (world units, ≥ `min` on every axis; equal gives a line or a
         /// point).
-        max: Vec2,
+        max: V,
     },
-    /// Uniform in the disc.
+    /// Uniform in the disc (the ball, in space).
     Circle {
         /// The disc's centre (world units, each coordinate within ±[`MAX_MAGNITUDE`]).
-        centre: Vec2,
+        centre: V,
         /// The disc's radius (world units, ≥ 0 and ≤ [`MAX_MAGNITUDE`]; 0 puts every agent at
         /// the centre).
         radius: f32,
     },
     /// Agent `k` at `points[k]`.
-    Points(Vec<Vec2>),
+    Points(Vec<V>),
 }
 
 /// A group as the scenario describes it: its behaviour and how to populate it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GroupSpec {
+pub struct GroupSpec<V = Vec2> {
     /// The group, with its behaviours and per-agent parameters.
     pub group: Group,
     /// Agents at tick 0 (1 to [`MAX_AGENTS`], all groups together at most that).
     pub count: u32,
     /// Where those agents appear, drawn from each agent's own spawn generator.
-    pub spawn: Spawn,
+    pub spawn: Spawn<V>,
 }
 
 /// Settings of the metrics `throng run` reports (see `metrics`).
@@ -97,9 +97,11 @@ impl Default for MetricsConfig {
     }
 }
 
-/// A validated scenario, ready to build worlds from.
+/// A validated scenario, ready to build worlds from: planar (`V = Vec2`), or in space
+/// (`Vec3`, a file with `dimensions = 3`), where the planar parts (walls, doors, exits,
+/// gates, measures, sources, waiting areas, events) are empty.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Scenario {
+pub struct Scenario<V = Vec2> {
     /// Where it was read from (for messages).
     pub origin: String,
     /// The scenario's `name` (not empty or blank); also the name of the worlds built from it.
@@ -117,22 +119,22 @@ pub struct Scenario {
     pub index: IndexKind,
     /// Extra reach of reused sensing candidates (`Pipeline::set_sensing_skin`); 0: off.
     pub sensing_skin: f32,
-    /// The world rectangle, open or wrapped.
-    pub bounds: Bounds,
+    /// The world rectangle (box, in space), open or wrapped.
+    pub bounds: Bounds<V>,
     /// The `[targets]` entries in name order, then the points behaviours give inline as
     /// `target = [x, y]`; a behaviour's [`TargetId`](crate::world::TargetId) indexes this.
-    pub targets: Vec<Target>,
+    pub targets: Vec<Target<V>>,
     /// The names of the `[targets]` entries, in the order of `targets` (the inline points
     /// after them have none).
     pub target_names: Vec<String>,
     /// The groups with their counts and spawns, in file order (at most 65,535).
-    pub groups: Vec<GroupSpec>,
+    pub groups: Vec<GroupSpec<V>>,
     /// Static circles and rectangles, in file order.
     pub obstacles: Vec<Obstacle>,
     /// Push agents' bodies out of obstacles after integration (default `true`).
     pub solid_obstacles: bool,
     /// The `[paths]` entries, in name order; `follow_path` indexes this.
-    pub paths: Vec<PathDef>,
+    pub paths: Vec<PathDef<V>>,
     /// Regions that remove agents, in file order.
     pub exits: Vec<Exit>,
     /// Lines whose crossings are counted, in file order.
@@ -163,14 +165,33 @@ pub struct Scenario {
 }
 
 impl Scenario {
-    /// Reads and validates a scenario file.
+    /// Reads and validates a planar scenario file.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         let (file, text) = read_source(path, "a scenario file (.toml)")?;
         Scenario::parse(&text, &file)
     }
 
-    /// Validates scenario text; `origin` names it in errors.
+    /// Validates planar scenario text; `origin` names it in errors. A scenario with
+    /// `dimensions = 3` is refused here (at that key): read it with
+    /// `Scenario::<Vec3>::parse_as`.
     pub fn parse(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::parse_as(text, origin)
+    }
+}
+
+impl Scenario<Vec3> {
+    /// Reads and validates a scenario file with `dimensions = 3`.
+    pub fn load_in_space(path: &Path) -> Result<Scenario<Vec3>, ScenarioError> {
+        let (file, text) = read_source(path, "a scenario file (.toml)")?;
+        Scenario::parse_as(&text, &file)
+    }
+}
+
+impl<V: Vector> Scenario<V> {
+    /// Validates scenario text whose points are `V`s: `Vec2` reads planar scenarios (no
+    /// `dimensions`, or `dimensions = 2`), `Vec3` those with `dimensions = 3`; the other kind
+    /// is refused at the `dimensions` key. `origin` names the text in errors.
+    pub fn parse_as(text: &str, origin: &str) -> Result<Scenario<V>, ScenarioError> {
         if text.trim().is_empty() {
             return Err(ScenarioError {
                 file: origin.into(),
@@ -214,8 +235,16 @@ impl Scenario {
         origin: &str,
         doc: &toml::Spanned<DeTable>,
         bulk: &BulkLists,
-    ) -> Result<Scenario, ScenarioError> {
-        let mut v = Validator { origin, text, doc, bulk, error: None, warnings: Vec::new() };
+    ) -> Result<Scenario<V>, ScenarioError> {
+        let mut v = Validator {
+            origin,
+            text,
+            doc,
+            bulk,
+            error: None,
+            warnings: Vec::new(),
+            space: std::marker::PhantomData,
+        };
         let scenario = v.scenario(raw, text);
         match (scenario, v.error) {
             (Some(mut s), None) => {
@@ -237,7 +266,7 @@ impl Scenario {
     /// geometry (bounds, spawn regions, targets, obstacles, paths, exits, gates, source regions)
     /// by `√k` about the origin. Agent parameters, radii and sensing stay as they are, so each
     /// agent sees the same neighbourhood. Fails for `points` spawns, which cannot grow.
-    pub fn scaled(&self, agents: u64) -> Result<Scenario, ScaleError> {
+    pub fn scaled(&self, agents: u64) -> Result<Scenario<V>, ScaleError> {
         if agents == 0 || agents > MAX_AGENTS {
             return Err(ScaleError::Agents { agents });
         }
@@ -245,7 +274,8 @@ impl Scenario {
             return Err(ScaleError::NoAgents);
         }
         let k = agents as f64 / self.agent_count() as f64;
-        let s = k.sqrt() as f32;
+        // Lengths grow as the square root of the count in the plane, the cube root in space.
+        let s = if V::DIMENSIONS == 2 { k.sqrt() } else { k.cbrt() } as f32;
         let mut out = self.clone();
         let mut remaining = agents;
         // Groups only spawn sources fill (count 0) stay empty; their sources scale below.
@@ -281,10 +311,15 @@ impl Scenario {
     /// (also those `set` events give) stay. With
     /// uniform spawns this divides the density by `s²`.
     pub fn scale_geometry(&mut self, s: f32) {
-        let region = |r: &Region| match *r {
-            Region::Rect { min, max } => Region::Rect { min: min * s, max: max * s },
-            Region::Circle { centre, radius } => Region::Circle { centre: centre * s, radius: radius * s },
-        };
+        fn scaled<W: Vector>(r: &Region<W>, s: f32) -> Region<W> {
+            match *r {
+                Region::Rect { min, max } => Region::Rect { min: min * s, max: max * s },
+                Region::Circle { centre, radius } => {
+                    Region::Circle { centre: centre * s, radius: radius * s }
+                }
+            }
+        }
+        let region = |r: &Region| scaled(r, s);
         self.bounds.min *= s;
         self.bounds.max *= s;
         for spec in &mut self.groups {
@@ -298,7 +333,7 @@ impl Scenario {
             match t {
                 Target::Point(p) => *p *= s,
                 Target::Moving { waypoints, .. } => waypoints.iter_mut().for_each(|w| *w *= s),
-                Target::Random { region: r, .. } => *r = region(r),
+                Target::Random { region: r, .. } => *r = scaled(r, s),
                 Target::Opposite { centre } => *centre *= s,
                 Target::Agent(_) | Target::NearestOf(_) | Target::Direction { .. } => {}
             }
@@ -367,7 +402,7 @@ impl Scenario {
     }
 
     /// The world at tick 0: every agent spawned, parameters drawn, generators seeded.
-    pub fn build_world(&self) -> World {
+    pub fn build_world(&self) -> World<V> {
         let mut world = World {
             name: self.name.clone(),
             seed: self.seed,
@@ -397,10 +432,12 @@ impl Scenario {
             stopped: false,
         };
         world.refresh_obstacles();
-        // A door closed from the start diverts its groups from the start.
-        for d in 0..world.doors.len() {
-            if world.doors[d].closed {
-                crate::passes::divert(&mut world, crate::world::Switch::Door(d as u32), false);
+        // A door closed from the start diverts its groups from the start (doors are planar).
+        if let Some(plane) = (&mut world as &mut dyn std::any::Any).downcast_mut::<World>() {
+            for d in 0..plane.doors.len() {
+                if plane.doors[d].closed {
+                    crate::passes::divert(plane, crate::world::Switch::Door(d as u32), false);
+                }
             }
         }
         for (g, spec) in self.groups.iter().enumerate() {
@@ -409,14 +446,11 @@ impl Scenario {
                 let key = rng::agent_key(spawner, k as u64);
                 let mut spawn_rng = rng::agent_rng(self.seed, key, Purpose::Spawn);
                 let p = match &spec.spawn {
-                    Spawn::Rect { min, max } => Vec2::new(
-                        rng::uniform(&mut spawn_rng, min.x, max.x),
-                        rng::uniform(&mut spawn_rng, min.y, max.y),
-                    ),
+                    Spawn::Rect { min, max } => {
+                        V::from_fn(|a| rng::uniform(&mut spawn_rng, min.axis(a), max.axis(a)))
+                    }
                     Spawn::Circle { centre, radius } => {
-                        let r = radius * rng::unit(&mut spawn_rng).sqrt();
-                        let (s, c) = sin_cos(2.0 * PI * rng::unit(&mut spawn_rng));
-                        *centre + Vec2::new(c, s) * r
+                        *centre + V::in_ball(*radius, || rng::unit(&mut spawn_rng))
                     }
                     Spawn::Points(points) => points[k as usize],
                 };

@@ -15,6 +15,8 @@ pub(crate) struct ScenarioToml {
     pub(crate) name: String,
     #[serde(default)]
     pub(crate) description: String,
+    /// 2 (the plane, the default) or 3 (space).
+    pub(crate) dimensions: Option<i64>,
     pub(crate) seed: u64,
     pub(crate) dt: f32,
     pub(crate) ticks: u64,
@@ -374,13 +376,27 @@ impl<'de> Deserialize<'de> for ParamToml {
     }
 }
 
-/// A point `[x, y]` in the file: exactly two numbers (a third is an error, not dropped).
+/// A point `[x, y]` or `[x, y, z]` in the file: two or three numbers, as read; the validator
+/// checks the count against the scenario's `dimensions` (a third coordinate in the plane is an
+/// error, not dropped).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Pt(pub(crate) [f32; 2]);
+pub(crate) struct Pt {
+    /// The coordinates, x first; `coords[2]` is 0 for a point of two.
+    pub(crate) coords: [f32; 3],
+    /// How many the file gave: 2 or 3.
+    pub(crate) len: usize,
+}
 
-impl From<Pt> for [f32; 2] {
-    fn from(p: Pt) -> [f32; 2] {
-        p.0
+impl Pt {
+    /// The point `[x, y]`.
+    pub(crate) fn plane(x: f32, y: f32) -> Pt {
+        Pt { coords: [x, y, 0.0], len: 2 }
+    }
+
+    /// The coordinates as the file wrote them, for messages: `[x, y]` or `[x, y, z]`.
+    pub(crate) fn shown(&self) -> String {
+        let shown: Vec<String> = self.coords[..self.len].iter().map(|c| c.to_string()).collect();
+        format!("[{}]", shown.join(", "))
     }
 }
 
@@ -392,14 +408,14 @@ impl<'de> Deserialize<'de> for Pt {
             toml::Value::Float(f) => Some(*f as f32),
             _ => None,
         };
-        match items.as_slice() {
-            [x, y] if number(x).is_some() && number(y).is_some() => {
-                Ok(Pt([number(x).unwrap_or_default(), number(y).unwrap_or_default()]))
-            }
+        let numbers: Vec<f32> = items.iter().filter_map(number).collect();
+        match (items.len(), numbers.len() == items.len()) {
+            (2, true) => Ok(Pt::plane(numbers[0], numbers[1])),
+            (3, true) => Ok(Pt { coords: [numbers[0], numbers[1], numbers[2]], len: 3 }),
             _ => {
                 let shown: Vec<String> = items.iter().map(|v| v.to_string()).collect();
                 Err(de::Error::custom(format!(
-                    "expected a point [x, y] of two numbers, found [{}]",
+                    "expected a point [x, y] of two numbers (or [x, y, z] with `dimensions = 3`), found [{}]",
                     shown.join(", ")
                 )))
             }

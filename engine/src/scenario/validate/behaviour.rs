@@ -31,7 +31,7 @@ fn number(v: &toml::Value) -> Option<f32> {
     }
 }
 
-impl Validator<'_> {
+impl<V: crate::math::Vector> Validator<'_, V> {
     /// Behaviour `b` of group `g`: its kind's table checks every key; targets given as points
     /// are appended to `targets`.
     pub(super) fn behaviour(
@@ -40,7 +40,7 @@ impl Validator<'_> {
         b: usize,
         raw: &BehaviourToml,
         names: &Names,
-        targets: &mut Vec<Target>,
+        targets: &mut Vec<Target<V>>,
     ) -> Option<WeightedBehaviour> {
         use Seg::{Index, Key};
         let at = |k: &'static str| [Key("groups"), Index(g), Key("behaviours"), Index(b), Key(k)];
@@ -111,20 +111,23 @@ impl Validator<'_> {
                 }
                 (Kind::Target | Kind::AgentTarget | Kind::Path, None) => missing(self)?,
                 (Kind::Target, Some(toml::Value::Array(a))) => {
-                    let p = match a.as_slice() {
-                        [x, y] => number(x).zip(number(y)),
+                    let numbers: Vec<f32> = a.iter().filter_map(number).collect();
+                    let p = match (a.len(), numbers.len() == a.len()) {
+                        (2, true) => Some(Pt::plane(numbers[0], numbers[1])),
+                        (3, true) => Some(Pt { coords: [numbers[0], numbers[1], numbers[2]], len: 3 }),
                         _ => None,
                     };
-                    let Some((x, y)) = p else {
+                    let Some(p) = p else {
+                        let form = if V::DIMENSIONS == 2 { "[x, y] of two" } else { "[x, y, z] of three" };
                         return self.fail(
                             &path,
                             format!(
-                                "expected a point [x, y] of two numbers, found {}",
+                                "expected a point {form} numbers, found {}",
                                 found(&toml::Value::Array(a.clone()))
                             ),
                         );
                     };
-                    targets.push(Target::Point(self.point(&path, [x, y])?));
+                    targets.push(Target::Point(self.point(&path, p)?));
                     Arg::Target((targets.len() - 1) as TargetId)
                 }
                 (Kind::Target | Kind::AgentTarget, Some(toml::Value::String(name))) => {
@@ -147,8 +150,10 @@ impl Validator<'_> {
         let paths: Vec<(&str, usize)> = names.paths.iter().map(|n| (*n, self.path_len(n))).collect();
         // Ids are sequential over groups in file order.
         let first: u64 = names.counts[..g].iter().map(|&c| c as u64).sum();
+        // The tables check a target's kind (a point; an agent and its id), never where it is.
+        let kinds: Vec<Target> = targets.iter().map(kind_of).collect();
         let context = Context {
-            targets,
+            targets: &kinds,
             target_names: names.targets,
             paths: &paths,
             group: names.groups[g],
@@ -179,5 +184,28 @@ impl Validator<'_> {
             Some((start, len)) => self.bulk.len_at(start).unwrap_or(len),
             None => 0,
         }
+    }
+}
+
+/// `t` with its kind and ids as they are and its points seen from above (x, y): what the
+/// behaviour tables read of a target.
+fn kind_of<V: crate::math::Vector>(t: &Target<V>) -> Target {
+    let ground = |p: V| crate::math::Vec2::new(p.axis(0), p.axis(1));
+    match t {
+        Target::Point(p) => Target::Point(ground(*p)),
+        Target::Moving { waypoints, speed } => {
+            Target::Moving { waypoints: waypoints.iter().map(|&p| ground(p)).collect(), speed: *speed }
+        }
+        Target::Agent(id) => Target::Agent(*id),
+        Target::NearestOf(g) => Target::NearestOf(*g),
+        Target::Random { region, period_ticks } => {
+            let (min, max) = region.aabb();
+            Target::Random {
+                region: crate::world::Region::Rect { min: ground(min), max: ground(max) },
+                period_ticks: *period_ticks,
+            }
+        }
+        Target::Opposite { centre } => Target::Opposite { centre: ground(*centre) },
+        Target::Direction { direction } => Target::Direction { direction: ground(*direction) },
     }
 }

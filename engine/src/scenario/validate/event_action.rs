@@ -28,15 +28,15 @@ const SWITCHES: [(&str, &str, &str); 4] = [
     ("source", "source", "sources"),
 ];
 
-impl Validator<'_> {
+impl<V: crate::math::Vector> Validator<'_, V> {
     /// The action of event `i` (its keys already checked against [`ACTIONS`]).
     pub(super) fn event_action(
         &mut self,
         i: usize,
         e: &EventToml,
         names: &EventNames,
-        groups: &[GroupSpec],
-        targets: &[Target],
+        groups: &[GroupSpec<V>],
+        targets: &[Target<V>],
     ) -> Option<Action> {
         use Seg::{Index, Key};
         let base = [Key("events"), Index(i)];
@@ -60,7 +60,7 @@ impl Validator<'_> {
                     );
                 }
                 let Some(to) = e.to else { return missing(self, "to") };
-                Some(Action::MoveTarget { target: t, to: self.point(&at("to"), to)? })
+                Some(Action::MoveTarget { target: t, to: self.plane_point(&at("to"), to)? })
             }
             "spawn" => {
                 let Some(group) = &e.group else { return missing(self, "group") };
@@ -74,7 +74,7 @@ impl Validator<'_> {
                 }
                 let Some(r) = &e.region else { return missing(self, "region") };
                 let region =
-                    self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
+                    self.plane_region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
                 Some(Action::Spawn { group, count: count as u32, region })
             }
             "set" => self.set_action(i, e, names, groups, targets),
@@ -87,7 +87,7 @@ impl Validator<'_> {
                     return self.fail(&at("into"), "`into` names the group the agents are already in");
                 }
                 let region = match &e.region {
-                    Some(r) => Some(self.region(
+                    Some(r) => Some(self.plane_region(
                         &at("region"),
                         &r.kind,
                         r.min,
@@ -122,7 +122,7 @@ impl Validator<'_> {
                 };
                 let Some(r) = &e.region else { return missing(self, "region") };
                 let region =
-                    self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
+                    self.plane_region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
                 Some(Action::Remove { region, group })
             }
             _ => self.retarget(i, e, names, groups),
@@ -135,7 +135,7 @@ impl Validator<'_> {
         i: usize,
         e: &EventToml,
         names: &EventNames,
-        groups: &[GroupSpec],
+        groups: &[GroupSpec<V>],
     ) -> Option<Action> {
         use Seg::{Index, Key};
         let base = [Key("events"), Index(i)];

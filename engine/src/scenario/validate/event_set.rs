@@ -25,15 +25,15 @@ fn complete(segs: &[String]) -> bool {
     agent || segs.len() >= 5
 }
 
-impl Validator<'_> {
+impl<V: crate::math::Vector> Validator<'_, V> {
     /// A `set` event's action: one group, its per-agent parameters and behaviour patches.
     pub(super) fn set_action(
         &mut self,
         i: usize,
         e: &EventToml,
         names: &EventNames,
-        groups: &[GroupSpec],
-        targets: &[Target],
+        groups: &[GroupSpec<V>],
+        targets: &[Target<V>],
     ) -> Option<Action> {
         use Seg::{Index, Key};
         let Some(table) = &e.set else {
@@ -170,7 +170,7 @@ impl Validator<'_> {
         b: usize,
         keys: &[&Leaf],
         names: &EventNames,
-        targets: &[Target],
+        targets: &[Target<V>],
     ) -> Option<BehaviourPatch> {
         let raw = &names.raw_groups[g as usize].behaviours[b];
         let mut patched = raw.clone();

@@ -30,7 +30,7 @@ pub(super) struct EventNames<'a> {
     pub(super) raw_groups: &'a [GroupToml],
 }
 
-impl Validator<'_> {
+impl<V: crate::math::Vector> Validator<'_, V> {
     /// The events, with `capacity` (the agents the groups and sources may make) raised by
     /// what their bursts may add at most.
     #[allow(clippy::too_many_arguments)] // the names and tables events may refer to
@@ -38,8 +38,8 @@ impl Validator<'_> {
         &mut self,
         raw: &[EventToml],
         names: &EventNames,
-        groups: &[GroupSpec],
-        targets: &[Target],
+        groups: &[GroupSpec<V>],
+        targets: &[Target<V>],
         dt: f32,
         ticks: u64,
         capacity: &mut u64,
@@ -88,8 +88,8 @@ impl Validator<'_> {
         i: usize,
         e: &EventToml,
         names: &EventNames,
-        groups: &[GroupSpec],
-        targets: &[Target],
+        groups: &[GroupSpec<V>],
+        targets: &[Target<V>],
         dt: f32,
         ticks: u64,
     ) -> Option<Event> {
@@ -253,7 +253,7 @@ impl Validator<'_> {
             }
             (None, Some(r)) => {
                 let region =
-                    self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
+                    self.plane_region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
                 match (w.agent, &w.group) {
                     (Some(_), Some(_)) => {
                         return self.fail(&at("group"), "give `agent` or `group`, not both");

@@ -27,7 +27,7 @@ pub(super) struct ExpectNames<'a> {
     pub(super) steerbench: bool,
 }
 
-impl Validator<'_> {
+impl<V: crate::math::Vector> Validator<'_, V> {
     pub(super) fn expectations(
         &mut self,
         raw: &[ExpectToml],
@@ -97,7 +97,7 @@ impl Validator<'_> {
         };
         let region = match &e.region {
             Some(r) => {
-                Some(self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?)
+                Some(self.plane_region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?)
             }
             None => None,
         };

@@ -5,7 +5,7 @@ use crate::scenario::locate::*;
 use crate::scenario::schema::*;
 use crate::world::{AgentParam, AgentParams, Bounds, BoundsKind, Diversion, Group, Param, Switch, Target};
 
-impl Validator<'_> {
+impl<V: crate::math::Vector> Validator<'_, V> {
     /// Agents of group `g` at tick 0: 1 or more, or 0 for a group a spawn source fills
     /// (`sourced`).
     pub(super) fn count(&mut self, g: usize, group: &GroupToml, sourced: bool) -> Option<u32> {
@@ -49,11 +49,11 @@ impl Validator<'_> {
         g: usize,
         raw: &GroupToml,
         count: u32,
-        bounds: &Bounds,
+        bounds: &Bounds<V>,
         dt: f32,
         names: &Names,
-        targets: &mut Vec<Target>,
-    ) -> Option<GroupSpec> {
+        targets: &mut Vec<Target<V>>,
+    ) -> Option<GroupSpec<V>> {
         use Seg::{Index, Key};
         let at = |k: &'static str| [Key("groups"), Index(g), Key(k)];
         let spawn = self.spawn(g, &raw.spawn)?;
@@ -138,9 +138,8 @@ impl Validator<'_> {
             return self.fail(
                 &at("sensing_radius"),
                 format!(
-                    "a wrapped world must be wider than twice the sensing radius ({sensing_radius}); it is {} x {}",
-                    bounds.size().x,
-                    bounds.size().y
+                    "a wrapped world must be wider than twice the sensing radius ({sensing_radius}); it is {}",
+                    (0..V::DIMENSIONS).map(|a| bounds.size().axis(a).to_string()).collect::<Vec<_>>().join(" x ")
                 ),
             );
         }
@@ -211,7 +210,7 @@ impl Validator<'_> {
         Some(p)
     }
 
-    pub(super) fn spawn(&mut self, g: usize, s: &SpawnToml) -> Option<Spawn> {
+    pub(super) fn spawn(&mut self, g: usize, s: &SpawnToml) -> Option<Spawn<V>> {
         use Seg::{Index, Key};
         let base = [Key("groups"), Index(g), Key("spawn")];
         let at = |k: &'static str| [Key("groups"), Index(g), Key("spawn"), Key(k)];
@@ -239,10 +238,11 @@ impl Validator<'_> {
             0 => {
                 let min = self.point(&at("min"), s.min?)?;
                 let max = self.point(&at("max"), s.max?)?;
-                if !(min.x <= max.x && min.y <= max.y) {
+                if !(0..V::DIMENSIONS).all(|a| min.axis(a) <= max.axis(a)) {
+                    let axes = if V::DIMENSIONS == 2 { "both axes" } else { "every axis" };
                     return self.fail(
                         &at("max"),
-                        format!("expected max >= min on both axes, found min {min} and max {max}"),
+                        format!("expected max >= min on {axes}, found min {min} and max {max}"),
                     );
                 }
                 Some(Spawn::Rect { min, max })

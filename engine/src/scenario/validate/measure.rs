@@ -5,7 +5,7 @@ use super::*;
 use crate::scenario::schema::*;
 use crate::world::MeasureArea;
 
-impl Validator<'_> {
+impl<V: crate::math::Vector> Validator<'_, V> {
     /// The measurement areas; lines are appended to `gates` (a measurement line is a gate).
     pub(super) fn measures(
         &mut self,
@@ -38,8 +38,8 @@ impl Validator<'_> {
                     let key = if m.from.is_none() { "from" } else { "to" };
                     return self.fail(&base, format!("missing key `{key}` for a \"line\" measure"));
                 };
-                let from = self.point(&at("from"), from)?;
-                let to = self.point(&at("to"), to)?;
+                let from = self.plane_point(&at("from"), from)?;
+                let to = self.plane_point(&at("to"), to)?;
                 if from == to {
                     return self.fail(&at("to"), "a line needs two different end points");
                 }
@@ -65,7 +65,7 @@ impl Validator<'_> {
                     ),
                 );
             }
-            let region = self.region(&base, &m.kind, m.min, m.max, m.centre, m.radius, "measure")?;
+            let region = self.plane_region(&base, &m.kind, m.min, m.max, m.centre, m.radius, "measure")?;
             let start_tick = match m.start_s {
                 None => 0,
                 Some(t) if t.is_finite() && (0.0..=1e9).contains(&t) => {

@@ -21,10 +21,14 @@ use super::locate::*;
 use super::schema::*;
 use super::*;
 use crate::index::IndexKind;
-use crate::math::Vec2;
-use crate::world::{Door, Gate, Obstacle, Param, Region, Target};
+use crate::math::{Vec2, Vector};
+use crate::world::{Bounds, Door, Gate, Obstacle, Param, Region, Target};
 
-pub(super) struct Validator<'a> {
+/// Validates a scenario whose points are `V`s: `Vec2` for a planar scenario, `Vec3` for one
+/// with `dimensions = 3`. Bounds, targets, paths and spawns take the scenario's points; the
+/// planar parts (walls, exits, gates, measures, sources, waiting areas, events) take the
+/// plane's (`plane_point`, `plane_region`), and a scenario in space may not have them.
+pub(super) struct Validator<'a, V = Vec2> {
     pub(super) origin: &'a str,
     pub(super) text: &'a str,
     pub(super) doc: &'a Spanned<DeTable<'a>>,
@@ -33,6 +37,7 @@ pub(super) struct Validator<'a> {
     /// The first problem found; validation stops reporting after it.
     pub(super) error: Option<ScenarioError>,
     pub(super) warnings: Vec<ScenarioError>,
+    pub(super) space: std::marker::PhantomData<V>,
 }
 
 /// What a number must be: the same ranges the behaviour tables use.
@@ -41,7 +46,16 @@ pub(super) use crate::behaviours::params::Range as Rule;
 /// The smallest time step a scenario may take (seconds).
 pub const MIN_DT: f32 = 1e-4;
 
-impl<'a> Validator<'a> {
+/// The bounds seen from above: x and y (the bounds themselves in the plane).
+fn ground<V: Vector>(b: &Bounds<V>) -> Bounds<Vec2> {
+    Bounds {
+        kind: b.kind,
+        min: Vec2::new(b.min.axis(0), b.min.axis(1)),
+        max: Vec2::new(b.max.axis(0), b.max.axis(1)),
+    }
+}
+
+impl<'a, V: Vector> Validator<'a, V> {
     /// Records a problem at `path` (the first one wins) and returns `None` to stop the caller.
     fn fail<T>(&mut self, path: &[Seg], message: impl Into<String>) -> Option<T> {
         let at = self.offset_of(path);
@@ -112,7 +126,7 @@ impl<'a> Validator<'a> {
         Some(())
     }
 
-    /// A region from `kind` and its keys; `base` is the table holding them.
+    /// A region of the scenario's own dimension (a box or a ball in space).
     #[allow(clippy::too_many_arguments)] // the four optional region keys of one table
     fn region(
         &mut self,
@@ -123,7 +137,38 @@ impl<'a> Validator<'a> {
         centre: Option<Pt>,
         radius: Option<f32>,
         what: &str,
+    ) -> Option<Region<V>> {
+        self.region_in(base, kind, min, max, centre, radius, what)
+    }
+
+    /// A region of the plane (the planar parts: exits, measures, sources, waiting areas,
+    /// events, walls).
+    #[allow(clippy::too_many_arguments)] // the four optional region keys of one table
+    fn plane_region(
+        &mut self,
+        base: &[Seg],
+        kind: &str,
+        min: Option<Pt>,
+        max: Option<Pt>,
+        centre: Option<Pt>,
+        radius: Option<f32>,
+        what: &str,
     ) -> Option<Region> {
+        self.region_in(base, kind, min, max, centre, radius, what)
+    }
+
+    /// A region from `kind` and its keys, of `W`s; `base` is the table holding them.
+    #[allow(clippy::too_many_arguments)] // the four optional region keys of one table
+    fn region_in<W: Vector>(
+        &mut self,
+        base: &[Seg],
+        kind: &str,
+        min: Option<Pt>,
+        max: Option<Pt>,
+        centre: Option<Pt>,
+        radius: Option<f32>,
+        what: &str,
+    ) -> Option<Region<W>> {
         let at = |k: &'static str| [base, &[Seg::Key(k)]].concat();
         let k = self.choice(&at("kind"), kind, &[("rect", 0), ("circle", 1)])?;
         let present = [
@@ -138,14 +183,16 @@ impl<'a> Validator<'a> {
             return self.fail(base, format!("missing key `{key}` for a \"{kind}\" {what}"));
         }
         if k == 0 {
-            let min = self.point(&at("min"), min?)?;
-            let max = self.point(&at("max"), max?)?;
-            if !(min.x < max.x && min.y < max.y) {
-                return self.fail(&at("max"), format!("an inverted or empty rectangle: expected max > min on both axes, found min {min} and max {max}"));
+            let min = self.point_in::<W>(&at("min"), min?)?;
+            let max = self.point_in::<W>(&at("max"), max?)?;
+            if !(0..W::DIMENSIONS).all(|a| min.axis(a) < max.axis(a)) {
+                let (shape, axes) =
+                    if W::DIMENSIONS == 2 { ("rectangle", "both axes") } else { ("box", "every axis") };
+                return self.fail(&at("max"), format!("an inverted or empty {shape}: expected max > min on {axes}, found min {min} and max {max}"));
             }
             Some(Region::Rect { min, max })
         } else {
-            let centre = self.point(&at("centre"), centre?)?;
+            let centre = self.point_in::<W>(&at("centre"), centre?)?;
             let radius = self.num(&at("radius"), radius?, Rule::Positive(MAX_MAGNITUDE))?;
             Some(Region::Circle { centre, radius })
         }
@@ -159,16 +206,36 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn point(&mut self, path: &[Seg], p: impl Into<[f32; 2]>) -> Option<Vec2> {
-        let p = p.into();
+    /// A point of the scenario's own dimension.
+    fn point(&mut self, path: &[Seg], p: Pt) -> Option<V> {
+        self.point_in(path, p)
+    }
+
+    /// A point of the plane (the planar parts).
+    fn plane_point(&mut self, path: &[Seg], p: Pt) -> Option<Vec2> {
+        self.point_in(path, p)
+    }
+
+    /// A point of `W`: as many coordinates as it has, each finite and within ±1e7.
+    fn point_in<W: Vector>(&mut self, path: &[Seg], p: Pt) -> Option<W> {
         let rule = Rule::Finite(MAX_MAGNITUDE);
-        if rule.holds(p[0]) && rule.holds(p[1]) {
-            Some(Vec2::new(p[0], p[1]))
-        } else {
-            self.fail(
+        let form = if W::DIMENSIONS == 2 { "[x, y]" } else { "[x, y, z]" };
+        if p.len != W::DIMENSIONS {
+            let hint = match (V::DIMENSIONS, W::DIMENSIONS) {
+                (2, _) => " (three coordinates need `dimensions = 3` at the top of the scenario)",
+                (3, 3) => ", as `dimensions = 3` asks",
+                _ => " (this part of a scenario is planar)",
+            };
+            let count = if W::DIMENSIONS == 2 { "two" } else { "three" };
+            return self.fail(
                 path,
-                format!("expected a point [x, y] of {}, found [{}, {}]", rule.describe(), p[0], p[1]),
-            )
+                format!("expected a point {form} of {count} numbers{hint}, found {}", p.shown()),
+            );
+        }
+        if p.coords[..p.len].iter().all(|&c| rule.holds(c)) {
+            Some(W::from_fn(|a| p.coords[a]))
+        } else {
+            self.fail(path, format!("expected a point {form} of {}, found {}", rule.describe(), p.shown()))
         }
     }
 
@@ -205,6 +272,80 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// `dimensions` is 2 or 3 and is what this validator reads; a scenario in space has none
+    /// of the planar parts.
+    fn dimensions(&mut self, raw: &ScenarioToml) -> Option<()> {
+        use Seg::Key;
+        let dimensions = raw.dimensions.unwrap_or(2);
+        if dimensions != 2 && dimensions != 3 {
+            return self.fail(
+                &[Key("dimensions")],
+                format!("expected 2 (the plane) or 3 (space), found {dimensions}"),
+            );
+        }
+        if dimensions as usize != V::DIMENSIONS {
+            return self.fail(
+                &[Key("dimensions")],
+                if dimensions == 3 {
+                    "a scenario in space (`dimensions = 3`): this command runs planar scenarios only so far; the engine's library runs it (`Scenario::<Vec3>::load_in_space`)"
+                } else {
+                    "a planar scenario where one in space (`dimensions = 3`) was expected"
+                },
+            );
+        }
+        if V::DIMENSIONS == 3 {
+            let planar = [
+                ("obstacles", !raw.obstacles.is_empty()),
+                ("exits", !raw.exits.is_empty()),
+                ("gates", !raw.gates.is_empty()),
+                ("sources", !raw.sources.is_empty()),
+                ("measure", !raw.measure.is_empty()),
+                ("waiting", !raw.waiting.is_empty()),
+                ("events", !raw.events.is_empty()),
+            ];
+            if let Some((key, _)) = planar.iter().find(|(_, present)| *present) {
+                return self.fail(
+                    &[Key(key)],
+                    format!("`{key}` is planar: a scenario with `dimensions = 3` cannot have it yet (walls, exits, gates, measurement areas, sources, waiting areas and events are built for the plane)"),
+                );
+            }
+            for (g, group) in raw.groups.iter().enumerate() {
+                let at = |k: &'static str| [Key("groups"), Seg::Index(g), Key(k)];
+                let model = match &group.model {
+                    Some(toml::Value::String(name)) => Some(name.as_str()),
+                    Some(toml::Value::Table(t)) => t.get("kind").and_then(|k| k.as_str()),
+                    _ => None,
+                };
+                if model.is_some_and(|m| m != "steering") {
+                    return self.fail(
+                        &at("model"),
+                        "the velocity models are planar: a group in space steers (no `model`)",
+                    );
+                }
+                if !group.on_closed.is_empty() {
+                    return self
+                        .fail(&at("on_closed"), "`on_closed` follows doors and exits, which are planar");
+                }
+                for (b, behaviour) in group.behaviours.iter().enumerate() {
+                    let path = [Key("groups"), Seg::Index(g), Key("behaviours"), Seg::Index(b)];
+                    let routed = behaviour.params.get("route").and_then(|v| v.as_str()) == Some("field");
+                    if behaviour.kind == "avoid_obstacles" || routed {
+                        let what = if routed {
+                            "`route = \"field\"` routes around walls"
+                        } else {
+                            "`avoid_obstacles` avoids walls"
+                        };
+                        return self.fail(
+                            &path,
+                            format!("{what}, which are planar: not available with `dimensions = 3` yet"),
+                        );
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+
     fn choice<T: Copy>(&mut self, path: &[Seg], value: &str, options: &[(&str, T)]) -> Option<T> {
         if let Some((_, t)) = options.iter().find(|(name, _)| *name == value) {
             return Some(*t);
@@ -216,7 +357,7 @@ impl<'a> Validator<'a> {
         self.fail(path, format!("unknown value \"{value}\"{hint} (expected one of: {})", names.join(", ")))
     }
 
-    pub(super) fn scenario(&mut self, raw: ScenarioToml, text: &str) -> Option<Scenario> {
+    pub(super) fn scenario(&mut self, raw: ScenarioToml, text: &str) -> Option<Scenario<V>> {
         use Seg::Key;
         if raw.version != FORMAT_VERSION as i64 {
             return self.fail(
@@ -227,6 +368,7 @@ impl<'a> Validator<'a> {
         if raw.name.trim().is_empty() {
             return self.fail(&[Key("name")], "expected a non-empty name");
         }
+        self.dimensions(&raw)?;
         // Below 0.1 ms a step moves nothing an f32 position can show (1e-45 was accepted).
         let dt = self.num(&[Key("dt")], raw.dt, Rule::Between(MIN_DT, 10.0))?;
         if raw.ticks == 0 || raw.ticks > 1_000_000_000 {
@@ -305,12 +447,12 @@ impl<'a> Validator<'a> {
             let spec = self.group(g, group, counts[g], &bounds, dt, &names, &mut targets)?;
             groups.push(spec);
         }
-        let exits = self.exits(&raw.exits, &group_names, &bounds)?;
+        let exits = self.exits(&raw.exits, &group_names, &ground(&bounds))?;
         let mut gates = Vec::new();
         for (i, gate) in raw.gates.iter().enumerate() {
             let at = |k: &'static str| [Key("gates"), Seg::Index(i), Key(k)];
-            let from = self.point(&at("from"), gate.from)?;
-            let to = self.point(&at("to"), gate.to)?;
+            let from = self.plane_point(&at("from"), gate.from)?;
+            let to = self.plane_point(&at("to"), gate.to)?;
             if from == to {
                 return self.fail(&at("to"), "a gate needs two different end points");
             }

@@ -8,7 +8,7 @@ use crate::world::Model;
 
 use super::behaviour::found;
 
-impl Validator<'_> {
+impl<V: crate::math::Vector> Validator<'_, V> {
     /// Group `g`'s velocity model; steering when `raw` is absent.
     pub(super) fn model(&mut self, g: usize, raw: Option<&toml::Value>, dt: f32) -> Option<Model> {
         use Seg::{Index, Key};

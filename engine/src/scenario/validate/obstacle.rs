@@ -12,7 +12,7 @@ const KINDS: [(&str, &[&str]); 4] = [
     ("wall", &["points", "thickness"]),
 ];
 
-impl Validator<'_> {
+impl<V: crate::math::Vector> Validator<'_, V> {
     /// The unnamed obstacles, and the named ones as doors, in file order.
     pub(super) fn obstacles(&mut self, raw: &[ObstacleToml]) -> Option<(Vec<Obstacle>, Vec<Door>)> {
         use Seg::{Index, Key};
@@ -56,7 +56,7 @@ impl Validator<'_> {
             ];
             self.only_allowed(&base, &present, KINDS[k].1, &format!("a \"{}\" obstacle", raw.kind))?;
             let region =
-                self.region(&base, &raw.kind, raw.min, raw.max, raw.centre, raw.radius, "obstacle")?;
+                self.plane_region(&base, &raw.kind, raw.min, raw.max, raw.centre, raw.radius, "obstacle")?;
             return Some(match region {
                 Region::Rect { min, max } => Obstacle::Rect { min, max },
                 Region::Circle { centre, radius } => Obstacle::Circle { centre, radius },
@@ -85,7 +85,7 @@ impl Validator<'_> {
         }
         let mut points = Vec::with_capacity(list.len());
         for (i, p) in list.iter().enumerate() {
-            points.push(self.point(&[Key("obstacles"), Index(o), Key(key), Index(i)], *p)?);
+            points.push(self.plane_point(&[Key("obstacles"), Index(o), Key(key), Index(i)], *p)?);
         }
         let n = points.len();
         let edges = if closed { n } else { n - 1 };

@@ -6,8 +6,8 @@ use crate::scenario::schema::*;
 use crate::world::Path as PathDef;
 use crate::world::{Bounds, BoundsKind, Exit, Source, Target};
 
-impl Validator<'_> {
-    pub(super) fn path(&mut self, name: &str, p: &PathToml) -> Option<PathDef> {
+impl<V: crate::math::Vector> Validator<'_, V> {
+    pub(super) fn path(&mut self, name: &str, p: &PathToml) -> Option<PathDef<V>> {
         use Seg::Key;
         let at = |k: &'static str| [Key("paths"), Key(name), Key(k)];
         if p.nodes.is_empty() {
@@ -58,7 +58,7 @@ impl Validator<'_> {
                     self.num(&[Key("exits"), Index(i), Key("radius")], r, Rule::Positive(MAX_MAGNITUDE))?;
                 Region::Circle { centre: Vec2::ZERO, radius }
             } else {
-                self.region(&base, &e.kind, e.min, e.max, e.centre, e.radius, "exit")?
+                self.plane_region(&base, &e.kind, e.min, e.max, e.centre, e.radius, "exit")?
             };
             if raw[..i].iter().any(|x| x.name == e.name) {
                 return self.fail(
@@ -94,7 +94,7 @@ impl Validator<'_> {
         let base = [Key("sources"), Index(i)];
         let at = |k: &'static str| [Key("sources"), Index(i), Key(k)];
         let group = self.group_index(&at("group"), &s.group, groups)?;
-        let region = self.region(&base, &s.kind, s.min, s.max, s.centre, s.radius, "spawn source")?;
+        let region = self.plane_region(&base, &s.kind, s.min, s.max, s.centre, s.radius, "spawn source")?;
         let rate_per_s = self.num(&at("rate"), s.rate, Rule::NonNegative(1e7))?;
         let start_s = self.num(&at("start_s"), s.start_s, Rule::NonNegative(1e9))?;
         let end_s = match s.end_s {
@@ -122,7 +122,7 @@ impl Validator<'_> {
         })
     }
 
-    pub(super) fn bounds(&mut self, b: &BoundsToml) -> Option<Bounds> {
+    pub(super) fn bounds(&mut self, b: &BoundsToml) -> Option<Bounds<V>> {
         use Seg::Key;
         let kind = match &b.kind {
             None => BoundsKind::Open,
@@ -134,10 +134,11 @@ impl Validator<'_> {
         };
         let min = self.point(&[Key("bounds"), Key("min")], b.min)?;
         let max = self.point(&[Key("bounds"), Key("max")], b.max)?;
-        if !(min.x < max.x && min.y < max.y) {
+        if !(0..V::DIMENSIONS).all(|a| min.axis(a) < max.axis(a)) {
+            let axes = if V::DIMENSIONS == 2 { "both axes" } else { "every axis" };
             return self.fail(
                 &[Key("bounds"), Key("max")],
-                format!("expected max > min on both axes, found min {min} and max {max}"),
+                format!("expected max > min on {axes}, found min {min} and max {max}"),
             );
         }
         Some(Bounds { kind, min, max })
@@ -150,7 +151,7 @@ impl Validator<'_> {
         groups: &[&str],
         agents: u64,
         dt: f32,
-    ) -> Option<Target> {
+    ) -> Option<Target<V>> {
         use Seg::Key;
         let base = [Key("targets"), Key(name)];
         let at = |k: &'static str| [Key("targets"), Key(name), Key(k)];
@@ -191,7 +192,7 @@ impl Validator<'_> {
         ];
         self.only_allowed(&base, &present, allowed, &format!("a \"{}\" target", t.kind))?;
         let missing = |v: &mut Self, key: &str| {
-            v.fail::<Target>(&base, format!("missing key `{key}` for a \"{}\" target", t.kind))
+            v.fail::<Target<V>>(&base, format!("missing key `{key}` for a \"{}\" target", t.kind))
         };
         match kind {
             0 => {
@@ -234,10 +235,8 @@ impl Validator<'_> {
                 let Some(d) = t.direction else { return missing(self, "direction") };
                 let d = self.point(&at("direction"), d)?;
                 if d.length() < 1e-6 {
-                    return self.fail(
-                        &at("direction"),
-                        format!("expected a direction [x, y] that is not zero, found [{}, {}]", d.x, d.y),
-                    );
+                    return self
+                        .fail(&at("direction"), format!("expected a direction that is not zero, found {d}"));
                 }
                 Some(Target::Direction { direction: crate::math::norm(d) })
             }

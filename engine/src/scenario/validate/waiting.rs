@@ -4,14 +4,15 @@ use super::*;
 use crate::scenario::schema::*;
 use crate::world::WaitingArea;
 
-impl Validator<'_> {
+impl<V: crate::math::Vector> Validator<'_, V> {
     /// The waiting areas, in file order.
     pub(super) fn waiting(&mut self, raw: &[ExitToml], groups: &[&str]) -> Option<Vec<WaitingArea>> {
         use Seg::{Index, Key};
         let mut areas = Vec::new();
         for (i, w) in raw.iter().enumerate() {
             let base = [Key("waiting"), Index(i)];
-            let region = self.region(&base, &w.kind, w.min, w.max, w.centre, w.radius, "waiting area")?;
+            let region =
+                self.plane_region(&base, &w.kind, w.min, w.max, w.centre, w.radius, "waiting area")?;
             let name = [Key("waiting"), Index(i), Key("name")];
             if w.name.trim().is_empty() {
                 return self.fail(&name, "expected a non-empty name");

@@ -1,0 +1,188 @@
+//! Scenarios in space (`dimensions = 3`): what the loader accepts and what it refuses, each
+//! refusal located at its key; and what the commands say of them while they run planar
+//! scenarios only.
+
+use throng_engine::Scenario;
+use throng_engine::math::{Vec2, Vec3};
+use throng_engine::world::{Region, Target};
+
+use super::{base_with, check_rejects};
+
+/// A small scenario in space: a wrapped box, a point target, a path, groups spawned in a
+/// box, a ball and at listed points.
+const SPACE: &str = r#"version = 1
+name = "space"
+dimensions = 3
+seed = 1
+dt = 0.1
+ticks = 10
+[bounds]
+kind = "wrap"
+min = [0, 0, 0]
+max = [20, 20, 10]
+[targets.top]
+kind = "point"
+position = [10, 10, 9]
+[targets.roam]
+kind = "random"
+min = [0, 0, 0]
+max = [20, 20, 10]
+every_s = 5
+[paths.loop]
+nodes = [[2, 2, 2], [18, 2, 8]]
+radius = 1.0
+[[groups]]
+name = "a"
+count = 50
+spawn = { kind = "rect", min = [0, 0, 0], max = [20, 20, 10] }
+max_speed = 1.0
+max_force = 1.0
+behaviours = [{ kind = "seek", target = "top" }, { kind = "separation", radius = 1.0 }]
+[[groups]]
+name = "b"
+count = 20
+spawn = { kind = "circle", centre = [10, 10, 5], radius = 3 }
+max_speed = 1.0
+max_force = 1.0
+behaviours = [{ kind = "follow_path", path = "loop" }, { kind = "arrive", target = [5, 5, 5] }]
+[[groups]]
+name = "c"
+count = 2
+spawn = { kind = "points", points = [[1, 2, 3], [4, 5, 6]] }
+max_speed = 1.0
+max_force = 1.0
+behaviours = [{ kind = "seek", target = "roam" }]
+"#;
+
+fn space_with(line: &str, with: &str) -> String {
+    let needle = format!("\n{line}\n");
+    assert_eq!(SPACE.matches(&needle).count(), 1, "`{line}` is not exactly one line of SPACE");
+    SPACE.replacen(&needle, &format!("\n{with}\n"), 1)
+}
+
+/// The error `text` gives in space: its location, key and message, as one line.
+fn space_error(text: &str) -> String {
+    match Scenario::<Vec3>::parse_as(text, "space.toml") {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_scenario_in_space_reads_three_coordinates_everywhere() {
+    let s = Scenario::<Vec3>::parse_as(SPACE, "space.toml").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.bounds.max, Vec3::new(20.0, 20.0, 10.0));
+    assert_eq!(
+        s.targets[s.target_names.iter().position(|n| n == "top").unwrap()],
+        Target::Point(Vec3::new(10.0, 10.0, 9.0))
+    );
+    assert!(s.targets.contains(&Target::Point(Vec3::splat(5.0))), "the inline target");
+    assert!(
+        s.targets
+            .iter()
+            .any(|t| matches!(t, Target::Random { region: Region::Rect { max, .. }, .. } if max.z == 10.0))
+    );
+    assert_eq!(s.paths[0].nodes[1], Vec3::new(18.0, 2.0, 8.0));
+    let w = s.build_world();
+    assert_eq!(w.agents.len(), 72);
+    let p = &w.agents.position;
+    // Spawned in the box, in the ball, and at the listed points.
+    assert!(p[..50].iter().all(|q| q.cmpge(Vec3::ZERO).all() && q.cmple(Vec3::new(20.0, 20.0, 10.0)).all()));
+    assert!(p[..50].iter().any(|q| q.z > 7.0) && p[..50].iter().any(|q| q.z < 3.0));
+    assert!(p[50..70].iter().all(|q| (*q - Vec3::new(10.0, 10.0, 5.0)).length() <= 3.0 + 1e-4));
+    assert_eq!((p[70], p[71]), (Vec3::new(1.0, 2.0, 3.0), Vec3::new(4.0, 5.0, 6.0)));
+    // A planar reader refuses it at `dimensions` (line 3), and the other way round.
+    let e = Scenario::parse(SPACE, "space.toml").expect_err("planar reader").to_string();
+    assert!(
+        e.contains("space.toml:3:") && e.contains("`dimensions`") && e.contains("planar scenarios only"),
+        "{e}"
+    );
+    let plane = SPACE.replace("dimensions = 3\n", "");
+    let e =
+        Scenario::<Vec3>::parse_as(&plane, "plane.toml").map(|_| ()).expect_err("space reader").to_string();
+    assert!(e.contains("a planar scenario where one in space"), "{e}");
+    let _ = Vec2::ZERO;
+}
+
+#[test]
+fn points_with_the_wrong_number_of_coordinates_are_located() {
+    // Two coordinates in space: at the point, with what `dimensions = 3` asks.
+    let e = space_error(&space_with("position = [10, 10, 9]", "position = [10, 10]"));
+    assert!(e.contains("space.toml:13:12") && e.contains("`targets.top.position`"), "{e}");
+    assert!(
+        e.contains("expected a point [x, y, z] of three numbers, as `dimensions = 3` asks, found [10, 10]"),
+        "{e}"
+    );
+    let e = space_error(&space_with("nodes = [[2, 2, 2], [18, 2, 8]]", "nodes = [[2, 2, 2], [18, 2]]"));
+    assert!(e.contains("`paths.loop.nodes[1]`") && e.contains("found [18, 2]"), "{e}");
+    let e = space_error(&SPACE.replace("target = [5, 5, 5]", "target = [5, 5]"));
+    assert!(e.contains("`groups[1].behaviours[1].target`") && e.contains("[x, y, z]"), "{e}");
+    // Four numbers, or a word among them: the point's shape.
+    let e = space_error(&space_with("position = [10, 10, 9]", "position = [10, 10, 9, 1]"));
+    assert!(e.contains("space.toml:13:12") && e.contains("found [10, 10, 9, 1]"), "{e}");
+    // Three coordinates in the plane: the hint names `dimensions`.
+    check_rejects(
+        "cli_point_three_in_plane",
+        base_with("min = [0, 0]", "min = [0, 0, 5]"),
+        (8, 7),
+        &["`bounds.min`", "three coordinates need `dimensions = 3`"],
+    );
+}
+
+#[test]
+fn the_value_of_dimensions_and_the_shape_of_boxes_are_checked() {
+    let e = space_error(&space_with("dimensions = 3", "dimensions = 4"));
+    assert!(
+        e.contains("space.toml:3:14") && e.contains("expected 2 (the plane) or 3 (space), found 4"),
+        "{e}"
+    );
+    let e = space_error(&SPACE.replacen("max = [20, 20, 10]", "max = [20, 20, 0]", 1));
+    assert!(e.contains("`bounds.max`") && e.contains("max > min on every axis"), "{e}");
+    let e = space_error(&SPACE.replace(
+        "spawn = { kind = \"rect\", min = [0, 0, 0], max = [20, 20, 10] }",
+        "spawn = { kind = \"rect\", min = [0, 0, 5], max = [20, 20, 4] }",
+    ));
+    assert!(e.contains("`groups[0].spawn.max`") && e.contains("max >= min on every axis"), "{e}");
+    // The planar reader says the same of `dimensions = 5`.
+    check_rejects(
+        "cli_dimensions_five",
+        base_with("ticks = 10", "ticks = 10\ndimensions = 5"),
+        (6, 14),
+        &["`dimensions`", "expected 2 (the plane) or 3 (space), found 5"],
+    );
+}
+
+#[test]
+fn the_planar_parts_are_refused_in_space_at_their_key() {
+    let cases = [
+        ("obstacles = [{ kind = \"circle\", centre = [5, 5], radius = 1 }]", "`obstacles`"),
+        ("[[exits]]\nname = \"out\"\nkind = \"rect\"\nmin = [0, 0]\nmax = [1, 1]", "`exits`"),
+        ("[[gates]]\nname = \"g\"\nfrom = [0, 0]\nto = [1, 1]", "`gates`"),
+        ("[[events]]\nat_s = 1.0\naction = \"stop\"", "`events`"),
+    ];
+    for (extra, key) in cases {
+        let text = SPACE.replace("[bounds]", &format!("{extra}\n[bounds]"));
+        let text = if extra.starts_with("[[") { format!("{SPACE}{extra}\n") } else { text };
+        let e = space_error(&text);
+        assert!(e.contains(key) && e.contains("is planar"), "{key}: {e}");
+    }
+    let e = space_error(
+        &SPACE.replace("{ kind = \"seek\", target = \"top\" }", "{ kind = \"avoid_obstacles\" }"),
+    );
+    assert!(e.contains("`groups[0].behaviours[0]`") && e.contains("planar"), "{e}");
+    let e = space_error(&SPACE.replace(
+        "{ kind = \"seek\", target = \"top\" }",
+        "{ kind = \"seek\", target = \"top\", route = \"field\" }",
+    ));
+    assert!(e.contains("routes around walls"), "{e}");
+    let e = space_error(&SPACE.replace(
+        "max_force = 1.0\nbehaviours = [{ kind = \"seek\", target = \"roam\" }]",
+        "max_force = 1.0\nmodel = \"orca\"\nbehaviours = [{ kind = \"seek\", target = \"roam\" }]",
+    ));
+    assert!(e.contains("`groups[2].model`") && e.contains("velocity models are planar"), "{e}");
+}
+
+#[test]
+fn the_commands_refuse_a_scenario_in_space_at_dimensions() {
+    check_rejects("cli_space_check", SPACE, (3, 14), &["`dimensions`", "planar scenarios only so far"]);
+}
