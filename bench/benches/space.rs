@@ -2,7 +2,7 @@
 //! and 1M boids with the same number of neighbours (10 within the sensing radius), so the ratio
 //! is what the third coordinate costs. `THRONG_BENCH_AGENTS=10000,100000` picks the counts
 //! (default all three); `THRONG_BENCH_THREADS` the threads; `THRONG_BENCH_DIMENSIONS=2` or `3`
-//! one side alone.
+//! one side alone; `THRONG_BENCH_INDEX=grid` (or `brute`) another index than the k-d tree.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use throng_bench::{bench_threads, flock_world};
@@ -23,12 +23,14 @@ fn bench_flock<V: throng_engine::index::Point>(
     agents: u64,
     threads: usize,
 ) {
-    let mut pipeline: Pipeline<V> = Pipeline::new(threads, IndexKind::Kd).expect("thread pool");
+    let index =
+        std::env::var("THRONG_BENCH_INDEX").ok().and_then(|s| IndexKind::parse(&s)).unwrap_or(IndexKind::Kd);
+    let mut pipeline: Pipeline<V> = Pipeline::new(threads, index).expect("thread pool");
     let mut world = flock_world(agents, &mut pipeline);
     pipeline.timers = Default::default();
     c.throughput(Throughput::Elements(agents));
     // The world keeps running between iterations: every sample is a real next tick.
-    c.bench_function(format!("{name}/{agents}/{threads}t"), |b| {
+    c.bench_function(format!("{name}/{agents}/{index}/{threads}t"), |b| {
         b.iter(|| pipeline.step(std::hint::black_box(&mut world)).expect("finite state"))
     });
     // What the ratio compares at: the neighbours each boid had in the last tick measured.

@@ -18,7 +18,7 @@ pub fn kd_floor(points: &mut Vec<[f32; 2]>, positions: &[Vec2], radius: &[f32]) 
     if points.is_empty() {
         return 0;
     }
-    let tree = build_tree(points);
+    let tree = build_tree::<2, { crate::index::PLANE_BUCKET }>(points);
     points
         .par_iter()
         .zip(radius)

@@ -8,17 +8,18 @@ use crate::world::Bounds;
 /// Leaf size of the agents' k-d tree. 64 rather than kiddo's default 32: a sensing query
 /// touches one to four leaves either way, and fewer, larger leaves measured about 10% faster
 /// to query and 25% faster to build (docs/benchmarks.md, "k-d tree shape").
-pub(super) const BUCKET: usize = 64;
+pub(crate) const BUCKET: usize = 64;
 
-/// kiddo's immutable tree over `K` coordinates with `BUCKET`-point leaves; items are slice
-/// indices (rows).
-pub type Tree<const K: usize> = KdTree<f32, u32, Eytzinger, VecOfArenas<f32, u32, K, BUCKET>, K, BUCKET>;
+/// kiddo's immutable tree over `K` coordinates with `B`-point leaves ([`BUCKET`] in the plane);
+/// items are slice indices (rows).
+pub type Tree<const K: usize, const B: usize> =
+    KdTree<f32, u32, Eytzinger, VecOfArenas<f32, u32, K, B>, K, B>;
 
 /// Builds the tree over `points`, in parallel when the pool has more than one worker and
 /// there are at least [`PARALLEL_BUILD_POINTS`] points (kiddo's own threshold is 262,144).
 /// The tree's shape never affects results: membership is decided by the exact test and order
 /// by (distance², id).
-pub(crate) fn build_tree<const K: usize>(points: &[[f32; K]]) -> Tree<K> {
+pub(crate) fn build_tree<const K: usize, const B: usize>(points: &[[f32; K]]) -> Tree<K, B> {
     let tree = if rayon::current_num_threads() > 1 {
         Tree::builder().with_parallel_construction_threshold(PARALLEL_BUILD_POINTS).build_from_slice(points)
     } else {

@@ -15,7 +15,7 @@ mod sensing;
 mod skin;
 mod spatial;
 
-pub(crate) use kd::build_tree;
+pub(crate) use kd::{BUCKET as PLANE_BUCKET, build_tree};
 pub use neighbours::{MAX_NEIGHBOURS, Neighbours};
 pub use obstacles::{ObstacleIndex, penetration};
 pub use point::Point;

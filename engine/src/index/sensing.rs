@@ -85,6 +85,16 @@ const CLUSTER_MAX: usize = 32;
 /// (docs/benchmarks.md, "Sensing in clusters").
 const CLUSTER_EXTENT: f32 = 2.0;
 
+/// [`CLUSTER_EXTENT`] in space, where a cluster's shared ball grows faster with its box (a
+/// cube's half-diagonal is √3/2 of its side, and the candidates go as the cube of the reach):
+/// 1 measured about 10 % faster than 2 on a uniform flock in space (docs/benchmarks.md).
+const CLUSTER_EXTENT_SPACE: f32 = 1.0;
+
+/// The cluster extent for points of `dimensions` coordinates.
+fn cluster_extent(dimensions: usize) -> f32 {
+    if dimensions == 2 { CLUSTER_EXTENT } else { CLUSTER_EXTENT_SPACE }
+}
+
 /// The `sense_neighbours` pass: for every agent, the other agents within its group's sensing
 /// radius, sorted by (distance², id), truncated to the group's `max_neighbours`.
 /// Reads: positions, ids, groups, the index. Writes: row `i` of `out` for agent `i` only.
@@ -197,6 +207,7 @@ fn sense_within<V: Point>(
         (IndexKind::Kd, Some(tree)) if !may_repeat => Some(tree),
         _ => None,
     };
+    let extent = cluster_extent(V::DIMENSIONS);
     let radius_of = |i: usize| {
         let g = &groups[group[i] as usize];
         if g.max_neighbours == 0 { 0.0 } else { g.sensing_radius.max(0.0) + skin }
@@ -250,7 +261,7 @@ fn sense_within<V: Point>(
                     let q = position[last];
                     let r_q = reach_of(last).max(r_max);
                     let (lo2, hi2) = (lo.min(q), hi.max(q));
-                    if (hi2 - lo2).max_element() > CLUSTER_EXTENT * r_q {
+                    if (hi2 - lo2).max_element() > extent * r_q {
                         break;
                     }
                     (lo, hi, r_max) = (lo2, hi2, r_q);
