@@ -3,8 +3,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use clap::Args;
+use throng_engine::Scenario;
+use throng_engine::math::{Vec3, Vector};
+use throng_engine::scenario::declared_dimensions;
 
 use crate::args::ScenarioOverrides;
 
@@ -21,38 +24,56 @@ pub struct CheckArgs {
 pub fn check(args: CheckArgs) -> Result<ExitCode> {
     let mut failed = 0;
     for path in &args.scenarios {
-        match args.overrides.load(path) {
-            Ok(s) => {
-                let groups: Vec<String> =
-                    s.groups.iter().map(|g| format!("{} x{}", g.group.name, g.count)).collect();
-                let b = s.bounds;
-                println!(
-                    "ok     {}: \"{}\", {} agents ({}), {} ticks of {} s, {} bounds {}x{}, seed {}",
-                    path.display(),
-                    s.name,
-                    s.agent_count(),
-                    groups.join(", "),
-                    s.ticks,
-                    s.dt,
-                    match b.kind {
-                        throng_engine::world::BoundsKind::Open => "open",
-                        throng_engine::world::BoundsKind::Wrap => "wrap",
-                    },
-                    b.size().x,
-                    b.size().y,
-                    s.seed
-                );
-                // Problems that do not stop a run (e.g. an exit outside the bounds), as `run`
-                // prints them.
-                for w in &s.warnings {
-                    eprintln!("warning: {w}");
-                }
-            }
-            Err(e) => {
-                failed += 1;
-                eprintln!("error: {e:#}");
-            }
+        let in_space = std::fs::read_to_string(path).ok().and_then(|t| declared_dimensions(&t)) == Some(3);
+        let checked =
+            if in_space { check_in_space(path, &args.overrides) } else { check_plane(path, &args.overrides) };
+        if let Err(e) = checked {
+            failed += 1;
+            eprintln!("error: {e:#}");
         }
     }
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(2) })
+}
+
+fn check_plane(path: &std::path::Path, overrides: &ScenarioOverrides) -> Result<()> {
+    let s = overrides.load(path)?;
+    summary(path, &s);
+    Ok(())
+}
+
+/// A scenario with `dimensions = 3`: checked whole, without overrides for now.
+fn check_in_space(path: &std::path::Path, overrides: &ScenarioOverrides) -> Result<()> {
+    if !overrides.set.is_empty() || overrides.agents.is_some() {
+        bail!("{}: --set and --agents do not apply to scenarios in space yet", path.display());
+    }
+    let s = Scenario::<Vec3>::load_in_space(path)?;
+    summary(path, &s);
+    Ok(())
+}
+
+/// The `ok` line of a valid scenario, then its warnings (problems that do not stop a run, e.g.
+/// an exit outside the bounds, as `run` prints them).
+fn summary<V: Vector>(path: &std::path::Path, s: &Scenario<V>) {
+    let groups: Vec<String> = s.groups.iter().map(|g| format!("{} x{}", g.group.name, g.count)).collect();
+    let size = s.bounds.size();
+    let sides: Vec<String> = (0..V::DIMENSIONS).map(|a| size.axis(a).to_string()).collect();
+    println!(
+        "ok     {}: \"{}\", {} agents ({}), {} ticks of {} s, {} bounds {}{}, seed {}",
+        path.display(),
+        s.name,
+        s.agent_count(),
+        groups.join(", "),
+        s.ticks,
+        s.dt,
+        match s.bounds.kind {
+            throng_engine::world::BoundsKind::Open => "open",
+            throng_engine::world::BoundsKind::Wrap => "wrap",
+        },
+        sides.join("x"),
+        if V::DIMENSIONS == 3 { " (in space)" } else { "" },
+        s.seed
+    );
+    for w in &s.warnings {
+        eprintln!("warning: {w}");
+    }
 }

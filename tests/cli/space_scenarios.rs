@@ -183,6 +183,27 @@ fn the_planar_parts_are_refused_in_space_at_their_key() {
 }
 
 #[test]
-fn the_commands_refuse_a_scenario_in_space_at_dimensions() {
-    check_rejects("cli_space_check", SPACE, (3, 14), &["`dimensions`", "planar scenarios only so far"]);
+fn check_reads_a_scenario_in_space_and_run_refuses_it_at_dimensions() {
+    let dir = crate::common::scratch_dir("cli_space_check");
+    let path = crate::fixtures::write(&dir, "space.toml", SPACE);
+    let out = crate::common::throng(&["check", path.to_str().expect("utf-8 path")]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        stdout.contains("\"space\", 72 agents (a x50, b x20, c x2)")
+            && stdout.contains("wrap bounds 20x20x10 (in space)"),
+        "{stdout}"
+    );
+    // An error in space is located as in the plane.
+    let bad =
+        crate::fixtures::write(&dir, "bad.toml", space_with("position = [10, 10, 9]", "position = [10, 10]"));
+    let out = crate::common::throng(&["check", bad.to_str().expect("utf-8 path")]);
+    super::assert_error_at(&out, &bad, (13, 12), &["`targets.top.position`", "[x, y, z]"]);
+    // Overrides do not apply in space yet: said, not ignored.
+    let out = crate::common::throng(&["check", path.to_str().expect("utf-8 path"), "--set", "ticks=5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("do not apply to scenarios in space yet"));
+    // `run` refuses it at its `dimensions` key.
+    let out = crate::common::throng(&["run", path.to_str().expect("utf-8 path")]);
+    super::assert_error_at(&out, &path, (3, 14), &["`dimensions`", "planar scenarios only so far"]);
 }

@@ -179,6 +179,19 @@ impl Scenario {
     }
 }
 
+/// The `dimensions` a scenario text declares at its top level (2 when it says none); `None`
+/// when the text is not TOML or the value is not a whole number (the loader then says why).
+/// Lets a command pick `Scenario::parse` or `Scenario::<Vec3>::parse_as` before reading.
+pub fn declared_dimensions(text: &str) -> Option<i64> {
+    let doc = DeTable::parse(text).ok()?;
+    let found = doc.get_ref().iter().find(|(k, _)| k.get_ref() == "dimensions");
+    match found.map(|(_, v)| v.get_ref()) {
+        None => Some(2),
+        Some(toml::de::DeValue::Integer(i)) => i64::from_str_radix(i.as_str(), i.radix()).ok(),
+        Some(_) => None,
+    }
+}
+
 impl Scenario<Vec3> {
     /// Reads and validates a scenario file with `dimensions = 3`.
     pub fn load_in_space(path: &Path) -> Result<Scenario<Vec3>, ScenarioError> {

@@ -287,7 +287,7 @@ impl<'a, V: Vector> Validator<'a, V> {
             return self.fail(
                 &[Key("dimensions")],
                 if dimensions == 3 {
-                    "a scenario in space (`dimensions = 3`): this command runs planar scenarios only so far; the engine's library runs it (`Scenario::<Vec3>::load_in_space`)"
+                    "a scenario in space (`dimensions = 3`): this command runs planar scenarios only so far (`throng check` reads it, and the engine's library runs it: `Scenario::<Vec3>::load_in_space`)"
                 } else {
                     "a planar scenario where one in space (`dimensions = 3`) was expected"
                 },
