@@ -435,7 +435,11 @@ mod tests {
 
     fn taken(text: &str) -> Vec<[f32; 2]> {
         match BulkLists::extract(text) {
-            Some((lists, _)) => lists.lists.values().flat_map(|l| l.points.iter().map(|p| p.0)).collect(),
+            Some((lists, _)) => lists
+                .lists
+                .values()
+                .flat_map(|l| l.points.iter().map(|p| [p.coords[0], p.coords[1]]))
+                .collect(),
             None => Vec::new(),
         }
     }
