@@ -186,9 +186,10 @@ fn a_job_array_on_slurm_merges_to_the_unsharded_batch_through_faults() {
     assert_eq!(merged, unsharded(&dir, "scenarios/batches/flock_sweep.toml"), "merged rows = unsharded rows");
     assert_whole_files(&dir.join("results"));
 
-    // 2. Faults. Twelve runs of the flock in four shards of three, one run at a time each.
+    // 2. Faults. Twelve runs of the flock in four shards of three, one run at a time each,
+    // long enough (600 ticks) that a shard is still running when the faults reach it.
     let dir = workspace("slurm_faults");
-    let batch = "version = 1\nname = \"faults\"\nticks = 100\n\n[[sweep]]\nscenario = \"scenarios/flock.toml\"\nseeds = { from = 1, count = 12 }\n";
+    let batch = "version = 1\nname = \"faults\"\nticks = 600\n\n[[sweep]]\nscenario = \"scenarios/flock.toml\"\nseeds = { from = 1, count = 12 }\n";
     std::fs::write(dir.join("faults.toml"), batch).expect("write the batch");
     let script = sh(&dir, binary(), &["batch", "faults.toml", "--slurm-script", "4", "--out", "faulty"]);
     std::fs::write(dir.join("sweep.sh"), script).expect("write the script");

@@ -1,7 +1,9 @@
 //! An output CSV of a run, opened either fresh (created, with its header) or to continue a
 //! resumed run: rows past the checkpoint's tick (and any half-written last line) are cut off
 //! and the run appends from there, so the finished file equals an uninterrupted run's. Rows
-//! reach the file whole ([`WholeRows`]), so even a run killed outright leaves no torn row.
+//! reach the file whole ([`WholeRows`]), so a run killed outright between two writes leaves no
+//! torn row; killed inside one, the kernel may cut the write short, leaving an unfinished last
+//! line that continuing cuts off.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
