@@ -10,6 +10,7 @@ mod measure;
 mod model;
 mod obstacle;
 mod scene;
+mod space;
 mod waiting;
 
 use toml::Spanned;
@@ -22,7 +23,7 @@ use super::schema::*;
 use super::*;
 use crate::index::IndexKind;
 use crate::math::{Vec2, Vector};
-use crate::world::{Bounds, Door, Gate, Obstacle, Param, Region, Target};
+use crate::world::{Door, Gate, Obstacle, Param, Region, Target};
 
 /// Validates a scenario whose points are `V`s: `Vec2` for a planar scenario, `Vec3` for one
 /// with `dimensions = 3`. Bounds, targets, paths and spawns take the scenario's points; the
@@ -45,15 +46,6 @@ pub(super) use crate::behaviours::params::Range as Rule;
 
 /// The smallest time step a scenario may take (seconds).
 pub const MIN_DT: f32 = 1e-4;
-
-/// The bounds seen from above: x and y (the bounds themselves in the plane).
-fn ground<V: Vector>(b: &Bounds<V>) -> Bounds<Vec2> {
-    Bounds {
-        kind: b.kind,
-        min: Vec2::new(b.min.axis(0), b.min.axis(1)),
-        max: Vec2::new(b.max.axis(0), b.max.axis(1)),
-    }
-}
 
 impl<'a, V: Vector> Validator<'a, V> {
     /// Records a problem at `path` (the first one wins) and returns `None` to stop the caller.
@@ -272,80 +264,6 @@ impl<'a, V: Vector> Validator<'a, V> {
         }
     }
 
-    /// `dimensions` is 2 or 3 and is what this validator reads; a scenario in space has none
-    /// of the planar parts.
-    fn dimensions(&mut self, raw: &ScenarioToml) -> Option<()> {
-        use Seg::Key;
-        let dimensions = raw.dimensions.unwrap_or(2);
-        if dimensions != 2 && dimensions != 3 {
-            return self.fail(
-                &[Key("dimensions")],
-                format!("expected 2 (the plane) or 3 (space), found {dimensions}"),
-            );
-        }
-        if dimensions as usize != V::DIMENSIONS {
-            return self.fail(
-                &[Key("dimensions")],
-                if dimensions == 3 {
-                    "a scenario in space (`dimensions = 3`): this command runs planar scenarios only so far (`throng check` reads it, and the engine's library runs it: `Scenario::<Vec3>::load_in_space`)"
-                } else {
-                    "a planar scenario where one in space (`dimensions = 3`) was expected"
-                },
-            );
-        }
-        if V::DIMENSIONS == 3 {
-            let planar = [
-                ("obstacles", !raw.obstacles.is_empty()),
-                ("exits", !raw.exits.is_empty()),
-                ("gates", !raw.gates.is_empty()),
-                ("sources", !raw.sources.is_empty()),
-                ("measure", !raw.measure.is_empty()),
-                ("waiting", !raw.waiting.is_empty()),
-                ("events", !raw.events.is_empty()),
-            ];
-            if let Some((key, _)) = planar.iter().find(|(_, present)| *present) {
-                return self.fail(
-                    &[Key(key)],
-                    format!("`{key}` is planar: a scenario with `dimensions = 3` cannot have it yet (walls, exits, gates, measurement areas, sources, waiting areas and events are built for the plane)"),
-                );
-            }
-            for (g, group) in raw.groups.iter().enumerate() {
-                let at = |k: &'static str| [Key("groups"), Seg::Index(g), Key(k)];
-                let model = match &group.model {
-                    Some(toml::Value::String(name)) => Some(name.as_str()),
-                    Some(toml::Value::Table(t)) => t.get("kind").and_then(|k| k.as_str()),
-                    _ => None,
-                };
-                if model.is_some_and(|m| m != "steering") {
-                    return self.fail(
-                        &at("model"),
-                        "the velocity models are planar: a group in space steers (no `model`)",
-                    );
-                }
-                if !group.on_closed.is_empty() {
-                    return self
-                        .fail(&at("on_closed"), "`on_closed` follows doors and exits, which are planar");
-                }
-                for (b, behaviour) in group.behaviours.iter().enumerate() {
-                    let path = [Key("groups"), Seg::Index(g), Key("behaviours"), Seg::Index(b)];
-                    let routed = behaviour.params.get("route").and_then(|v| v.as_str()) == Some("field");
-                    if behaviour.kind == "avoid_obstacles" || routed {
-                        let what = if routed {
-                            "`route = \"field\"` routes around walls"
-                        } else {
-                            "`avoid_obstacles` avoids walls"
-                        };
-                        return self.fail(
-                            &path,
-                            format!("{what}, which are planar: not available with `dimensions = 3` yet"),
-                        );
-                    }
-                }
-            }
-        }
-        Some(())
-    }
-
     fn choice<T: Copy>(&mut self, path: &[Seg], value: &str, options: &[(&str, T)]) -> Option<T> {
         if let Some((_, t)) = options.iter().find(|(name, _)| *name == value) {
             return Some(*t);
@@ -447,7 +365,7 @@ impl<'a, V: Vector> Validator<'a, V> {
             let spec = self.group(g, group, counts[g], &bounds, dt, &names, &mut targets)?;
             groups.push(spec);
         }
-        let exits = self.exits(&raw.exits, &group_names, &ground(&bounds))?;
+        let exits = self.exits(&raw.exits, &group_names, &space::ground(&bounds))?;
         let mut gates = Vec::new();
         for (i, gate) in raw.gates.iter().enumerate() {
             let at = |k: &'static str| [Key("gates"), Seg::Index(i), Key(k)];
