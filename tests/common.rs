@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use throng_engine::math::Vec2;
+use throng_engine::index::Point;
+use throng_engine::math::{Vec2, Vec3};
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::{IndexKind, Pipeline, Scenario, state_hash};
 
@@ -43,15 +44,43 @@ pub fn load(path: &Path) -> Scenario {
     Scenario::load(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A shipped scenario of either dimension (see [`with_scenario`]).
+pub enum Shipped {
+    Plane(Scenario),
+    Space(Scenario<Vec3>),
+}
+
+/// Loads the scenario at `path` in the dimensions it declares.
+pub fn load_any(path: &Path) -> Shipped {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    match throng_engine::scenario::declared_dimensions(&text) {
+        Some(3) => Shipped::Space(Scenario::load_in_space(path).unwrap_or_else(|e| panic!("{e}"))),
+        _ => Shipped::Plane(load(path)),
+    }
+}
+
+/// Runs `$body` with `$s` the scenario at `$path` loaded in its own dimensions: the body is
+/// compiled once for the plane and once for space, so a test over every shipped scenario
+/// covers both.
+macro_rules! with_scenario {
+    ($path:expr, |$s:ident| $body:block) => {
+        match crate::common::load_any($path) {
+            crate::common::Shipped::Plane($s) => $body,
+            crate::common::Shipped::Space($s) => $body,
+        }
+    };
+}
+pub(crate) use with_scenario;
+
 /// Runs `ticks` ticks with rows always in id order (no spatial reordering: the reference) and
 /// returns the state hash after every tick (tick 0 first).
-pub fn hashes(scenario: &Scenario, ticks: u64, threads: usize, index: IndexKind) -> Vec<String> {
+pub fn hashes<V: Point>(scenario: &Scenario<V>, ticks: u64, threads: usize, index: IndexKind) -> Vec<String> {
     hashes_reordered(scenario, ticks, threads, index, 0)
 }
 
 /// As [`hashes`], with the rows put in spatial order every `reorder_every` ticks.
-pub fn hashes_reordered(
-    scenario: &Scenario,
+pub fn hashes_reordered<V: Point>(
+    scenario: &Scenario<V>,
     ticks: u64,
     threads: usize,
     index: IndexKind,
@@ -62,15 +91,15 @@ pub fn hashes_reordered(
 
 /// As [`hashes_reordered`], and whether the rows were ever out of id order after a tick (so a
 /// test can tell that the reordering really happened).
-pub fn run_reordered(
-    scenario: &Scenario,
+pub fn run_reordered<V: Point>(
+    scenario: &Scenario<V>,
     ticks: u64,
     threads: usize,
     index: IndexKind,
     reorder_every: u64,
 ) -> (Vec<String>, bool) {
     let mut world = scenario.build_world();
-    let mut pipeline = Pipeline::new(threads, index).expect("thread pool");
+    let mut pipeline: Pipeline<V> = Pipeline::new(threads, index).expect("thread pool");
     pipeline.set_reorder_every(reorder_every);
     let mut out = vec![state_hash(&world).to_hex()];
     let mut reordered = false;

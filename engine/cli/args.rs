@@ -76,8 +76,24 @@ pub struct ScenarioOverrides {
 impl ScenarioOverrides {
     /// Reads the scenario at `path` with these overrides applied before validation.
     pub fn load(&self, path: &std::path::Path) -> Result<Scenario> {
+        self.load_as(path)
+    }
+
+    /// [`ScenarioOverrides::load`] of a scenario whose points are `V`s (`Vec3`: in space).
+    pub fn load_as<V: throng_engine::math::Vector>(&self, path: &std::path::Path) -> Result<Scenario<V>> {
         let sets = parse_sets(&self.set, self.agents)?;
-        Ok(overrides::load(path, &sets)?)
+        Ok(overrides::load_as(path, &sets)?)
+    }
+}
+
+/// The dimensions the scenario file at `path` declares (`dimensions = 3`: space), so a command
+/// picks the loader of the right kind; 2 when the file says none, or cannot be read or parsed
+/// (the loader then says why).
+pub fn dimensions_of(path: &std::path::Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    match throng_engine::scenario::declared_dimensions(&text) {
+        Some(3) => 3,
+        _ => 2,
     }
 }
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Args;
 use throng_engine::Scenario;
 use throng_engine::math::{Vec3, Vector};
@@ -41,12 +41,9 @@ fn check_plane(path: &std::path::Path, overrides: &ScenarioOverrides) -> Result<
     Ok(())
 }
 
-/// A scenario with `dimensions = 3`: checked whole, without overrides for now.
+/// A scenario with `dimensions = 3`.
 fn check_in_space(path: &std::path::Path, overrides: &ScenarioOverrides) -> Result<()> {
-    if !overrides.set.is_empty() || overrides.agents.is_some() {
-        bail!("{}: --set and --agents do not apply to scenarios in space yet", path.display());
-    }
-    let s = Scenario::<Vec3>::load_in_space(path)?;
+    let s = overrides.load_as::<Vec3>(path)?;
     summary(path, &s);
     Ok(())
 }

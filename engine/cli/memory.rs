@@ -65,7 +65,11 @@ fn limit(max: Option<u64>) -> Option<(u64, String)> {
 
 /// Refuses `scenario` if its estimated peak memory exceeds `max` (`--max-memory`) or, without
 /// it, the memory available. `what` names the run in the message.
-pub fn check(scenario: &Scenario, max: Option<u64>, what: &str) -> Result<()> {
+pub fn check<V: throng_engine::math::Vector>(
+    scenario: &Scenario<V>,
+    max: Option<u64>,
+    what: &str,
+) -> Result<()> {
     let estimate = scenario.memory_estimate();
     let Some((limit, source)) = limit(max) else { return Ok(()) };
     if estimate.bytes > limit {

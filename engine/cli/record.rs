@@ -5,11 +5,12 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use throng_engine::IndexKind;
 use throng_engine::golden::{self, Golden, RecordOptions, VerifyOptions};
+use throng_engine::math::{Vec3, Vector};
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::scenario::overrides;
 use throng_engine::state::files::write_atomically;
+use throng_engine::{IndexKind, Scenario};
 
 use crate::args::{IndexArg, parse_sets, progress_bar, threads};
 
@@ -84,6 +85,13 @@ pub struct VerifyArgs {
     quiet: bool,
 }
 
+/// Refuses a run of `scenario` that would not fit in memory (`what` names it); its index and
+/// ticks otherwise.
+fn fits<V: Vector>(scenario: &Scenario<V>, max: Option<u64>, what: &str) -> Result<(IndexKind, u64)> {
+    crate::memory::check(scenario, max, what)?;
+    Ok((scenario.index, scenario.ticks))
+}
+
 pub fn record(args: RecordArgs) -> Result<ExitCode> {
     let threads = threads(args.threads, "--threads")?;
     if args.every == 0 {
@@ -94,10 +102,13 @@ pub fn record(args: RecordArgs) -> Result<ExitCode> {
         bail!("--snapshot-every must be at least 1");
     }
     let sets = parse_sets(&args.set, args.agents)?;
-    let scenario = overrides::load(&args.scenario, &sets)?;
-    crate::memory::check(&scenario, args.max_memory.bytes, &args.scenario.display().to_string())?;
-    let index = args.index.map(IndexKind::from).unwrap_or(scenario.index);
-    let ticks = crate::args::ticks(args.ticks)?.unwrap_or(scenario.ticks);
+    let what = args.scenario.display().to_string();
+    let (scenario_index, scenario_ticks) = match crate::args::dimensions_of(&args.scenario) {
+        3 => fits(&overrides::load_as::<Vec3>(&args.scenario, &sets)?, args.max_memory.bytes, &what)?,
+        _ => fits(&overrides::load(&args.scenario, &sets)?, args.max_memory.bytes, &what)?,
+    };
+    let index = args.index.map(IndexKind::from).unwrap_or(scenario_index);
+    let ticks = crate::args::ticks(args.ticks)?.unwrap_or(scenario_ticks);
     let opts = RecordOptions {
         ticks: args.ticks,
         seed: args.seed,
@@ -144,8 +155,12 @@ pub fn verify(args: VerifyArgs) -> Result<ExitCode> {
             // The run the golden file holds must fit here too (it may have been recorded on a
             // larger machine).
             let name = file.display().to_string();
-            let recorded = overrides::parse(&g.scenario.text, &name, &g.overrides(&name)?)?;
-            crate::memory::check(&recorded, args.max_memory.bytes, &format!("the run {name} holds"))?;
+            let (text, sets, max) = (&g.scenario.text, g.overrides(&name)?, args.max_memory.bytes);
+            let what = format!("the run {name} holds");
+            match throng_engine::scenario::declared_dimensions(text) {
+                Some(3) => fits(&overrides::parse_as::<Vec3>(text, &name, &sets)?, max, &what)?,
+                _ => fits(&overrides::parse(text, &name, &sets)?, max, &what)?,
+            };
             let index = match args.index {
                 Some(i) => IndexKind::from(i),
                 None => IndexKind::parse(&g.recorded_with.index).unwrap_or_default(),

@@ -8,7 +8,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::expect::{Outcome, WatchStateError, Watcher};
-use crate::index::IndexKind;
+use crate::index::{IndexKind, Point};
+use crate::math::Vec2;
 use crate::metrics::{MetricsCollector, MetricsStateError, Summary, TickMetrics};
 use crate::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, Pass, Pipeline, PipelineError};
 use crate::scenario::Scenario;
@@ -78,7 +79,9 @@ pub enum SimulationError {
     },
 }
 
-/// A scenario being run: the world, the pipeline that steps it, and the metrics observed.
+/// A scenario being run: the world, the pipeline that steps it, and the metrics observed; in
+/// the plane (`V = Vec2`, the default) or in space (`Simulation<Vec3>`, from a
+/// `Scenario<Vec3>`).
 ///
 /// ```
 /// use throng_engine::{RunSettings, Scenario, Simulation};
@@ -90,10 +93,10 @@ pub enum SimulationError {
 /// println!("{} agents, state hash {}", sim.world().agents.len(), sim.hash());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct Simulation {
-    world: World,
-    pipeline: Pipeline,
-    metrics: Option<MetricsCollector>,
+pub struct Simulation<V: Point = Vec2> {
+    world: World<V>,
+    pipeline: Pipeline<V>,
+    metrics: Option<MetricsCollector<V>>,
     /// The scenario's expectations, watched when it has any and metrics are on.
     watcher: Option<Watcher>,
     /// Whether this simulation resumed from a checkpoint without the expectations' state (they
@@ -112,9 +115,9 @@ pub struct Simulation {
     metrics_time: Duration,
 }
 
-impl Simulation {
+impl<V: Point> Simulation<V> {
     /// The scenario's world at tick 0, ready to step.
-    pub fn new(scenario: &Scenario, settings: RunSettings) -> Result<Simulation, SimulationError> {
+    pub fn new(scenario: &Scenario<V>, settings: RunSettings) -> Result<Simulation<V>, SimulationError> {
         Simulation::with_world(scenario, scenario.build_world(), None, settings)
     }
 
@@ -122,10 +125,10 @@ impl Simulation {
     /// very scenario file and overrides ([`Scenario::overrides`]), by this engine; its metrics
     /// state, when it has one, carries the metrics on as if the run had never stopped.
     pub fn resume(
-        scenario: &Scenario,
+        scenario: &Scenario<V>,
         checkpoint_path: &Path,
         settings: RunSettings,
-    ) -> Result<Simulation, SimulationError> {
+    ) -> Result<Simulation<V>, SimulationError> {
         let checkpoint = checkpoint::load(checkpoint_path)?;
         Simulation::resume_from(scenario, checkpoint, checkpoint_path, settings)
     }
@@ -134,11 +137,11 @@ impl Simulation {
     /// program that reads the header first, e.g. for its plan). The checkpoint's plan becomes
     /// this simulation's.
     pub fn resume_from(
-        scenario: &Scenario,
-        checkpoint: Checkpoint,
+        scenario: &Scenario<V>,
+        checkpoint: Checkpoint<V>,
         checkpoint_path: &Path,
         settings: RunSettings,
-    ) -> Result<Simulation, SimulationError> {
+    ) -> Result<Simulation<V>, SimulationError> {
         let Checkpoint { header, world, metrics, watch } = checkpoint;
         let path = checkpoint_path.display().to_string();
         checkpoint::check_run(&header, &path, &scenario.origin, &scenario.content_hash, &scenario.overrides)?;
@@ -170,11 +173,11 @@ impl Simulation {
     /// A simulation of `world` (a scenario's, at any tick), with `metrics` carried on when
     /// given, else fresh metrics from this tick when the settings ask for them.
     pub fn with_world(
-        scenario: &Scenario,
-        world: World,
-        metrics: Option<MetricsCollector>,
+        scenario: &Scenario<V>,
+        world: World<V>,
+        metrics: Option<MetricsCollector<V>>,
         settings: RunSettings,
-    ) -> Result<Simulation, SimulationError> {
+    ) -> Result<Simulation<V>, SimulationError> {
         let mut pipeline = Pipeline::new(settings.threads, settings.index.unwrap_or(scenario.index))?;
         pipeline.set_reorder_every(settings.reorder_every);
         pipeline.set_sensing_skin(settings.sensing_skin.unwrap_or(scenario.sensing_skin));
@@ -260,34 +263,34 @@ impl Simulation {
     /// Runs `f` on one of the pipeline's worker threads with the simulation lent to it, the
     /// other workers kept awake (see [`Pipeline::enter`]): a loop of [`Simulation::step`]
     /// inside pays no hand-over to the pool per tick. Output between ticks is fine inside.
-    pub fn enter<R: Send>(&mut self, f: impl FnOnce(&mut Simulation) -> R + Send) -> R {
+    pub fn enter<R: Send>(&mut self, f: impl FnOnce(&mut Simulation<V>) -> R + Send) -> R {
         let pool = self.pipeline.pool();
         let keep_awake = self.pipeline.keeps_awake();
         crate::pipeline::enter_pool(&pool, keep_awake, || f(self))
     }
 
     /// The state.
-    pub fn world(&self) -> &World {
+    pub fn world(&self) -> &World<V> {
         &self.world
     }
 
     /// The state, to change between ticks (the change is part of the run from then on).
-    pub fn world_mut(&mut self) -> &mut World {
+    pub fn world_mut(&mut self) -> &mut World<V> {
         &mut self.world
     }
 
     /// The scratch of the last tick: events, neighbour lists, timers.
-    pub fn pipeline(&self) -> &Pipeline {
+    pub fn pipeline(&self) -> &Pipeline<V> {
         &self.pipeline
     }
 
     /// The scratch, to change settings between ticks (none changes a result).
-    pub fn pipeline_mut(&mut self) -> &mut Pipeline {
+    pub fn pipeline_mut(&mut self) -> &mut Pipeline<V> {
         &mut self.pipeline
     }
 
     /// The metrics observed so far, if they are on.
-    pub fn metrics(&self) -> Option<&MetricsCollector> {
+    pub fn metrics(&self) -> Option<&MetricsCollector<V>> {
         self.metrics.as_ref()
     }
 

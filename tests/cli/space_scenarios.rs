@@ -183,7 +183,7 @@ fn the_planar_parts_are_refused_in_space_at_their_key() {
 }
 
 #[test]
-fn check_reads_a_scenario_in_space_and_run_refuses_it_at_dimensions() {
+fn check_and_run_read_a_scenario_in_space() {
     let dir = crate::common::scratch_dir("cli_space_check");
     let path = crate::fixtures::write(&dir, "space.toml", SPACE);
     let out = crate::common::throng(&["check", path.to_str().expect("utf-8 path")]);
@@ -199,11 +199,85 @@ fn check_reads_a_scenario_in_space_and_run_refuses_it_at_dimensions() {
         crate::fixtures::write(&dir, "bad.toml", space_with("position = [10, 10, 9]", "position = [10, 10]"));
     let out = crate::common::throng(&["check", bad.to_str().expect("utf-8 path")]);
     super::assert_error_at(&out, &bad, (13, 12), &["`targets.top.position`", "[x, y, z]"]);
-    // Overrides do not apply in space yet: said, not ignored.
-    let out = crate::common::throng(&["check", path.to_str().expect("utf-8 path"), "--set", "ticks=5"]);
+    // Overrides apply in space as in the plane (scaling keeps the density of the volume).
+    let p = path.to_str().expect("utf-8 path");
+    let out = crate::common::throng(&["check", p, "--set", "ticks=5"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("72 agents") && stdout.contains("5 ticks"), "{stdout}");
+    // Eight times the birds in eight times the volume: twice each side.
+    let out = crate::common::throng(&["check", "scenarios/birds.toml", "--agents", "4800"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("4800 agents") && stdout.contains("open bounds 240x120x240"), "{stdout}");
+    // `run` runs it: its trace has z and vz, its metrics and report are the plane's.
+    let trace = dir.join("space.csv");
+    let out =
+        crate::common::throng(&["run", p, "--ticks", "4", "--json", "--trace", trace.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["agents"], 72);
+    assert!(report["metrics"]["polarisation"].as_f64().is_some_and(|p| p > 0.0), "{report}");
+    let text = std::fs::read_to_string(&trace).expect("trace");
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("tick,time_s,id,group,x,y,z,vx,vy,vz,radius"));
+    assert_eq!(text.lines().count(), 1 + 5 * 72, "ticks 0 to 4, 72 agents each");
+    let zs: Vec<f64> = lines.map(|l| l.split(',').nth(6).unwrap().parse().unwrap()).collect();
+    assert!(zs.iter().any(|&z| z > 1.0) && zs.iter().all(|&z| (0.0..10.0).contains(&z)), "z in the box");
+    // Trajectory formats of the plane refuse a run in space, saying which formats take it.
+    let out =
+        crate::common::throng(&["run", p, "--ticks", "1", "--trace", dir.join("t.sqlite").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("do not apply to scenarios in space yet"));
-    // `run` refuses it at its `dimensions` key.
-    let out = crate::common::throng(&["run", path.to_str().expect("utf-8 path")]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("CSV or Parquet (x, y, z)"));
+    // A command that reads planar scenarios only refuses it at its `dimensions` key.
+    let out = crate::common::throng(&["bench", p, "--ticks", "1"]);
     super::assert_error_at(&out, &path, (3, 14), &["`dimensions`", "planar scenarios only so far"]);
+}
+
+/// A run in space checkpoints and resumes bit for bit through the binary (its trace continued,
+/// not rewritten), and its checkpoint is refused, saying why, for a planar scenario.
+#[test]
+fn a_run_in_space_resumes_from_its_checkpoint_bit_for_bit() {
+    let dir = crate::common::scratch_dir("cli_space_resume");
+    let ckpt = dir.join("ckpt");
+    let (trace_a, trace_b) = (dir.join("a.csv"), dir.join("b.csv"));
+    let run = |args: &[&str]| {
+        let out = crate::common::throng(args);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        v["hash"].as_str().expect("a hash").to_owned()
+    };
+    let c = ckpt.to_str().unwrap();
+    let straight = run(&[
+        "run",
+        "scenarios/birds.toml",
+        "--ticks",
+        "30",
+        "--json",
+        "--trace",
+        trace_a.to_str().unwrap(),
+    ]);
+    run(&[
+        "run",
+        "scenarios/birds.toml",
+        "--ticks",
+        "30",
+        "--json",
+        "--checkpoint-every",
+        "10",
+        "--checkpoint-dir",
+        c,
+        "--trace",
+        trace_b.to_str().unwrap(),
+    ]);
+    let first = ckpt.join("tick-0000000010.ckpt");
+    let resumed = run(&["run", "--resume", first.to_str().unwrap(), "--json"]);
+    assert_eq!(resumed, straight, "resumed at tick 10");
+    assert!(std::fs::read(&trace_a).unwrap() == std::fs::read(&trace_b).unwrap(), "the continued trace");
+    let out = crate::common::throng(&["run", "scenarios/flock.toml", "--resume", first.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("holds a run in space") && e.contains("flock.toml is planar"), "{e}");
+    // The library says the same of a checkpoint read for the other dimensions.
+    let e = throng_engine::state::checkpoint::load::<throng_engine::math::Vec2>(&first).expect_err("refused");
+    assert!(e.to_string().contains("holds a run in space (3 dimensions)"), "{e}");
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use throng_engine::state::checkpoint;
 use throng_engine::{IndexKind, Pipeline, World, state_hash};
 
-use crate::common::{REORDER_INTERVALS, load, scratch_dir, shipped_scenarios, throng};
+use crate::common::{REORDER_INTERVALS, load, scratch_dir, shipped_scenarios, throng, with_scenario};
 use crate::fixtures::{assert_error, s, small, text, write};
 
 const N: u64 = 12;
@@ -111,44 +111,45 @@ fn checkpoints_of_reordered_worlds_resume_to_the_same_hashes() {
     const END: u64 = 30;
     let mut reordered_scenes = 0;
     for path in shipped_scenarios() {
-        let scenario = load(&path);
-        let run = |world: &mut World, every: u64, to: u64| -> Vec<String> {
-            let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("pool");
-            pipeline.set_reorder_every(every);
-            let mut hashes = Vec::new();
-            while world.tick < to {
-                pipeline.step(world).unwrap_or_else(|e| panic!("{e}"));
-                hashes.push(state_hash(world).to_hex());
-            }
-            hashes
-        };
-        // Reordered at tick 7, so in spatial order at tick 10.
-        let mut world = scenario.build_world();
-        let mut straight = run(&mut world, 7, SAVE_AT);
-        reordered_scenes += usize::from(!world.agents.is_id_ordered());
-        let live = world.clone();
-        let bytes = checkpoint::encode(&world, None, &no_plan(&scenario.content_hash, &[]));
-        assert_eq!(world, live, "{}: saving changed the live world", scenario.name);
-        straight.extend(run(&mut world, 7, END));
+        with_scenario!(&path, |scenario| {
+            let run = |world: &mut World<_>, every: u64, to: u64| -> Vec<String> {
+                let mut pipeline = Pipeline::new(2, IndexKind::Kd).expect("pool");
+                pipeline.set_reorder_every(every);
+                let mut hashes = Vec::new();
+                while world.tick < to {
+                    pipeline.step(world).unwrap_or_else(|e| panic!("{e}"));
+                    hashes.push(state_hash(world).to_hex());
+                }
+                hashes
+            };
+            // Reordered at tick 7, so in spatial order at tick 10.
+            let mut world = scenario.build_world();
+            let mut straight = run(&mut world, 7, SAVE_AT);
+            reordered_scenes += usize::from(!world.agents.is_id_ordered());
+            let live = world.clone();
+            let bytes = checkpoint::encode(&world, None, &no_plan(&scenario.content_hash, &[]));
+            assert_eq!(world, live, "{}: saving changed the live world", scenario.name);
+            straight.extend(run(&mut world, 7, END));
 
-        let mut plain = scenario.build_world();
-        run(&mut plain, 0, SAVE_AT);
-        assert!(
-            checkpoint::encode(&plain, None, &no_plan(&scenario.content_hash, &[])) == bytes,
-            "{}: the checkpoint depends on the row order",
-            scenario.name
-        );
-        for every in REORDER_INTERVALS {
-            let mut resumed = checkpoint::decode(&bytes, "ckpt").expect("decodes").world;
-            assert!(resumed.agents.is_id_ordered());
-            let hashes = run(&mut resumed, every, END);
-            assert_eq!(
-                hashes,
-                straight[SAVE_AT as usize..],
-                "{}: resumed at tick {SAVE_AT}, reordering every {every} ticks",
+            let mut plain = scenario.build_world();
+            run(&mut plain, 0, SAVE_AT);
+            assert!(
+                checkpoint::encode(&plain, None, &no_plan(&scenario.content_hash, &[])) == bytes,
+                "{}: the checkpoint depends on the row order",
                 scenario.name
             );
-        }
+            for every in REORDER_INTERVALS {
+                let mut resumed = checkpoint::decode(&bytes, "ckpt").expect("decodes").world;
+                assert!(resumed.agents.is_id_ordered());
+                let hashes = run(&mut resumed, every, END);
+                assert_eq!(
+                    hashes,
+                    straight[SAVE_AT as usize..],
+                    "{}: resumed at tick {SAVE_AT}, reordering every {every} ticks",
+                    scenario.name
+                );
+            }
+        })
     }
     assert!(reordered_scenes >= 8, "only {reordered_scenes} scenes had their rows out of id order");
 }
@@ -176,7 +177,7 @@ fn save_load_save_is_byte_identical() {
         let path = cdir.join(checkpoint::file_name(tick));
         let bytes = std::fs::read(&path).expect("checkpoint");
         let checkpoint::Checkpoint { header, world, metrics, watch } =
-            checkpoint::load(&path).expect("loads");
+            checkpoint::load::<throng_engine::math::Vec2>(&path).expect("loads");
         assert_eq!(world.tick, tick);
         assert_eq!(header.overrides, ["groups.walkers.max_force = 1.25"]);
         assert!(metrics.is_some(), "a run observing metrics saves their state");

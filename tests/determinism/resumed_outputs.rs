@@ -146,7 +146,7 @@ fn a_killed_run_resumes_from_its_directory_alone() {
     }
     let last = checkpoint::file_name(3000);
     let (a, b) = (
-        checkpoint::load(&Path::new(&straight[2]).join(&last)),
+        checkpoint::load::<throng_engine::math::Vec2>(&Path::new(&straight[2]).join(&last)),
         checkpoint::load(&Path::new(&killed[2]).join(&last)),
     );
     assert_eq!(a.expect("straight").world, b.expect("killed").world, "the final states differ");

@@ -9,6 +9,7 @@ use throng_engine::{IndexKind, Pipeline, state_hash};
 
 use crate::common::{
     REORDER_INTERVALS, hashes, load, root, run_reordered, scratch_dir, shipped_scenarios, throng,
+    with_scenario,
 };
 
 const THREADS: [usize; 5] = [1, 2, 3, 4, 8];
@@ -24,23 +25,24 @@ fn every_shipped_scenario_is_thread_count_and_index_independent() {
     let scenarios = shipped_scenarios();
     assert!(scenarios.len() >= 4, "expected the shipped scenarios, found {scenarios:?}");
     for path in scenarios {
-        let scenario = load(&path);
-        let reference = hashes(&scenario, TICKS, 1, IndexKind::Kd);
-        // The hashes must actually move, or this test could not fail.
-        assert_ne!(reference[0], reference[TICKS as usize], "{}: state never changed", scenario.name);
-        for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Brute] {
-            let ticks = if index == IndexKind::Brute && scenario.agent_count() > BRUTE_FULL_AGENTS {
-                BRUTE_SHORT_TICKS
-            } else {
-                TICKS
-            };
-            for threads in THREADS {
-                let got = hashes(&scenario, ticks, threads, index);
-                if let Some(t) = (0..got.len()).find(|&t| got[t] != reference[t]) {
-                    panic!("{}: {threads} threads, {index} index diverges at tick {t}", scenario.name);
+        with_scenario!(&path, |scenario| {
+            let reference = hashes(&scenario, TICKS, 1, IndexKind::Kd);
+            // The hashes must actually move, or this test could not fail.
+            assert_ne!(reference[0], reference[TICKS as usize], "{}: state never changed", scenario.name);
+            for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Brute] {
+                let ticks = if index == IndexKind::Brute && scenario.agent_count() > BRUTE_FULL_AGENTS {
+                    BRUTE_SHORT_TICKS
+                } else {
+                    TICKS
+                };
+                for threads in THREADS {
+                    let got = hashes(&scenario, ticks, threads, index);
+                    if let Some(t) = (0..got.len()).find(|&t| got[t] != reference[t]) {
+                        panic!("{}: {threads} threads, {index} index diverges at tick {t}", scenario.name);
+                    }
                 }
             }
-        }
+        })
     }
 }
 
@@ -62,7 +64,7 @@ fn separate_processes_agree() {
         assert_eq!(a.len(), 16, "{rel}: ticks 0..=15");
         assert_eq!(a, b, "{rel}: two processes disagree");
         // The library and the binary agree too.
-        let lib = hashes(&load(&path), 15, 2, IndexKind::Kd);
+        let lib = with_scenario!(&path, |scenario| { hashes(&scenario, 15, 2, IndexKind::Kd) });
         let bin: Vec<String> = a.into_iter().map(|(_, h)| h).collect();
         assert_eq!(bin, lib, "{rel}: binary and library disagree");
     }
@@ -77,29 +79,30 @@ const REORDER_TICKS: u64 = 41;
 #[test]
 fn spatial_reordering_changes_no_hash() {
     for path in shipped_scenarios() {
-        let scenario = load(&path);
-        let reference = hashes(&scenario, REORDER_TICKS, 2, IndexKind::Kd);
-        let settings = REORDER_INTERVALS.iter().zip([
-            (IndexKind::Kd, 1),
-            (IndexKind::Kd, 3),
-            (IndexKind::Grid, 2),
-            (IndexKind::Kd, 8),
-        ]);
-        for (&every, (index, threads)) in settings {
-            let (got, reordered) = run_reordered(&scenario, REORDER_TICKS, threads, index, every);
-            if let Some(t) = (0..got.len()).find(|&t| got[t] != reference[t]) {
-                panic!(
-                    "{}: reordering every {every} ticks ({index}, {threads} threads) diverges at tick {t}",
-                    scenario.name
-                );
+        with_scenario!(&path, |scenario| {
+            let reference = hashes(&scenario, REORDER_TICKS, 2, IndexKind::Kd);
+            let settings = REORDER_INTERVALS.iter().zip([
+                (IndexKind::Kd, 1),
+                (IndexKind::Kd, 3),
+                (IndexKind::Grid, 2),
+                (IndexKind::Kd, 8),
+            ]);
+            for (&every, (index, threads)) in settings {
+                let (got, reordered) = run_reordered(&scenario, REORDER_TICKS, threads, index, every);
+                if let Some(t) = (0..got.len()).find(|&t| got[t] != reference[t]) {
+                    panic!(
+                        "{}: reordering every {every} ticks ({index}, {threads} threads) diverges at tick {t}",
+                        scenario.name
+                    );
+                }
+                // One agent (RiMEA 1, Jülich 1) is always in id order, and the two of Jülich 4 and 5
+                // (a walker behind a standing person) already lie in spatial order; every other
+                // scene leaves it.
+                if scenario.agent_count() >= 3 {
+                    assert_eq!(reordered, every > 0, "{}: reordering every {every} ticks", scenario.name);
+                }
             }
-            // One agent (RiMEA 1, Jülich 1) is always in id order, and the two of Jülich 4 and 5
-            // (a walker behind a standing person) already lie in spatial order; every other
-            // scene leaves it.
-            if scenario.agent_count() >= 3 {
-                assert_eq!(reordered, every > 0, "{}: reordering every {every} ticks", scenario.name);
-            }
-        }
+        })
     }
 }
 

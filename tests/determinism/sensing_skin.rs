@@ -2,17 +2,18 @@
 //! the same state, bit for bit, as sensing afresh every tick: on every shipped scenario, with
 //! skins too small to reuse anything, typical ones, and large ones (long candidate lists).
 
+use throng_engine::index::Point;
 use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
 
-use crate::common::{load, shipped_scenarios};
+use crate::common::{load, shipped_scenarios, with_scenario};
 
 /// Per tick: the state hash and every agent's neighbour list (ids and squared-distance bits),
 /// agents in id order.
 type Trace = Vec<(String, Vec<(u32, Vec<(u32, u32)>)>)>;
 
-fn run(scenario: &Scenario, ticks: u64, skin: f32, index: IndexKind) -> (Trace, (u64, u64)) {
-    let mut world: World = scenario.build_world();
-    let mut pipeline = Pipeline::new(2, index).expect("thread pool");
+fn run<V: Point>(scenario: &Scenario<V>, ticks: u64, skin: f32, index: IndexKind) -> (Trace, (u64, u64)) {
+    let mut world: World<V> = scenario.build_world();
+    let mut pipeline: Pipeline<V> = Pipeline::new(2, index).expect("thread pool");
     pipeline.set_sensing_skin(skin);
     let mut trace = Vec::new();
     for _ in 0..ticks {
@@ -34,24 +35,25 @@ fn run(scenario: &Scenario, ticks: u64, skin: f32, index: IndexKind) -> (Trace, 
 #[test]
 fn reused_candidates_give_the_same_lists_and_hashes_on_every_shipped_scenario() {
     for path in shipped_scenarios() {
-        let scenario = load(&path);
-        let ticks = if scenario.agent_count() > 5_000 { 25 } else { 60 };
-        let (fresh, (reused, _)) = run(&scenario, ticks, 0.0, IndexKind::Kd);
-        assert_eq!(reused, 0, "{}: skin 0 never reuses", scenario.name);
-        let mut reused_somewhere = false;
-        for skin in [0.05, 0.5, 1.0, 3.0] {
-            let (with_skin, (reused, sensed)) = run(&scenario, ticks, skin, IndexKind::Kd);
-            assert_eq!(reused + sensed, ticks);
-            reused_somewhere |= reused > 0;
-            for (t, (a, b)) in fresh.iter().zip(&with_skin).enumerate() {
-                assert!(a.1 == b.1, "{} skin {skin}: neighbour lists differ at tick {t}", scenario.name);
-                assert_eq!(a.0, b.0, "{} skin {skin}: state hash differs at tick {t}", scenario.name);
+        with_scenario!(&path, |scenario| {
+            let ticks = if scenario.agent_count() > 5_000 { 25 } else { 60 };
+            let (fresh, (reused, _)) = run(&scenario, ticks, 0.0, IndexKind::Kd);
+            assert_eq!(reused, 0, "{}: skin 0 never reuses", scenario.name);
+            let mut reused_somewhere = false;
+            for skin in [0.05, 0.5, 1.0, 3.0] {
+                let (with_skin, (reused, sensed)) = run(&scenario, ticks, skin, IndexKind::Kd);
+                assert_eq!(reused + sensed, ticks);
+                reused_somewhere |= reused > 0;
+                for (t, (a, b)) in fresh.iter().zip(&with_skin).enumerate() {
+                    assert!(a.1 == b.1, "{} skin {skin}: neighbour lists differ at tick {t}", scenario.name);
+                    assert_eq!(a.0, b.0, "{} skin {skin}: state hash differs at tick {t}", scenario.name);
+                }
             }
-        }
-        // A spawn source adds rows on every tick, and candidates never outlive a change of rows.
-        if scenario.sources.is_empty() {
-            assert!(reused_somewhere, "{}: no skin ever reused candidates", scenario.name);
-        }
+            // A spawn source adds rows on every tick, and candidates never outlive a change of rows.
+            if scenario.sources.is_empty() {
+                assert!(reused_somewhere, "{}: no skin ever reused candidates", scenario.name);
+            }
+        })
     }
 }
 

@@ -95,7 +95,7 @@ fn verify_names_an_edited_snapshot_value() {
     let (_, g) = record_small(&dir, &["--ticks", "12"]);
     let mut golden = Golden::load(&g).expect("golden file");
     let snap = golden.snapshots.iter_mut().find(|s| s.tick == 3).expect("a snapshot at tick 3");
-    let mut world = snap.decode().expect("a world");
+    let mut world: throng_engine::World = snap.decode().expect("a world");
     let old = world.agents.velocity[5].x;
     let new = f32::from_bits(old.to_bits() ^ 1); // one bit of the mantissa
     world.agents.velocity[5].x = new;
@@ -129,7 +129,7 @@ fn verify_takes_expected_values_from_the_snapshot_when_the_engine_changed() {
     let (_, g) = record_small(&dir, &["--ticks", "12"]);
     let mut golden = Golden::load(&g).expect("golden file");
     let snap = golden.snapshots.iter_mut().find(|s| s.tick == 5).expect("a snapshot at tick 5");
-    let mut world = snap.decode().expect("a world");
+    let mut world: throng_engine::World = snap.decode().expect("a world");
     let run_value = world.agents.position[7].y;
     let recorded = run_value + 0.25;
     world.agents.position[7].y = recorded;
@@ -259,7 +259,7 @@ fn verify_reports_do_not_depend_on_reordering() {
     assert!(std::fs::read(&g).unwrap() == std::fs::read(&g1).unwrap(), "record depends on reordering");
     let mut golden = Golden::load(&g).expect("golden file");
     let snap = golden.snapshots.iter_mut().find(|s| s.tick == 6).expect("a snapshot at tick 6");
-    let mut world = snap.decode().expect("a world");
+    let mut world: throng_engine::World = snap.decode().expect("a world");
     world.agents.position[11].x += 0.5;
     *snap = golden::Snapshot::of(&world);
     std::fs::write(&g, golden.to_json()).expect("write");

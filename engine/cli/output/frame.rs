@@ -2,7 +2,7 @@
 //! (on its own thread, while the run goes on) and what `throng render` draws.
 
 use throng_engine::World;
-use throng_engine::math::Vec2;
+use throng_engine::math::{Vec2, Vector};
 
 /// One traced tick: the live agents, rows in id order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -11,8 +11,12 @@ pub struct Frame {
     pub id: Vec<u32>,
     /// Index into the world's groups.
     pub group: Vec<u16>,
+    /// x and y of each agent (in space, its place seen from above).
     pub position: Vec<Vec2>,
     pub velocity: Vec<Vec2>,
+    /// z and vz of each agent of a run in space; empty for a planar run.
+    pub z: Vec<f32>,
+    pub vz: Vec<f32>,
     /// Body radius, world units.
     pub radius: Vec<f32>,
     /// Whether each door is closed, in door order; empty when unknown (a trace does not
@@ -22,7 +26,7 @@ pub struct Frame {
 
 impl Frame {
     /// The agents of `world`, rows in id order (the pipeline may keep them in spatial order).
-    pub fn of(world: &World) -> Frame {
+    pub fn of<V: Vector>(world: &World<V>) -> Frame {
         let a = &world.agents;
         let order = a.id_order();
         fn gather<T: Copy>(col: &[T], order: &Option<Vec<u32>>) -> Vec<T> {
@@ -31,12 +35,23 @@ impl Frame {
                 Some(o) => o.iter().map(|&r| col[r as usize]).collect(),
             }
         }
+        // The plane's columns copy as they are; space's split into the ground and the height.
+        let ground = |col: &Vec<V>| match (col as &dyn std::any::Any).downcast_ref::<Vec<Vec2>>() {
+            Some(plane) => gather(plane, &order),
+            None => gather(col, &order).into_iter().map(|p| Vec2::new(p.axis(0), p.axis(1))).collect(),
+        };
+        let height = |col: &Vec<V>| match V::DIMENSIONS {
+            3 => gather(col, &order).into_iter().map(|p| p.axis(2)).collect(),
+            _ => Vec::new(),
+        };
         Frame {
             tick: world.tick,
             id: gather(&a.id, &order),
             group: gather(&a.group, &order),
-            position: gather(&a.position, &order),
-            velocity: gather(&a.velocity, &order),
+            position: ground(&a.position),
+            velocity: ground(&a.velocity),
+            z: height(&a.position),
+            vz: height(&a.velocity),
             radius: gather(&a.radius, &order),
             closed_doors: world.doors.iter().map(|d| d.closed).collect(),
         }

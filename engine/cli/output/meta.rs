@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use throng_engine::Scenario;
+use throng_engine::math::Vector;
 use throng_engine::state::checkpoint::ENGINE_VERSION;
 use throng_engine::state::files::write_atomically;
 
@@ -21,12 +22,14 @@ pub struct RunInfo<'a> {
     pub scenario_blake3: String,
     pub seed: u64,
     pub dt: f32,
+    /// 2 for a planar run, 3 for a run in space (its trace has z and vz).
+    pub dimensions: usize,
     /// The run's overrides (`--set`, `--agents`), canonical `key = value`.
     pub overrides: &'a [String],
 }
 
 impl<'a> RunInfo<'a> {
-    pub fn of(scenario: &'a Scenario, file: &'a Path) -> RunInfo<'a> {
+    pub fn of<V: Vector>(scenario: &'a Scenario<V>, file: &'a Path) -> RunInfo<'a> {
         RunInfo {
             engine: ENGINE_VERSION,
             scenario: &scenario.name,
@@ -34,6 +37,7 @@ impl<'a> RunInfo<'a> {
             scenario_blake3: scenario.content_hash.iter().map(|b| format!("{b:02x}")).collect(),
             seed: scenario.seed,
             dt: scenario.dt,
+            dimensions: V::DIMENSIONS,
             overrides: &scenario.overrides,
         }
     }
@@ -52,6 +56,7 @@ impl RunInfo<'_> {
             ("throng.scenario_blake3".into(), self.scenario_blake3.clone()),
             ("throng.seed".into(), self.seed.to_string()),
             ("throng.dt".into(), self.dt.to_string()),
+            ("throng.dimensions".into(), self.dimensions.to_string()),
             ("throng.overrides".into(), self.overrides.join("; ")),
         ]
     }

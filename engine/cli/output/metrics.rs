@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use throng_engine::World;
+use throng_engine::math::Vector;
 use throng_engine::metrics::TickMetrics;
 
 use super::Seconds;
@@ -54,7 +55,7 @@ pub(super) enum ValueKind {
 
 /// Every column of a run's metrics with what it holds: `world` gives the gates, the
 /// measurement areas and whether there are events.
-pub(super) fn columns(world: &World) -> Vec<(String, ValueKind)> {
+pub(super) fn columns<V: Vector>(world: &World<V>) -> Vec<(String, ValueKind)> {
     let fixed = COLUMNS.iter().map(|(name, value)| {
         let kind = match value(&TickMetrics::default()) {
             Value::Int(_) => ValueKind::Int,
@@ -77,7 +78,7 @@ pub(super) fn columns(world: &World) -> Vec<(String, ValueKind)> {
 
 /// The row of `m`, in [`columns`] order; `world` is the state it was observed on (for the
 /// events column).
-pub(super) fn values(m: &TickMetrics, world: &World) -> Vec<Value> {
+pub(super) fn values<V: Vector>(m: &TickMetrics, world: &World<V>) -> Vec<Value> {
     let fixed = COLUMNS.iter().map(|(_, value)| value(m));
     let gates =
         m.gate_crossings.iter().zip(&m.gate_flow).flat_map(|(c, f)| [Value::Int(*c as u64), Value::Real(*f)]);
@@ -108,7 +109,12 @@ impl MetricsCsv {
     /// Opens the metrics file of a run, with its metadata sidecar: a new file, or, for a run
     /// resumed at tick `resumed_at`, the file it was writing, continued from there. `world`
     /// gives the gates, the measurement areas and the time step.
-    pub fn open(path: &Path, world: &World, run: &RunInfo, resumed_at: Option<u64>) -> Result<MetricsCsv> {
+    pub fn open<V: Vector>(
+        path: &Path,
+        world: &World<V>,
+        run: &RunInfo,
+        resumed_at: Option<u64>,
+    ) -> Result<MetricsCsv> {
         let columns: Vec<String> = columns(world).into_iter().map(|(name, _)| name).collect();
         let at = resumed_at.map(|tick| ContinueAt { tick, last_row_tick: tick });
         let writer = file::open(path, "metrics file", &columns, at)?;
@@ -117,7 +123,7 @@ impl MetricsCsv {
     }
 
     /// Writes the row of `m`; `world` is the state it was observed on (for the events column).
-    pub fn write(&mut self, m: &TickMetrics, world: &World) -> Result<()> {
+    pub fn write<V: Vector>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
         let record: Vec<String> = values(m, world)
             .into_iter()
             .map(|v| match v {

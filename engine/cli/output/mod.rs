@@ -17,8 +17,9 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 use throng_engine::World;
+use throng_engine::math::Vector;
 use throng_engine::metrics::TickMetrics;
 
 pub use frame::Frame;
@@ -121,7 +122,7 @@ impl TraceWriter {
 enum Message {
     /// A frame, with the walkable area as WKT when the trace keeps it and it changed since the
     /// last frame (the first frame, a door opened or closed).
-    Frame(Frame, Option<String>),
+    Frame(Box<Frame>, Option<String>),
     /// Put everything written on disk, then answer.
     Flush(mpsc::SyncSender<Result<()>>),
 }
@@ -142,23 +143,33 @@ pub struct Trace {
 impl Trace {
     /// Opens the trace (see [`TraceCsv::open`], [`TraceSqlite::open`], ...) and starts its
     /// thread.
-    pub fn open(
+    pub fn open<V: Vector>(
         path: &Path,
         format: TraceFormat,
-        world: &World,
+        world: &World<V>,
         run: &RunInfo,
         every: u64,
         resumed_at: Option<u64>,
     ) -> Result<Trace> {
-        let mut writer = match format {
-            TraceFormat::Sqlite => {
+        let plane = match (format, world.as_plane()) {
+            (TraceFormat::Sqlite | TraceFormat::Txt, None) => bail!(
+                "{}: {} trajectories are planar (PedPy and JuPedSim read x and y): a run in space writes its trace as CSV or Parquet (x, y, z)",
+                path.display(),
+                if format == TraceFormat::Sqlite { "SQLite" } else { "PedPy's text" }
+            ),
+            (_, plane) => plane,
+        };
+        let mut writer = match (format, plane) {
+            (TraceFormat::Sqlite, Some(world)) => {
                 TraceWriter::Sqlite(TraceSqlite::open(path, world, run, every, resumed_at)?)
             }
-            TraceFormat::Txt => TraceWriter::Txt(TraceTxt::open(path, world, run, every, resumed_at)?),
-            TraceFormat::Parquet => {
+            (TraceFormat::Txt, Some(world)) => {
+                TraceWriter::Txt(TraceTxt::open(path, world, run, every, resumed_at)?)
+            }
+            (TraceFormat::Parquet, _) => {
                 TraceWriter::Parquet(TraceParquet::open(path, world, run, every, resumed_at)?)
             }
-            TraceFormat::Csv => TraceWriter::Csv(TraceCsv::open(path, world, run, every, resumed_at)?),
+            (_, _) => TraceWriter::Csv(TraceCsv::open(path, world, run, every, resumed_at)?),
         };
         let (sender, frames) = mpsc::sync_channel::<Message>(1);
         let thread = std::thread::Builder::new()
@@ -206,16 +217,16 @@ impl Trace {
     }
 
     /// Writes every agent of `world` (copied here, written on the trace's thread).
-    pub fn write(&mut self, world: &World) -> Result<()> {
+    pub fn write<V: Vector>(&mut self, world: &World<V>) -> Result<()> {
         let mut geometry = None;
-        if self.geometry {
+        if let (true, Some(world)) = (self.geometry, world.as_plane()) {
             let doors: Vec<bool> = world.doors.iter().map(|d| d.closed).collect();
             if self.doors.as_ref() != Some(&doors) {
                 geometry = Some(walkable::wkt(world));
                 self.doors = Some(doors);
             }
         }
-        self.send(Message::Frame(Frame::of(world), geometry))
+        self.send(Message::Frame(Box::new(Frame::of(world)), geometry))
     }
 
     /// Puts everything written on disk, e.g. before a checkpoint, and waits for it.
@@ -257,10 +268,10 @@ pub enum Metrics {
 
 impl Metrics {
     /// Opens the metrics file (see [`MetricsCsv::open`], [`MetricsParquet::open`]).
-    pub fn open(
+    pub fn open<V: Vector>(
         path: &Path,
         format: MetricsFormat,
-        world: &World,
+        world: &World<V>,
         run: &RunInfo,
         resumed_at: Option<u64>,
     ) -> Result<Metrics> {
@@ -271,7 +282,7 @@ impl Metrics {
     }
 
     /// Writes the row of `m`, observed on `world`.
-    pub fn write(&mut self, m: &TickMetrics, world: &World) -> Result<()> {
+    pub fn write<V: Vector>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
         match self {
             Metrics::Csv(f) => f.write(m, world),
             Metrics::Parquet(f) => f.write(m, world),

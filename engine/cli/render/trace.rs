@@ -258,6 +258,8 @@ fn sort_by_id(f: &mut Frame) {
         group: order.iter().map(|&i| f.group[i]).collect(),
         position: order.iter().map(|&i| f.position[i]).collect(),
         velocity: order.iter().map(|&i| f.velocity[i]).collect(),
+        z: if f.z.is_empty() { Vec::new() } else { order.iter().map(|&i| f.z[i]).collect() },
+        vz: if f.vz.is_empty() { Vec::new() } else { order.iter().map(|&i| f.vz[i]).collect() },
         radius: order.iter().map(|&i| f.radius[i]).collect(),
         closed_doors: Vec::new(),
     };

@@ -8,6 +8,8 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use throng_engine::expect::{Outcome, Status};
+use throng_engine::index::Point;
+use throng_engine::math::{Vec2, Vec3};
 use throng_engine::metrics::Summary;
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::{IndexKind, Pipeline, RunSettings, World, state_hash};
@@ -175,7 +177,15 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         bail!("--trace-every must be at least 1");
     }
     args::ticks(args.ticks)?;
-    let resume::Start { mut sim, scenario, plan, resumed } = resume::start(&args, settings)?;
+    match resume::dimensions(&args)? {
+        3 => run_in::<Vec3>(args, settings),
+        _ => run_in::<Vec2>(args, settings),
+    }
+}
+
+/// [`run`] of a scenario whose points are `V`s.
+fn run_in<V: Point>(args: RunArgs, settings: RunSettings) -> Result<ExitCode> {
+    let resume::Start { mut sim, scenario, plan, resumed } = resume::start::<V>(&args, settings)?;
     let checkpointer = resume::Checkpointer::new(plan.checkpoint_every, plan.checkpoint_dir.as_deref())?;
     for w in &scenario.warnings {
         eprintln!("warning: {w}");
@@ -213,7 +223,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         None => None,
     };
     let mut hashes = args.hash_every.map(|_| Vec::new());
-    let observe = |world: &World, hashes: &mut Option<Vec<(u64, String)>>, trace: &mut Option<Trace>| {
+    let observe = |world: &World<V>, hashes: &mut Option<Vec<(u64, String)>>, trace: &mut Option<Trace>| {
         if let (Some(every), Some(list)) = (args.hash_every, hashes.as_mut())
             && world.tick.is_multiple_of(every)
         {
@@ -371,7 +381,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_report(r: &RunReport, pipeline: &Pipeline) {
+fn print_report<V: Point>(r: &RunReport, pipeline: &Pipeline<V>) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "scenario   {} ({})", r.scenario, r.file);
     if !r.overrides.is_empty() {

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use throng_engine::index::Point;
 use throng_engine::scenario::overrides;
 use throng_engine::state::checkpoint;
 use throng_engine::{RunSettings, Scenario, Simulation};
@@ -13,9 +14,9 @@ use super::plan::RunPlan;
 use crate::args;
 
 /// A run ready to step: its simulation, scenario, plan, and the checkpoint it resumed from.
-pub struct Start {
-    pub sim: Simulation,
-    pub scenario: Scenario,
+pub struct Start<V: Point> {
+    pub sim: Simulation<V>,
+    pub scenario: Scenario<V>,
     pub plan: RunPlan,
     pub resumed: Option<PathBuf>,
 }
@@ -25,12 +26,12 @@ pub struct Start {
 /// plan, which supplies the scenario, overrides, ticks and output settings not given again;
 /// anything given again must agree with it. `settings` are the run's, metrics aside (the plan
 /// says whether metrics are on).
-pub fn start(args: &RunArgs, settings: RunSettings) -> Result<Start> {
+pub fn start<V: Point>(args: &RunArgs, settings: RunSettings) -> Result<Start<V>> {
     let Some(resume) = args.resume.as_deref() else {
         let Some(path) = args.scenario.as_deref() else {
             bail!("give a scenario file to run, or --resume DIR to continue a run from its checkpoints");
         };
-        let mut scenario = overrides::load(path, &args::parse_sets(&args.set, args.agents)?)?;
+        let mut scenario = overrides::load_as::<V>(path, &args::parse_sets(&args.set, args.agents)?)?;
         if let Some(seed) = args.seed {
             scenario.seed = seed;
         }
@@ -41,7 +42,7 @@ pub fn start(args: &RunArgs, settings: RunSettings) -> Result<Start> {
         return Ok(Start { sim, scenario, plan, resumed: None });
     };
     let file = checkpoint_file(resume)?;
-    let saved = checkpoint::load(&file)?;
+    let saved = checkpoint::load::<V>(&file)?;
     if let Some(seed) = args.seed
         && seed != saved.header.seed
     {
@@ -83,11 +84,11 @@ pub fn start(args: &RunArgs, settings: RunSettings) -> Result<Start> {
                 );
             };
             let sets = args::parse_sets(&args.set, args.agents)?;
-            let scenario_ticks = overrides::load(&path, &sets)?.ticks;
+            let scenario_ticks = overrides::load_as::<V>(&path, &sets)?.ticks;
             (path.clone(), sets, RunPlan::fresh(args, &path, scenario_ticks)?)
         }
     };
-    let mut scenario = overrides::load(&path, &sets)?;
+    let mut scenario = overrides::load_as::<V>(&path, &sets)?;
     crate::memory::check(&scenario, args.max_memory.bytes, &format!("{}", path.display()))?;
     let legacy = saved.header.plan.is_empty();
     let mut sim = Simulation::resume_from(
@@ -108,6 +109,30 @@ pub fn start(args: &RunArgs, settings: RunSettings) -> Result<Start> {
         );
     }
     Ok(Start { sim, scenario, plan, resumed: Some(file) })
+}
+
+/// The dimensions of the run `args` ask for: those the checkpoint `--resume` names holds, or
+/// those the scenario file declares.
+pub fn dimensions(args: &RunArgs) -> Result<usize> {
+    match (args.resume.as_deref(), args.scenario.as_deref()) {
+        (Some(resume), given) => {
+            let file = checkpoint_file(resume)?;
+            let held = checkpoint::load_header(&file)?.dimensions as usize;
+            if let Some(path) = given.filter(|p| args::dimensions_of(p) != held) {
+                let space = |d: usize| if d == 3 { "in space (`dimensions = 3`)" } else { "planar" };
+                bail!(
+                    "{} holds a run {}, and {} is {}: give the scenario file the run was started from",
+                    file.display(),
+                    space(held),
+                    path.display(),
+                    space(args::dimensions_of(path))
+                );
+            }
+            Ok(held)
+        }
+        (None, Some(path)) => Ok(args::dimensions_of(path)),
+        (None, None) => Ok(2),
+    }
 }
 
 /// The checkpoint `--resume` names: the file, or a directory's latest checkpoint.
@@ -156,7 +181,7 @@ impl Checkpointer {
     /// Saves the simulation (with its metrics state, if it observes metrics) if a checkpoint
     /// is due; returns the file written. The run's output files must be flushed first, so a
     /// checkpoint never runs ahead of them.
-    pub fn after_tick(&self, sim: &Simulation) -> Result<Option<PathBuf>> {
+    pub fn after_tick<V: Point>(&self, sim: &Simulation<V>) -> Result<Option<PathBuf>> {
         let tick = sim.tick();
         if !self.due(tick) {
             return Ok(None);

@@ -14,6 +14,9 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
 use throng_engine::expect::{Outcome, Status};
+use throng_engine::index::Point;
+use throng_engine::math::Vec3;
+use throng_engine::scenario::ScenarioError;
 use throng_engine::state::files::write_atomically;
 use throng_engine::{RunSettings, Scenario, Simulation};
 
@@ -89,8 +92,38 @@ fn toml_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 
 /// A scenario to run, or the error that stops it.
 enum Item {
-    Run(PathBuf, Box<Scenario>),
+    Run(PathBuf, Loaded),
     Broken(FileResult),
+}
+
+/// A scenario of the plane or of space, as its file declares.
+enum Loaded {
+    Plane(Box<Scenario>),
+    Space(Box<Scenario<Vec3>>),
+}
+
+impl Loaded {
+    fn load(file: &Path) -> Result<Loaded, ScenarioError> {
+        Ok(match crate::args::dimensions_of(file) {
+            3 => Loaded::Space(Box::new(Scenario::load_in_space(file)?)),
+            _ => Loaded::Plane(Box::new(Scenario::load(file)?)),
+        })
+    }
+
+    fn ticks(&self) -> u64 {
+        match self {
+            Loaded::Plane(s) => s.ticks,
+            Loaded::Space(s) => s.ticks,
+        }
+    }
+
+    fn expectation_names(&self) -> Vec<&str> {
+        let list = match self {
+            Loaded::Plane(s) => &s.expectations,
+            Loaded::Space(s) => &s.expectations,
+        };
+        list.iter().map(|e| e.name.as_str()).collect()
+    }
 }
 
 pub fn test(args: TestArgs) -> Result<ExitCode> {
@@ -108,7 +141,7 @@ pub fn test(args: TestArgs) -> Result<ExitCode> {
     };
     let mut items = Vec::new();
     for file in files {
-        match Scenario::load(&file) {
+        match Loaded::load(&file) {
             // A batch file (the loader names its `sweep` key) is not a scenario to test.
             Err(e) if e.key == "sweep" => {}
             Err(e) => items.push(Item::Broken(FileResult {
@@ -119,24 +152,24 @@ pub fn test(args: TestArgs) -> Result<ExitCode> {
                 outcomes: Vec::new(),
                 error: Some(e.to_string()),
             })),
-            Ok(s) if s.expectations.iter().any(|e| wanted(&file, &e.name)) => {
-                items.push(Item::Run(file, Box::new(s)));
+            Ok(s) if s.expectation_names().iter().any(|name| wanted(&file, name)) => {
+                items.push(Item::Run(file, s));
             }
             Ok(_) => {}
         }
     }
-    let runs: Vec<(usize, &PathBuf, &Scenario)> = items
+    let runs: Vec<(usize, &PathBuf, &Loaded)> = items
         .iter()
         .enumerate()
         .filter_map(|(k, i)| match i {
-            Item::Run(f, s) => Some((k, f, s.as_ref())),
+            Item::Run(f, s) => Some((k, f, s)),
             Item::Broken(_) => None,
         })
         .collect();
     let cores = crate::args::cores();
     let jobs = args.jobs.unwrap_or((cores / args.threads_per_job).max(1)).min(runs.len().max(1));
     let keep_awake = jobs * args.threads_per_job <= cores;
-    let total: u64 = runs.iter().map(|(_, _, s)| s.ticks).sum();
+    let total: u64 = runs.iter().map(|(_, _, s)| s.ticks()).sum();
     let bar = crate::args::progress_bar(total, args.quiet || args.json);
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, FileResult)>();
@@ -145,7 +178,11 @@ pub fn test(args: TestArgs) -> Result<ExitCode> {
             let (tx, next, runs, bar) = (tx.clone(), &next, &runs, &bar);
             scope.spawn(move || {
                 while let Some(&(k, file, scenario)) = runs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let result = run_one(file, scenario, args.threads_per_job, keep_awake, &|| bar.inc(1));
+                    let (threads, tick) = (args.threads_per_job, &|| bar.inc(1));
+                    let result = match scenario {
+                        Loaded::Plane(s) => run_one(file, s, threads, keep_awake, tick),
+                        Loaded::Space(s) => run_one(file, s, threads, keep_awake, tick),
+                    };
                     if tx.send((k, result)).is_err() {
                         break;
                     }
@@ -209,9 +246,9 @@ pub fn test(args: TestArgs) -> Result<ExitCode> {
 }
 
 /// Runs `scenario` to its end and judges its expectations.
-fn run_one(
+fn run_one<V: Point>(
     file: &Path,
-    scenario: &Scenario,
+    scenario: &Scenario<V>,
     threads: usize,
     keep_awake: bool,
     tick: &(dyn Fn() + Sync),

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::group_stats;
 use super::outcome::{Outcome, Status};
+use crate::math::Vector;
 use crate::metrics::{Summary, TickMetrics};
 use crate::scenario::expectation::{
     Check, Expectation, Metric, SceneNames, Subject, Who, describe, number, seconds,
@@ -77,10 +78,10 @@ impl Watcher {
     }
 
     /// Goes on from a saved state, which must be for these expectations and this world's tick.
-    pub fn resume(
+    pub fn resume<V: Vector>(
         list: Vec<Expectation>,
         state: WatchState,
-        world: &World,
+        world: &World<V>,
     ) -> Result<Watcher, WatchStateError> {
         if state.items.len() != list.len() {
             return Err(WatchStateError::Count { saved: state.items.len(), scenario: list.len() });
@@ -103,12 +104,13 @@ impl Watcher {
 
     /// Observes the state after a tick (or the first state, tick 0) with its metrics;
     /// `gate_totals` are each gate's crossings so far.
-    pub fn observe(&mut self, world: &World, metrics: &TickMetrics, gate_totals: &[u64]) {
+    pub fn observe<V: Vector>(&mut self, world: &World<V>, metrics: &TickMetrics, gate_totals: &[u64]) {
         let tick = world.tick;
         self.state.last_tick = Some(tick);
         for (e, item) in self.list.iter().zip(&mut self.state.items) {
             if let Check::Reach { who, region, before } = &e.check {
-                if tick <= *before {
+                // Regions are planar: a scenario in space has no `reach` (the validator refuses it).
+                if let (true, Some(world)) = (tick <= *before, world.as_plane()) {
                     follow(world, *who, region, item);
                 }
                 continue;
@@ -155,7 +157,7 @@ impl Watcher {
 
     /// The verdicts on the run so far, `world` being its last state and `summary` its metrics
     /// summary.
-    pub fn outcomes(&self, world: &World, summary: &Summary) -> Vec<Outcome> {
+    pub fn outcomes<V: Vector>(&self, world: &World<V>, summary: &Summary) -> Vec<Outcome> {
         let gates: Vec<&str> = world.gates.iter().map(|g| g.name.as_str()).collect();
         let groups: Vec<&str> = world.groups.iter().map(|g| g.name.as_str()).collect();
         let areas: Vec<&str> = world.measures.iter().map(|m| m.name.as_str()).collect();
@@ -178,7 +180,7 @@ impl Watcher {
                                     .map(|(a, b)| a - b)
                             }
                             Subject::InRegion { region, group } => {
-                                Some(world.count_in(region, *group) as f64)
+                                world.as_plane().map(|w| w.count_in(region, *group) as f64)
                             }
                             _ => item.last.map(|(_, v)| v),
                         };
@@ -291,15 +293,22 @@ fn extremes(e: &Expectation, item: &ItemState, dt: f64) -> String {
 }
 
 /// The subject's value after this tick; `None` for a summary-only metric or no subject.
-fn read(subject: &Subject, world: &World, metrics: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
+fn read<V: Vector>(
+    subject: &Subject,
+    world: &World<V>,
+    metrics: &TickMetrics,
+    gate_totals: &[u64],
+) -> Option<f64> {
     let metric = |m: &Metric| match m {
-        Metric::GroupSpeed(..) | Metric::GroupMaxSpeed(..) => group_stats::read(m, world),
+        Metric::GroupSpeed(..) | Metric::GroupMaxSpeed(..) | Metric::GroupTargetDistance(..) => {
+            group_stats::read(m, world)
+        }
         _ => of_tick(m, metrics, gate_totals),
     };
     match subject {
         Subject::Metric(m) => metric(m),
         Subject::Difference { metric: a, minus: b } => Some(metric(a)? - metric(b)?),
-        Subject::InRegion { region, group } => Some(world.count_in(region, *group) as f64),
+        Subject::InRegion { region, group } => Some(world.as_plane()?.count_in(region, *group) as f64),
         Subject::None => None,
     }
 }
@@ -331,7 +340,8 @@ fn of_tick(m: &Metric, t: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
         | Metric::SteerBenchEnergy
         | Metric::SteerBenchScore
         | Metric::GroupSpeed(..)
-        | Metric::GroupMaxSpeed(..) => return None,
+        | Metric::GroupMaxSpeed(..)
+        | Metric::GroupTargetDistance(..) => return None,
     })
 }
 

@@ -4,7 +4,7 @@ use super::record::pass_digests;
 use super::verify::*;
 use super::verify::{compare, simulation};
 use super::*;
-use crate::index::IndexKind;
+use crate::index::{IndexKind, Point};
 use crate::scenario::Scenario;
 use crate::scenario::overrides::{self, Override};
 use crate::simulation::Simulation;
@@ -12,17 +12,17 @@ use crate::state::fields::{self, Diff};
 
 /// Finds the expected state for a divergence and compares field by field.
 #[allow(clippy::too_many_arguments)] // the golden file, both scenarios and the run: all read
-pub(super) fn explain(
+pub(super) fn explain<V: Point>(
     golden: &Golden,
     name: &str,
     text: &str,
     overrides: &[Override],
-    scenario: &Scenario,
+    scenario: &Scenario<V>,
     opts: VerifyOptions,
-    run: &Simulation,
+    run: &Simulation<V>,
     mut d: Divergence,
 ) -> Result<Divergence, GoldenError> {
-    let snapshot = golden.snapshot_at(d.recorded_tick, name)?;
+    let snapshot = golden.snapshot_at::<V>(d.recorded_tick, name)?;
     // With a record every tick and a snapshot there, the snapshot says everything.
     if let (Some(snap), Some(_)) = (&snapshot, d.tick) {
         d.diff = Some(fields::diff(snap, run.world()));
@@ -57,12 +57,12 @@ pub(super) fn explain(
 /// Re-runs the recorded inputs with the recording's settings. If that reproduces every recorded
 /// hash up to the divergence, steps it in lockstep with the checked run to find the exact tick.
 #[allow(clippy::too_many_arguments)]
-fn reference_run(
+fn reference_run<V: Point>(
     golden: &Golden,
     name: &str,
     text: &str,
     overrides: &[Override],
-    scenario: &Scenario,
+    scenario: &Scenario<V>,
     opts: VerifyOptions,
     d: &Divergence,
 ) -> Result<Option<Divergence>, GoldenError> {
@@ -75,7 +75,7 @@ fn reference_run(
         return Ok(None); // it would be the very run that diverged
     }
     let Ok(mut reference) =
-        overrides::parse(&golden.scenario.text, &format!("{name} (recorded scenario)"), overrides)
+        overrides::parse_as::<V>(&golden.scenario.text, &format!("{name} (recorded scenario)"), overrides)
     else {
         return Ok(None);
     };
@@ -146,7 +146,7 @@ fn reference_run(
 
 /// The pass outputs of the last tick that differ between the two runs, and those that match,
 /// by pass name.
-fn compare_passes(expected: &Simulation, actual: &Simulation) -> (Vec<String>, Vec<String>) {
+fn compare_passes<V: Point>(expected: &Simulation<V>, actual: &Simulation<V>) -> (Vec<String>, Vec<String>) {
     let (e, a) = (pass_digests(expected.pipeline()), pass_digests(actual.pipeline()));
     let names =
         |same: bool| e.iter().zip(&a).filter(|(x, y)| (x == y) == same).map(|(x, _)| x.0.clone()).collect();

@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::*;
+use crate::math::Vector;
 use crate::scenario::ScenarioError;
 use crate::scenario::overrides::{self, Origin, Override};
 use crate::world::World;
@@ -101,15 +102,15 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// A snapshot of `world`, agent rows in id order.
-    pub fn of(world: &World) -> Snapshot {
+    pub fn of<V: Vector>(world: &World<V>) -> Snapshot {
         let bytes = postcard::to_stdvec(&*world.id_ordered()).expect("a World always serializes");
         Snapshot { tick: world.tick, world: base64_encode(&bytes) }
     }
 
-    /// The world stored in this snapshot.
-    pub fn decode(&self) -> Result<World, SnapshotError> {
+    /// The world stored in this snapshot (`V` the golden file's scenario's point type).
+    pub fn decode<V: Vector>(&self) -> Result<World<V>, SnapshotError> {
         let bytes = base64_decode(&self.world)?;
-        match postcard::take_from_bytes::<World>(&bytes) {
+        match postcard::take_from_bytes::<World<V>>(&bytes) {
             Ok((w, [])) => Ok(w),
             Ok(_) => Err(SnapshotError::LeftOver),
             Err(e) => Err(SnapshotError::State(e.to_string())),
@@ -290,7 +291,11 @@ impl Golden {
             .collect()
     }
 
-    pub(super) fn snapshot_at(&self, tick: u64, name: &str) -> Result<Option<World>, GoldenError> {
+    pub(super) fn snapshot_at<V: Vector>(
+        &self,
+        tick: u64,
+        name: &str,
+    ) -> Result<Option<World<V>>, GoldenError> {
         let Some(s) = self.snapshots.iter().find(|s| s.tick == tick) else { return Ok(None) };
         s.decode().map(Some).map_err(|e| GoldenError::Snapshot {
             path: name.into(),

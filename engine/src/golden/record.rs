@@ -5,6 +5,8 @@ use std::path::Path;
 
 use super::*;
 use crate::index::IndexKind;
+use crate::index::Point;
+use crate::math::{Vec2, Vec3};
 use crate::pipeline::{DEFAULT_REORDER_EVERY, Pipeline};
 use crate::scenario::overrides::{self, Override};
 use crate::state::checkpoint::ENGINE_VERSION;
@@ -59,7 +61,7 @@ pub const DEFAULT_SNAPSHOT_BUDGET: usize = 256 * 1024;
 /// order, and a neighbour is named by its row in id order (its rank among the ids sensed that
 /// tick): when the rows are in id order that is the row itself, so the bytes are those of a
 /// plain row-order digest, and a spatial reordering of the rows changes nothing.
-pub(super) fn pass_digests(pipeline: &Pipeline) -> Vec<(String, String)> {
+pub(super) fn pass_digests<V: Point>(pipeline: &Pipeline<V>) -> Vec<(String, String)> {
     let ids = pipeline.sensed_ids();
     let mut order: Vec<u32> = (0..ids.len() as u32).collect();
     if !ids.is_sorted() {
@@ -92,11 +94,11 @@ pub(super) fn pass_digests(pipeline: &Pipeline) -> Vec<(String, String)> {
 }
 
 /// A record of `world`; `previous` holds the digests of the previous record and is updated.
-fn record_of(
-    world: &World,
+fn record_of<V: Point>(
+    world: &World<V>,
     digests: &[ColumnDigest],
     previous: &mut BTreeMap<String, String>,
-    pipeline: Option<&Pipeline>,
+    pipeline: Option<&Pipeline<V>>,
 ) -> Record {
     let mut changed = BTreeMap::new();
     for c in digests {
@@ -132,7 +134,24 @@ pub fn record(
         return Err(GoldenError::Options("`every` and `snapshot_every` must be at least 1".into()));
     }
     let (file, text) = crate::scenario::read_source(scenario_path, "a scenario file (.toml)")?;
-    let mut scenario = overrides::parse(&text, &file, overrides)?;
+    match crate::scenario::declared_dimensions(&text) {
+        Some(3) => record_as::<Vec3>(scenario_path, &file, text, golden_path, overrides, opts, progress),
+        _ => record_as::<Vec2>(scenario_path, &file, text, golden_path, overrides, opts, progress),
+    }
+}
+
+/// [`record`] of the scenario text read from `scenario_path` (named `file`), whose points are
+/// `V`s.
+fn record_as<V: Point>(
+    scenario_path: &Path,
+    file: &str,
+    text: String,
+    golden_path: &Path,
+    overrides: &[Override],
+    opts: &RecordOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Golden, GoldenError> {
+    let mut scenario = overrides::parse_as::<V>(&text, file, overrides)?;
     if let Some(seed) = opts.seed {
         scenario.seed = seed;
     }
@@ -171,7 +190,7 @@ pub fn record(
         final_hash: String::new(),
     };
     let mut budget = opts.snapshot_budget;
-    let mut snapshot = |world: &World, snapshots: &mut Vec<Snapshot>| {
+    let mut snapshot = |world: &World<V>, snapshots: &mut Vec<Snapshot>| {
         if !(world.tick.is_multiple_of(opts.snapshot_every) || world.tick == ticks) {
             return;
         }

@@ -7,8 +7,11 @@ use super::explain::explain;
 use super::record::pass_digests;
 use super::*;
 use crate::index::IndexKind;
+use crate::index::Point;
+use crate::math::{Vec2, Vec3};
 use crate::pipeline::Pipeline;
 use crate::scenario::Scenario;
+use crate::scenario::overrides::Override;
 use crate::scenario::overrides::{self};
 use crate::simulation::{RunSettings, Simulation};
 use crate::state::checkpoint::ENGINE_VERSION;
@@ -140,12 +143,12 @@ impl Verdict {
 }
 
 /// One run of a scenario, for verification: no metrics, results never depend on the settings.
-pub(super) fn simulation(
-    scenario: &Scenario,
+pub(super) fn simulation<V: Point>(
+    scenario: &Scenario<V>,
     threads: usize,
     index: IndexKind,
     reorder_every: u64,
-) -> Result<Simulation, GoldenError> {
+) -> Result<Simulation<V>, GoldenError> {
     let settings = RunSettings {
         threads,
         index: Some(index),
@@ -177,12 +180,12 @@ fn first_changed_line(recorded: &str, now: &str) -> Option<(usize, String, Strin
 }
 
 /// Compares a record with the current state: differing columns, differing and matching passes.
-pub(super) fn compare(
+pub(super) fn compare<V: Point>(
     golden: &Golden,
     rec: &Record,
     full: &BTreeMap<String, String>,
-    world: &World,
-    pipeline: &Pipeline,
+    world: &World<V>,
+    pipeline: &Pipeline<V>,
 ) -> (bool, Vec<String>, Vec<String>, Vec<String>) {
     let hash_same = state_hash(world).to_hex() == rec.hash;
     let digests = fields::column_digests(world);
@@ -280,7 +283,25 @@ pub fn verify(
         });
     }
 
-    let mut scenario = overrides::parse(&text, &path.display().to_string(), &overrides)?;
+    match crate::scenario::declared_dimensions(&text) {
+        Some(3) => go_on::<Vec3>(golden, &name, &path, &text, &overrides, opts, verdict, progress),
+        _ => go_on::<Vec2>(golden, &name, &path, &text, &overrides, opts, verdict, progress),
+    }
+}
+
+/// [`verify`] from the re-run on: the scenario `text` (from `path`), whose points are `V`s.
+#[allow(clippy::too_many_arguments)] // verify's own inputs, handed on whole
+fn go_on<V: Point>(
+    golden: &Golden,
+    name: &str,
+    path: &Path,
+    text: &str,
+    overrides: &[Override],
+    opts: VerifyOptions,
+    mut verdict: Verdict,
+    progress: &mut dyn FnMut(u64),
+) -> Result<Verdict, GoldenError> {
+    let mut scenario = overrides::parse_as::<V>(text, &path.display().to_string(), overrides)?;
     scenario.seed = golden.seed;
     let columns_now = fields::layout(&scenario.build_world());
     if columns_now != golden.columns {
@@ -318,13 +339,12 @@ pub fn verify(
                     expected: None,
                     missing: None,
                 };
-                verdict.divergence =
-                    Some(explain(golden, &name, &text, &overrides, &scenario, opts, &run, d)?);
+                verdict.divergence = Some(explain(golden, name, text, overrides, &scenario, opts, &run, d)?);
                 return Ok(verdict);
             }
             last_match = Some(tick);
             // A snapshot must agree with the run it was taken from.
-            if let Some(snap) = golden.snapshot_at(tick, &name)? {
+            if let Some(snap) = golden.snapshot_at::<V>(tick, name)? {
                 let diff = fields::diff(&snap, run.world());
                 if !diff.is_empty() {
                     verdict.problems.push(Problem::SnapshotDiffers { tick, diff });

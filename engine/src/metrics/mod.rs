@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::behaviours::Behaviour;
 use crate::behaviours::moving_point;
-use crate::index::{IndexKind, SpatialIndex};
+use crate::index::{IndexKind, Point, SpatialIndex};
 use crate::index::{ObstacleIndex, penetration};
-use crate::math::{Vec2, norm};
+use crate::math::{Vec2, Vector, norm};
 use crate::pipeline::TickEvents;
 use crate::scenario::MetricsConfig;
 use crate::world::{PathMode, Target, World};
@@ -117,13 +117,14 @@ pub struct Summary {
     pub steerbench: Option<SteerBenchSummary>,
 }
 
-/// Observes a run tick by tick and keeps what the summary needs.
-pub struct MetricsCollector {
+/// Observes a run tick by tick and keeps what the summary needs, in the plane (`V = Vec2`)
+/// or in space.
+pub struct MetricsCollector<V: Point = Vec2> {
     config: MetricsConfig,
     window_ticks: u64,
-    index: SpatialIndex,
+    index: SpatialIndex<V>,
     targeted: Vec<bool>,
-    state: MetricsState,
+    state: MetricsState<V>,
 }
 
 /// A saved metrics state that does not fit the world it is to go on with.
@@ -172,9 +173,9 @@ pub enum MetricsStateError {
 /// What a [`MetricsCollector`] carries from tick to tick: with the world, all a resumed run
 /// needs to go on observing exactly as the uninterrupted run would have (checkpoints hold it).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct MetricsState {
+pub struct MetricsState<V = Vec2> {
     /// Position at the last window boundary, by agent id (ids are dense).
-    anchor: Vec<Vec2>,
+    anchor: Vec<V>,
     anchored: Vec<bool>,
     stuck: u64,
     blocked_agent_ticks: u64,
@@ -189,11 +190,11 @@ pub struct MetricsState {
     steerbench: SteerBenchState,
 }
 
-impl MetricsCollector {
+impl<V: Point> MetricsCollector<V> {
     /// A collector for a run starting from `world` (usually at tick 0): every live agent is
     /// anchored where it stands for the first stuck-agent window of
     /// `config.stuck_window_s`.
-    pub fn new(config: MetricsConfig, world: &World) -> MetricsCollector {
+    pub fn new(config: MetricsConfig, world: &World<V>) -> MetricsCollector<V> {
         let mut c = MetricsCollector {
             config,
             window_ticks: Self::window_ticks(config, world),
@@ -215,9 +216,9 @@ impl MetricsCollector {
     /// they would have in the uninterrupted run. Refuses a state that does not fit the world.
     pub fn resume(
         config: MetricsConfig,
-        world: &World,
-        state: MetricsState,
-    ) -> Result<MetricsCollector, MetricsStateError> {
+        world: &World<V>,
+        state: MetricsState<V>,
+    ) -> Result<MetricsCollector<V>, MetricsStateError> {
         let ids = world.next_id as usize;
         if state.anchor.len() != state.anchored.len() || state.anchor.len() > ids {
             return Err(MetricsStateError::Anchors {
@@ -256,19 +257,19 @@ impl MetricsCollector {
     }
 
     /// Ticks per stuck-agent window.
-    fn window_ticks(config: MetricsConfig, world: &World) -> u64 {
+    fn window_ticks(config: MetricsConfig, world: &World<V>) -> u64 {
         ((config.stuck_window_s / world.dt).round() as u64).max(1)
     }
 
     /// What the collector carries from tick to tick, for a checkpoint.
-    pub fn state(&self) -> &MetricsState {
+    pub fn state(&self) -> &MetricsState<V> {
         &self.state
     }
 
-    fn anchor_all(&mut self, world: &World) {
+    fn anchor_all(&mut self, world: &World<V>) {
         let n = world.next_id as usize;
         let s = &mut self.state;
-        s.anchor.resize(n, Vec2::ZERO);
+        s.anchor.resize(n, V::ZERO);
         s.anchored.resize(n, false);
         for (&id, &p) in world.agents.id.iter().zip(&world.agents.position) {
             s.anchor[id as usize] = p;
@@ -281,7 +282,7 @@ impl MetricsCollector {
     /// `install` (as `Simulation::step` does) to use its threads.
     pub fn observe(
         &mut self,
-        world: &World,
+        world: &World<V>,
         events: &TickEvents,
         obstacles: Option<&ObstacleIndex>,
     ) -> &TickMetrics {
@@ -301,8 +302,8 @@ impl MetricsCollector {
         let (mean_speed, polarisation, overlap_pairs, obstacle_penetrations) = self.instant(world, obstacles);
         if self.config.steerbench {
             let touching = overlaps::touching(&self.index, world);
-            let inside: Vec<u32> = match obstacles {
-                Some(oi) => {
+            let inside: Vec<u32> = match (obstacles, world.as_plane()) {
+                (Some(oi), Some(world)) => {
                     let a = &world.agents;
                     (0..a.len())
                         .filter(|&i| {
@@ -312,7 +313,7 @@ impl MetricsCollector {
                         .map(|i| a.id[i])
                         .collect()
                 }
-                None => Vec::new(),
+                _ => Vec::new(),
             };
             self.state.steerbench.observe(world, touching, &inside);
         }
@@ -321,7 +322,7 @@ impl MetricsCollector {
             self.anchor_all(world);
         }
 
-        let area_readings: Vec<AreaReading> = world.measures.iter().map(|m| areas::read(world, m)).collect();
+        let area_readings = read_areas(world);
         for ((t, r), m) in self.state.area_totals.iter_mut().zip(&area_readings).zip(&world.measures) {
             if world.tick >= m.start_tick {
                 t.add(r);
@@ -359,9 +360,11 @@ impl MetricsCollector {
     /// The metrics of `world` as it starts (tick 0, before any step): nothing has happened
     /// yet, so the counts of events are 0 and no agent is stuck. Observes nothing: the
     /// collector's state and summary are as they were.
-    pub fn initial(&mut self, world: &World) -> TickMetrics {
-        let obstacles =
-            (!world.obstacles.is_empty()).then(|| ObstacleIndex::build(&world.obstacles, &world.bounds));
+    pub fn initial(&mut self, world: &World<V>) -> TickMetrics {
+        let obstacles = world
+            .as_plane()
+            .filter(|w| !w.obstacles.is_empty())
+            .map(|w| ObstacleIndex::build(&w.obstacles, &w.bounds));
         let (mean_speed, polarisation, overlap_pairs, obstacle_penetrations) =
             self.instant(world, obstacles.as_ref());
         TickMetrics {
@@ -378,19 +381,19 @@ impl MetricsCollector {
             polarisation,
             gate_crossings: vec![0; world.gates.len()],
             gate_flow: vec![0.0; world.gates.len()],
-            areas: world.measures.iter().map(|m| areas::read(world, m)).collect(),
+            areas: read_areas(world),
         }
     }
 
     /// What a state shows on its own: mean speed, polarisation, overlapping pairs and
     /// obstacle penetrations.
-    fn instant(&mut self, world: &World, obstacles: Option<&ObstacleIndex>) -> (f64, f64, u64, u64) {
+    fn instant(&mut self, world: &World<V>, obstacles: Option<&ObstacleIndex>) -> (f64, f64, u64, u64) {
         let a = &world.agents;
         let n = a.len();
         // Serial, in id order: the float means depend neither on the thread count nor on a
         // spatial reordering of the rows.
         let mut speed_sum = 0.0f64;
-        let mut heading = (0.0f64, 0.0f64);
+        let mut heading = [0.0f64; 3];
         let mut moving = 0u64;
         let order = a.id_order();
         let rows: Box<dyn Iterator<Item = usize>> = match &order {
@@ -402,26 +405,30 @@ impl MetricsCollector {
             speed_sum += s as f64;
             if s > 0.0 {
                 let h = norm(*v);
-                heading.0 += h.x as f64;
-                heading.1 += h.y as f64;
+                for (axis, sum) in heading.iter_mut().enumerate().take(V::DIMENSIONS) {
+                    *sum += h.axis(axis) as f64;
+                }
                 moving += 1;
             }
         }
         let mean_speed = if n > 0 { speed_sum / n as f64 } else { 0.0 };
         let polarisation = if moving > 0 {
-            (heading.0 * heading.0 + heading.1 * heading.1).sqrt() / moving as f64
+            // The same sum of squares in the plane (its third term is +0.0).
+            (heading[0] * heading[0] + heading[1] * heading[1] + heading[2] * heading[2]).sqrt()
+                / moving as f64
         } else {
             0.0
         };
         let overlap_pairs = overlaps::count(&mut self.index, world, &self.targeted);
-        let obstacle_penetrations = match obstacles {
-            Some(oi) => a
+        let obstacle_penetrations = match (obstacles, world.as_plane()) {
+            (Some(oi), Some(world)) => world
+                .agents
                 .position
                 .par_iter()
                 .zip(&a.radius)
                 .filter(|&(&p, &r)| penetration(oi, &world.obstacles, p, r) > PENETRATION_TOLERANCE)
                 .count() as u64,
-            None => 0,
+            _ => 0,
         };
         (mean_speed, polarisation, overlap_pairs, obstacle_penetrations)
     }
@@ -437,7 +444,7 @@ impl MetricsCollector {
     }
 
     /// The summary of everything observed so far.
-    pub fn summary(&self, world: &World) -> Summary {
+    pub fn summary(&self, world: &World<V>) -> Summary {
         let mut s = self.state.summary.clone();
         s.time_s = world.time_s();
         s.agents_active = world.agents.len() as u64;
@@ -473,7 +480,7 @@ impl MetricsCollector {
 
     /// Agents with a goal, not within `goal_radius` of it, that moved less than
     /// `stuck_distance` since the last window boundary.
-    fn count_stuck(&self, world: &World) -> u64 {
+    fn count_stuck(&self, world: &World<V>) -> u64 {
         let a = &world.agents;
         let t = world.time_s();
         let mut stuck = 0;
@@ -496,9 +503,15 @@ impl MetricsCollector {
     }
 }
 
+/// Each measurement area's reading now, in `[[measure]]` order (areas are planar: none in
+/// space).
+fn read_areas<V: Vector>(world: &World<V>) -> Vec<AreaReading> {
+    world.as_plane().map_or_else(Vec::new, |w| w.measures.iter().map(|m| areas::read(w, m)).collect())
+}
+
 /// Where agent row `i` is trying to get to, if it has a destination: the target of its
 /// group's first seek, arrive or random walk, or the last node of a `once` path.
-pub fn goal_of(world: &World, i: usize, time_s: f64) -> Option<Vec2> {
+pub fn goal_of<V: Vector>(world: &World<V>, i: usize, time_s: f64) -> Option<V> {
     let group = &world.groups[world.agents.group[i] as usize];
     group.behaviours.iter().find_map(|b| match b.behaviour {
         Behaviour::Seek { target }

@@ -5,15 +5,15 @@
 use rayon::prelude::*;
 
 use super::PENETRATION_TOLERANCE;
-use crate::index::SpatialIndex;
+use crate::index::{Point, SpatialIndex};
 use crate::world::World;
 
 /// Pairs closer than the sum of their radii, each counted once (by the lower id). Builds
 /// `index` for this tick (`touching` reuses it).
-pub(super) fn count(index: &mut SpatialIndex, world: &World, targeted: &[bool]) -> u64 {
+pub(super) fn count<V: Point>(index: &mut SpatialIndex<V>, world: &World<V>, targeted: &[bool]) -> u64 {
     let a = &world.agents;
     let max_r = a.radius.iter().copied().fold(0.0f32, f32::max);
-    // A grid with cells as wide as the widest pair's reach: a query reads 3 × 3 cells of a
+    // A grid with cells as wide as the widest pair's reach: a query reads 3 × 3 (× 3) cells of a
     // fraction of an agent each, where a k-d query would scan whole 64-point leaves. The
     // count is exact with either index.
     index.build_with_cell(&world.bounds, &a.position, &a.id, &a.group, targeted, 2.0 * max_r);
@@ -40,7 +40,7 @@ pub(super) fn count(index: &mut SpatialIndex, world: &World, targeted: &[bool]) 
 
 /// The pairs of ids (lower first) whose bodies overlap by more than `PENETRATION_TOLERANCE`,
 /// from the grid `count` built this tick; in row order, which `SteerBenchState::observe` sorts.
-pub(super) fn touching(index: &SpatialIndex, world: &World) -> Vec<(u32, u32)> {
+pub(super) fn touching<V: Point>(index: &SpatialIndex<V>, world: &World<V>) -> Vec<(u32, u32)> {
     let a = &world.agents;
     let max_r = a.radius.iter().copied().fold(0.0f32, f32::max);
     (0..a.len())

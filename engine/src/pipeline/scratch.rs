@@ -70,7 +70,7 @@ fn plane_mut<V: Vector>(column: &mut Vec<V>) -> Option<&mut Vec<Vec2>> {
 
 /// The world as a planar world; `None` in space.
 pub(super) fn plane_world<V: Vector>(world: &mut World<V>) -> Option<&mut World<Vec2>> {
-    (world as &mut dyn Any).downcast_mut()
+    world.as_plane_mut()
 }
 
 /// The bounds as planar bounds; `None` in space.

@@ -6,13 +6,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::Pipeline;
+use crate::index::Point;
 
 /// How long a helper worker inside [`Pipeline::enter`] keeps looking for work before it backs
 /// off to 100 µs sleeps: far longer than any gap inside a tick, far shorter than a pause for
 /// output between ticks.
 pub const STAY_AWAKE: Duration = Duration::from_millis(1);
 
-impl Pipeline {
+impl<V: Point> Pipeline<V> {
     /// Runs `f` on this pipeline's worker threads.
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         self.pool.install(f)
@@ -38,7 +39,7 @@ impl Pipeline {
     /// [`STAY_AWAKE`] (file output between ticks, say) backs off to short sleeps. Results
     /// are the same bits either way: which thread runs which piece never changes a result.
     /// Measurements: docs/benchmarks.md.
-    pub fn enter<R: Send>(&mut self, f: impl FnOnce(&mut Pipeline) -> R + Send) -> R {
+    pub fn enter<R: Send>(&mut self, f: impl FnOnce(&mut Pipeline<V>) -> R + Send) -> R {
         let pool = self.pool();
         let keep_awake = self.keep_awake;
         enter_pool(&pool, keep_awake, || f(self))

@@ -155,6 +155,9 @@ pub enum Metric {
     /// Gate `i`'s flow while the crowd passes: crossings − 1 over the time from its first
     /// crossing to its last (summary only).
     GatePassage(usize),
+    /// The lowest, mean or highest distance of group `i`'s live agents from their target: the
+    /// target of the group's first behaviour that has one (`groups.NAME.target_distance.*`).
+    GroupTargetDistance(usize, Stat),
 }
 
 /// Which statistic of a group's agents a metric reads.
@@ -218,7 +221,7 @@ pub const SUMMARY_METRICS: [&str; 6] = [
 
 impl Metric {
     /// The metric called `name`: a plain one, `gates.NAME.crossings|per_s|passage_per_s|flow`,
-    /// `measures.NAME.count|density|speed`, or `groups.NAME.speed|max_speed.min|mean|max`.
+    /// `measures.NAME.count|density|speed`, or `groups.NAME.speed|max_speed|target_distance.min|mean|max`.
     pub fn parse(name: &str, names: &SceneNames) -> Option<Metric> {
         let plain = [
             Metric::AgentsActive,
@@ -257,6 +260,7 @@ impl Metric {
             return match what {
                 "speed" => Some(Metric::GroupSpeed(g, stat)),
                 "max_speed" => Some(Metric::GroupMaxSpeed(g, stat)),
+                "target_distance" => Some(Metric::GroupTargetDistance(g, stat)),
                 _ => None,
             };
         }
@@ -285,7 +289,7 @@ impl Metric {
             }
         }
         for g in names.groups {
-            for what in ["speed", "max_speed"] {
+            for what in ["speed", "max_speed", "target_distance"] {
                 for (_, stat) in Stat::ALL {
                     out.push(format!("groups.{g}.{what}.{stat}"));
                 }
@@ -324,6 +328,9 @@ impl Metric {
             Metric::SteerBenchScore => "steerbench.score".into(),
             Metric::GroupSpeed(i, s) => format!("groups.{}.speed.{}", group(*i), s.name()),
             Metric::GroupMaxSpeed(i, s) => format!("groups.{}.max_speed.{}", group(*i), s.name()),
+            Metric::GroupTargetDistance(i, s) => {
+                format!("groups.{}.target_distance.{}", group(*i), s.name())
+            }
         }
     }
 

@@ -12,13 +12,18 @@
 //! and an ignored test holds it within 25 % at 10k and 1M agents.
 
 use super::Scenario;
+use crate::math::Vector;
 
 /// Memory of a run with no agents (the program, its thread pool, the scenario): 8 MiB.
 pub const BASE_BYTES: u64 = 8 << 20;
 /// Per agent, whatever its group: columns and pipeline scratch (measured: 478 bytes per agent
 /// for the zombies at 1M agents with 8 neighbour slots, less 8 × 16 for the slots).
 pub const AGENT_BYTES: u64 = 350;
-/// Per neighbour slot of an agent (`max_neighbours`): a row index, a distance² and an offset.
+/// Per agent of a run in space (measured: 1.13 GB peak for 1M agents with 32 neighbour slots
+/// in `bench/benches/space.rs`, less 32 × 20 for the slots).
+pub const AGENT_BYTES_IN_SPACE: u64 = 490;
+/// Per neighbour slot of an agent (`max_neighbours`): a row index, a distance² and an offset
+/// (4 bytes more in space, whose offsets have z).
 pub const NEIGHBOUR_SLOT_BYTES: u64 = 16;
 /// Per neighbour slot, when the scenario reuses sensing candidates (`sensing_skin > 0`).
 pub const CANDIDATE_SLOT_BYTES: u64 = 10;
@@ -39,11 +44,15 @@ impl MemoryEstimate {
     }
 }
 
-impl Scenario {
+impl<V: Vector> Scenario<V> {
     /// The estimated peak memory of a run of this scenario (see the module documentation).
     pub fn memory_estimate(&self) -> MemoryEstimate {
-        let slot = NEIGHBOUR_SLOT_BYTES + if self.sensing_skin > 0.0 { CANDIDATE_SLOT_BYTES } else { 0 };
-        let per_agent = |g: usize| AGENT_BYTES + slot * self.groups[g].group.max_neighbours as u64;
+        let space = V::DIMENSIONS == 3;
+        let slot = NEIGHBOUR_SLOT_BYTES
+            + if space { 4 } else { 0 }
+            + if self.sensing_skin > 0.0 { CANDIDATE_SLOT_BYTES } else { 0 };
+        let agent = if space { AGENT_BYTES_IN_SPACE } else { AGENT_BYTES };
+        let per_agent = |g: usize| agent + slot * self.groups[g].group.max_neighbours as u64;
         let initial = self.groups.iter().enumerate().map(|(g, spec)| (spec.count as u64, per_agent(g)));
         let spawned = self.sources.iter().map(|s| (s.max as u64, per_agent(s.group as usize)));
         let bursts = self.events.iter().filter_map(|e| match e.action {

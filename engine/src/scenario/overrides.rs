@@ -27,6 +27,7 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::math::Vector;
 use crate::scenario::bulk::Placeholders;
 pub use crate::scenario::error::{KeyError, ValueError};
 use crate::scenario::{MAX_AGENTS, Scenario, ScenarioError, nearest_word};
@@ -268,14 +269,28 @@ pub fn check_unique(overrides: &[Override]) -> Result<(), ScenarioError> {
 /// Reads a scenario file and applies `overrides` before validation. With no overrides this is
 /// exactly [`Scenario::load`]. The scenario's `content_hash` is always that of the file.
 pub fn load(path: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
-    // Read once: the file is validated alone, then with the overrides applied to its text.
-    let (file, text) = crate::scenario::read_source(path, "a scenario file (.toml)")?;
-    parse(&text, &file, overrides)
+    load_as(path, overrides)
 }
 
-/// Validates scenario `text` (named `origin`) with `overrides` applied.
+/// [`load`] for a scenario whose points are `V`s (`Vec3`: a scenario in space).
+pub fn load_as<V: Vector>(path: &Path, overrides: &[Override]) -> Result<Scenario<V>, ScenarioError> {
+    // Read once: the file is validated alone, then with the overrides applied to its text.
+    let (file, text) = crate::scenario::read_source(path, "a scenario file (.toml)")?;
+    parse_as(&text, &file, overrides)
+}
+
+/// Validates planar scenario `text` (named `origin`) with `overrides` applied.
 pub fn parse(text: &str, origin: &str, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
-    let base = Scenario::parse(text, origin)?;
+    parse_as(text, origin, overrides)
+}
+
+/// [`parse`] for a scenario whose points are `V`s (`Vec3`: a scenario in space).
+pub fn parse_as<V: Vector>(
+    text: &str,
+    origin: &str,
+    overrides: &[Override],
+) -> Result<Scenario<V>, ScenarioError> {
+    let base = Scenario::<V>::parse_as(text, origin)?;
     if overrides.is_empty() {
         return Ok(base);
     }
@@ -284,7 +299,11 @@ pub fn parse(text: &str, origin: &str, overrides: &[Override]) -> Result<Scenari
 
 /// `base` is `text` validated without overrides: a file must be valid on its own, so every
 /// problem found after applying the overrides is theirs.
-fn apply(base: &Scenario, text: &str, overrides: &[Override]) -> Result<Scenario, ScenarioError> {
+fn apply<V: Vector>(
+    base: &Scenario<V>,
+    text: &str,
+    overrides: &[Override],
+) -> Result<Scenario<V>, ScenarioError> {
     check_unique(overrides)?;
     let origin = base.origin.as_str();
     // Long point lists stand aside as placeholders while the document is edited, so that an
@@ -326,7 +345,7 @@ fn apply(base: &Scenario, text: &str, overrides: &[Override]) -> Result<Scenario
         Some(l) => l.restore(&new_text),
         None => new_text,
     };
-    match Scenario::parse(&new_text, origin) {
+    match Scenario::<V>::parse_as(&new_text, origin) {
         Ok(mut s) => {
             s.content_hash = base.content_hash;
             s.overrides = canonical(overrides);

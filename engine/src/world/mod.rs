@@ -139,6 +139,17 @@ impl<V: Vector> World<V> {
         }
     }
 
+    /// This world as a planar one; `None` in space. What only the plane has (walls, doors,
+    /// exits, gates, measurement areas, sources, waiting areas, events) is reached through it.
+    pub fn as_plane(&self) -> Option<&World<Vec2>> {
+        (self as &dyn std::any::Any).downcast_ref()
+    }
+
+    /// [`World::as_plane`], to change.
+    pub fn as_plane_mut(&mut self) -> Option<&mut World<Vec2>> {
+        (self as &mut dyn std::any::Any).downcast_mut()
+    }
+
     /// Simulated time at the start of the next tick, in seconds.
     pub fn time_s(&self) -> f64 {
         self.tick as f64 * self.dt as f64

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use throng_engine::World;
+use throng_engine::math::Vector;
 use throng_engine::metrics::TickMetrics;
 
 use super::super::Seconds;
@@ -25,9 +26,9 @@ pub struct MetricsParquet {
 impl MetricsParquet {
     /// Opens the metrics file of a run: a new file, or, for a run resumed at tick
     /// `resumed_at`, the file it was writing, cut after that tick's row.
-    pub fn open(
+    pub fn open<V: Vector>(
         path: &Path,
-        world: &World,
+        world: &World<V>,
         run: &RunInfo,
         resumed_at: Option<u64>,
     ) -> Result<MetricsParquet> {
@@ -58,7 +59,7 @@ impl MetricsParquet {
     }
 
     /// Writes the row of `m`; `world` is the state it was observed on (for the events column).
-    pub fn write(&mut self, m: &TickMetrics, world: &World) -> Result<()> {
+    pub fn write<V: Vector>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
         let time: f64 = self.seconds.at(m.tick).parse()?;
         let row = values(m, world);
         let cells: Vec<Cell> = row

@@ -9,22 +9,27 @@ use std::path::Path;
 use anyhow::{Result, bail};
 use parquet::data_type::ByteArray;
 use throng_engine::World;
+use throng_engine::math::Vector;
 
 use super::super::Seconds;
 use super::super::frame::Frame;
 use super::super::meta::RunInfo;
-use super::super::trace::TRACE_COLUMNS;
+use super::super::trace::trace_columns;
 use super::footer::{self, ContinueParquet};
 use super::table::{Column, GroupSize, Kind, ParquetTable, Values};
 
 /// Row groups end after this many rows or traced ticks.
 const GROUP: GroupSize = GroupSize { rows: 1 << 20, batches: 1000 };
 
-/// The columns, named as the CSV trace's ([`TRACE_COLUMNS`]).
-fn columns() -> Vec<Column> {
-    use Kind::*;
-    let kinds = [Int, F64Repeated, Int, Text, F32, F32, F32, F32, F32];
-    TRACE_COLUMNS.iter().zip(kinds).map(|(name, kind)| Column::new(*name, kind)).collect()
+/// The columns of a run in `dimensions`, named as the CSV trace's ([`trace_columns`]).
+fn columns(dimensions: usize) -> Vec<Column> {
+    let kind = |name: &str| match name {
+        "tick" | "id" => Kind::Int,
+        "time_s" => Kind::F64Repeated,
+        "group" => Kind::Text,
+        _ => Kind::F32,
+    };
+    trace_columns(dimensions).iter().map(|name| Column::new(*name, kind(name))).collect()
 }
 
 /// A trace being written to Parquet.
@@ -38,9 +43,9 @@ pub struct TraceParquet {
 impl TraceParquet {
     /// Opens the trace of a run tracing every `every` ticks: a new file, or, for a run resumed
     /// at tick `resumed_at`, the file it was writing, cut after that tick's rows.
-    pub fn open(
+    pub fn open<V: Vector>(
         path: &Path,
-        world: &World,
+        world: &World<V>,
         run: &RunInfo,
         every: u64,
         resumed_at: Option<u64>,
@@ -48,11 +53,11 @@ impl TraceParquet {
         let mut key_values = run.key_values("throng trace");
         key_values.push(("throng.trace_every".into(), every.to_string()));
         let table = match resumed_at {
-            None => ParquetTable::create(path, "trace file", columns(), &key_values, GROUP)?,
+            None => ParquetTable::create(path, "trace file", columns(V::DIMENSIONS), &key_values, GROUP)?,
             Some(tick) => footer::continue_file(
                 path,
                 "trace file",
-                columns(),
+                columns(V::DIMENSIONS),
                 &key_values,
                 GROUP,
                 ContinueParquet {
@@ -71,19 +76,34 @@ impl TraceParquet {
         let n = frame.len();
         // The time as the step was written (0.3, not 0.30000000000000004).
         let time: f64 = self.seconds.at(frame.tick).parse()?;
-        let [
-            Values::Int(tick),
-            Values::F64(time_s),
-            Values::Int(id),
-            Values::Text(group),
-            Values::F32(x),
-            Values::F32(y),
-            Values::F32(vx),
-            Values::F32(vy),
-            Values::F32(radius),
-        ] = self.table.values_mut()
-        else {
-            bail!("the trace's columns are not the trace's");
+        let (tick, time_s, id, group, x, y, z, vx, vy, vz, radius) = match self.table.values_mut() {
+            [
+                Values::Int(tick),
+                Values::F64(time_s),
+                Values::Int(id),
+                Values::Text(group),
+                Values::F32(x),
+                Values::F32(y),
+                Values::F32(vx),
+                Values::F32(vy),
+                Values::F32(radius),
+            ] if frame.z.is_empty() => (tick, time_s, id, group, x, y, None, vx, vy, None, radius),
+            [
+                Values::Int(tick),
+                Values::F64(time_s),
+                Values::Int(id),
+                Values::Text(group),
+                Values::F32(x),
+                Values::F32(y),
+                Values::F32(z),
+                Values::F32(vx),
+                Values::F32(vy),
+                Values::F32(vz),
+                Values::F32(radius),
+            ] if !frame.z.is_empty() || n == 0 => {
+                (tick, time_s, id, group, x, y, Some(z), vx, vy, Some(vz), radius)
+            }
+            _ => bail!("the trace's columns are not the trace's"),
         };
         tick.extend(std::iter::repeat_n(frame.tick as i64, n));
         time_s.extend(std::iter::repeat_n(time, n));
@@ -94,6 +114,10 @@ impl TraceParquet {
         y.extend(frame.position.iter().map(|p| p.y + 0.0));
         vx.extend(frame.velocity.iter().map(|v| v.x + 0.0));
         vy.extend(frame.velocity.iter().map(|v| v.y + 0.0));
+        if let (Some(z), Some(vz)) = (z, vz) {
+            z.extend(frame.z.iter().map(|c| c + 0.0));
+            vz.extend(frame.vz.iter().map(|c| c + 0.0));
+        }
         radius.extend(frame.radius.iter().map(|r| r + 0.0));
         self.table.end_batch()
     }

@@ -31,7 +31,7 @@ impl<V: Vector> Validator<'_, V> {
             return self.fail(
                 &[Key("dimensions")],
                 if dimensions == 3 {
-                    "a scenario in space (`dimensions = 3`): this command runs planar scenarios only so far (`throng check` reads it, and the engine's library runs it: `Scenario::<Vec3>::load_in_space`)"
+                    "a scenario in space (`dimensions = 3`): this command reads planar scenarios only so far (`throng check`, `run`, `record`, `verify` and `test` take scenarios in space)"
                 } else {
                     "a planar scenario where one in space (`dimensions = 3`) was expected"
                 },
@@ -51,6 +51,12 @@ impl<V: Vector> Validator<'_, V> {
                 return self.fail(
                     &[Key(key)],
                     format!("`{key}` is planar: a scenario with `dimensions = 3` cannot have it yet (walls, exits, gates, measurement areas, sources, waiting areas and events are built for the plane)"),
+                );
+            }
+            if let Some(e) = raw.expect.iter().position(|e| e.region.is_some()) {
+                return self.fail(
+                    &[Key("expect"), Seg::Index(e), Key("region")],
+                    "an expectation's region is planar so far: in space, expect on metrics (e.g. `polarisation`, `overlap_pairs`, `groups.NAME.target_distance.max`)",
                 );
             }
             for (g, group) in raw.groups.iter().enumerate() {

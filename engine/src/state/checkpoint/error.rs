@@ -59,6 +59,20 @@ pub enum CheckpointError {
         /// The engine version in the file.
         found: String,
     },
+    /// The run it holds is of other dimensions than the one resuming it (a run in space
+    /// resumed as a planar one, or the other way).
+    #[error(
+        "{path}: the checkpoint holds a run in {} ({found} dimensions); this run is in {} ({expected} dimensions)",
+        space_of(*found as usize), space_of(*expected)
+    )]
+    Dimensions {
+        /// The checkpoint file.
+        path: String,
+        /// The dimensions in the file.
+        found: u32,
+        /// The dimensions of the run resuming it.
+        expected: usize,
+    },
     /// The columns the header lists differ from this engine's: the file was written by an
     /// engine with other state columns, although its payload decoded.
     #[error("{path}: the state layout differs from this engine's: {detail}")]
@@ -102,4 +116,9 @@ pub enum CheckpointError {
         /// What does not decode or fit.
         message: String,
     },
+}
+
+/// "the plane" or "space", for `dimensions`.
+fn space_of(dimensions: usize) -> &'static str {
+    if dimensions == 3 { "space" } else { "the plane" }
 }

@@ -3,22 +3,33 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Checkpoint, CheckpointError, EXTENSION, RunIdentity, decode, encode};
+use super::{Checkpoint, CheckpointError, EXTENSION, Header, RunIdentity, decode, decode_header, encode};
+use crate::math::Vector;
 use crate::metrics::MetricsState;
 use crate::state::files::write_atomically;
 use crate::world::World;
 
-/// Reads and decodes a checkpoint file.
-pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
+/// Reads and decodes a checkpoint file of a run in `V`'s dimensions.
+pub fn load<V: Vector>(path: &Path) -> Result<Checkpoint<V>, CheckpointError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| CheckpointError::Io {
-        path: name.clone(),
+    decode(&read(path)?, &name)
+}
+
+/// Reads a checkpoint file's header (every check on the header and both checksums pass), for
+/// a program that must know the run's plan or dimensions before loading its state.
+pub fn load_header(path: &Path) -> Result<Header, CheckpointError> {
+    let name = path.display().to_string();
+    Ok(decode_header(&read(path)?, &name)?.0)
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, CheckpointError> {
+    std::fs::read(path).map_err(|e| CheckpointError::Io {
+        path: path.display().to_string(),
         message: match e.kind() {
             std::io::ErrorKind::NotFound => "no such file".into(),
             _ => format!("cannot read: {e}"),
         },
-    })?;
-    decode(&bytes, &name)
+    })
 }
 
 /// The file name of the checkpoint at `tick` in a checkpoint directory.
@@ -47,10 +58,10 @@ pub fn latest_in(dir: &Path) -> std::io::Result<Option<PathBuf>> {
 }
 
 /// Saves a checkpoint of `world` (and the run's metrics state) atomically.
-pub fn save(
+pub fn save<V: Vector>(
     path: &Path,
-    world: &World,
-    metrics: Option<&MetricsState>,
+    world: &World<V>,
+    metrics: Option<&MetricsState<V>>,
     run: &RunIdentity<'_>,
 ) -> std::io::Result<()> {
     write_atomically(path, &encode(world, metrics, run))

@@ -11,11 +11,12 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `THRONGCK` |
-//! | 4 | format version (u32, currently 4; versions 1 to 3 are still read) |
+//! | 4 | format version (u32, currently 5; versions 1 to 4 are still read) |
 //! | 2 + n | engine version (u16 length, UTF-8) |
 //! | 32 | BLAKE3 of the scenario file |
 //! | 4 + … | overrides: u32 count, then each as u32 length + UTF-8 `key = value` (sorted) |
 //! | 4 + n | (version 3) the run's plan: u32 length + UTF-8, empty when none |
+//! | 4 | (version 5) the dimensions of the run's space: u32, 2 (the plane) or 3; earlier versions are planar |
 //! | 4 + … | state layout: u32 count, then each column name as u16 length + UTF-8 |
 //! | 8 + 8 | tick, seed (u64) |
 //! | 8 | payload length (u64) |
@@ -34,6 +35,7 @@
 //! it either; a resumed pipeline reorders again on its own schedule, which changes no result.
 
 use crate::expect::WatchState;
+use crate::math::Vector;
 use crate::metrics::MetricsState;
 use crate::state::fields;
 use crate::world::World;
@@ -42,14 +44,15 @@ mod error;
 mod files;
 
 pub use error::CheckpointError;
-pub use files::{file_name, latest_in, load, save};
+pub use files::{file_name, latest_in, load, load_header, save};
 
 /// The 8 bytes every checkpoint starts with; a file without them is
 /// [`CheckpointError::NotACheckpoint`].
 pub const MAGIC: &[u8; 8] = b"THRONGCK";
 /// The checkpoint format this engine writes (it also reads version 1, which has no metrics,
-/// version 2, which has no plan, and version 3, which has no expectations' state).
-pub const FORMAT_VERSION: u32 = 4;
+/// version 2, which has no plan, version 3, which has no expectations' state, and version 4,
+/// which does not say its dimensions: it is planar).
+pub const FORMAT_VERSION: u32 = 5;
 /// The engine version written into checkpoints and golden files.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The file extension of checkpoints written by `throng run --checkpoint-every`.
@@ -69,6 +72,9 @@ pub struct Header {
     /// What the run was asked to do, as its program wrote it (empty when none, and in files
     /// of format versions 1 and 2); see the module documentation.
     pub plan: String,
+    /// The dimensions of the run's space: 2 (the plane; every file before format version 5)
+    /// or 3.
+    pub dimensions: u32,
     /// The state's columns (see [`fields::layout`]).
     pub layout: Vec<String>,
     /// The world's tick when saved (ticks completed); it must equal the decoded world's.
@@ -85,16 +91,16 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// A decoded checkpoint.
+/// A decoded checkpoint of a run in the plane (`V = Vec2`) or in space.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Checkpoint {
+pub struct Checkpoint<V = crate::math::Vec2> {
     /// What the file says about itself: versions, scenario hash, overrides, layout.
     pub header: Header,
     /// The saved state, agent rows in id order: step it to go on with the run.
-    pub world: World,
+    pub world: World<V>,
     /// The metrics state of the run that wrote it; `None` if it observed no metrics (or the
     /// file is of format version 1).
-    pub metrics: Option<MetricsState>,
+    pub metrics: Option<MetricsState<V>>,
     /// What the run's expectations had seen; `None` if it watched none (or the file is older
     /// than format version 4).
     pub watch: Option<WatchState>,
@@ -102,14 +108,18 @@ pub struct Checkpoint {
 
 /// The bytes of a checkpoint of `world`, with the run's metrics state if it observes metrics,
 /// tied to `run`.
-pub fn encode(world: &World, metrics: Option<&MetricsState>, run: &RunIdentity<'_>) -> Vec<u8> {
+pub fn encode<V: Vector>(
+    world: &World<V>,
+    metrics: Option<&MetricsState<V>>,
+    run: &RunIdentity<'_>,
+) -> Vec<u8> {
     encode_as(ENGINE_VERSION, FORMAT_VERSION, world, metrics, None, run)
 }
 
 /// [`encode`], with what the run's expectations have seen.
-pub fn encode_watched(
-    world: &World,
-    metrics: Option<&MetricsState>,
+pub fn encode_watched<V: Vector>(
+    world: &World<V>,
+    metrics: Option<&MetricsState<V>>,
     watch: Option<&WatchState>,
     run: &RunIdentity<'_>,
 ) -> Vec<u8> {
@@ -128,11 +138,11 @@ pub struct RunIdentity<'a> {
     pub plan: &'a str,
 }
 
-fn encode_as(
+fn encode_as<V: Vector>(
     engine_version: &str,
     format_version: u32,
-    world: &World,
-    metrics: Option<&MetricsState>,
+    world: &World<V>,
+    metrics: Option<&MetricsState<V>>,
     watch: Option<&WatchState>,
     run: &RunIdentity<'_>,
 ) -> Vec<u8> {
@@ -160,6 +170,9 @@ fn encode_as(
     if format_version >= 3 {
         out.extend_from_slice(&(plan.len() as u32).to_le_bytes());
         out.extend_from_slice(plan.as_bytes());
+    }
+    if format_version >= 5 {
+        out.extend_from_slice(&(V::DIMENSIONS as u32).to_le_bytes());
     }
     out.extend_from_slice(&(layout.len() as u32).to_le_bytes());
     for c in &layout {
@@ -214,9 +227,61 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Decodes a checkpoint's bytes: every structural check and both checksums, then the state.
+/// Decodes a checkpoint's bytes: every structural check and both checksums, then the state,
+/// which must be of `V`'s dimensions. `path` names the file in errors.
+pub fn decode<V: Vector>(bytes: &[u8], path: &str) -> Result<Checkpoint<V>, CheckpointError> {
+    let (header, payload) = decode_header(bytes, path)?;
+    let p = || path.to_string();
+    if header.dimensions as usize != V::DIMENSIONS {
+        return Err(CheckpointError::Dimensions {
+            path: p(),
+            found: header.dimensions,
+            expected: V::DIMENSIONS,
+        });
+    }
+    let format_version = header.format_version;
+    let decode_error = |message: String| CheckpointError::Decode { path: p(), message };
+    let (world, rest) = postcard::take_from_bytes::<World<V>>(payload).map_err(|e| {
+        decode_error(format!("{e}: the state layout of the engine that wrote it probably differs"))
+    })?;
+    let (metrics, rest): (Option<MetricsState<V>>, &[u8]) = match format_version {
+        1 => (None, rest),
+        _ => postcard::take_from_bytes(rest)
+            .map_err(|_| decode_error("the metrics state after the world does not decode".into()))?,
+    };
+    let (watch, rest): (Option<WatchState>, &[u8]) = match format_version {
+        1..=3 => (None, rest),
+        _ => postcard::take_from_bytes(rest)
+            .map_err(|_| decode_error("the expectations' state after the metrics does not decode".into()))?,
+    };
+    if !rest.is_empty() {
+        return Err(decode_error(format!(
+            "{} bytes left over: the state layout of the engine that wrote it differs",
+            rest.len()
+        )));
+    }
+    let here = fields::layout(&world);
+    if here != header.layout {
+        let missing: Vec<&str> =
+            header.layout.iter().filter(|c| !here.contains(c)).map(String::as_str).collect();
+        let extra: Vec<&str> =
+            here.iter().filter(|c| !header.layout.contains(c)).map(String::as_str).collect();
+        return Err(CheckpointError::Layout {
+            path: p(),
+            detail: format!(
+                "columns only in the checkpoint: [{}]; only in this engine: [{}]",
+                missing.join(", "),
+                extra.join(", ")
+            ),
+        });
+    }
+    check_world(&world, &header).map_err(|message| CheckpointError::Decode { path: p(), message })?;
+    Ok(Checkpoint { header, world, metrics, watch })
+}
+
+/// A checkpoint's header, every structural check and both checksums passed, and its payload.
 /// `path` names the file in errors.
-pub fn decode(bytes: &[u8], path: &str) -> Result<Checkpoint, CheckpointError> {
+pub fn decode_header<'a>(bytes: &'a [u8], path: &str) -> Result<(Header, &'a [u8]), CheckpointError> {
     let p = || path.to_string();
     if bytes.len() < MAGIC.len() {
         if MAGIC.starts_with(bytes) {
@@ -250,6 +315,10 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Checkpoint, CheckpointError> {
             let n = r.u32("plan")? as usize;
             r.text(n, "plan")?
         }
+    };
+    let dimensions = match format_version {
+        1..=4 => 2,
+        _ => r.u32("dimensions")?,
     };
     let count = r.u32("column count")? as usize;
     let mut layout = Vec::new();
@@ -285,6 +354,7 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Checkpoint, CheckpointError> {
         scenario_hash,
         overrides,
         plan,
+        dimensions,
         layout,
         tick,
         seed,
@@ -294,48 +364,12 @@ pub fn decode(bytes: &[u8], path: &str) -> Result<Checkpoint, CheckpointError> {
     if header.engine_version != ENGINE_VERSION {
         return Err(CheckpointError::EngineVersion { path: p(), found: header.engine_version });
     }
-    let decode_error = |message: String| CheckpointError::Decode { path: p(), message };
-    let (world, rest) = postcard::take_from_bytes::<World>(payload).map_err(|e| {
-        decode_error(format!("{e}: the state layout of the engine that wrote it probably differs"))
-    })?;
-    let (metrics, rest): (Option<MetricsState>, &[u8]) = match format_version {
-        1 => (None, rest),
-        _ => postcard::take_from_bytes(rest)
-            .map_err(|_| decode_error("the metrics state after the world does not decode".into()))?,
-    };
-    let (watch, rest): (Option<WatchState>, &[u8]) = match format_version {
-        1..=3 => (None, rest),
-        _ => postcard::take_from_bytes(rest)
-            .map_err(|_| decode_error("the expectations' state after the metrics does not decode".into()))?,
-    };
-    if !rest.is_empty() {
-        return Err(decode_error(format!(
-            "{} bytes left over: the state layout of the engine that wrote it differs",
-            rest.len()
-        )));
-    }
-    let here = fields::layout(&world);
-    if here != header.layout {
-        let missing: Vec<&str> =
-            header.layout.iter().filter(|c| !here.contains(c)).map(String::as_str).collect();
-        let extra: Vec<&str> =
-            here.iter().filter(|c| !header.layout.contains(c)).map(String::as_str).collect();
-        return Err(CheckpointError::Layout {
-            path: p(),
-            detail: format!(
-                "columns only in the checkpoint: [{}]; only in this engine: [{}]",
-                missing.join(", "),
-                extra.join(", ")
-            ),
-        });
-    }
-    check_world(&world, &header).map_err(|message| CheckpointError::Decode { path: p(), message })?;
-    Ok(Checkpoint { header, world, metrics, watch })
+    Ok((header, payload))
 }
 
 /// Consistency checks on a decoded world, so that a bad file is an error here and never a
 /// panic mid-tick.
-fn check_world(world: &World, header: &Header) -> Result<(), String> {
+fn check_world<V: Vector>(world: &World<V>, header: &Header) -> Result<(), String> {
     if world.tick != header.tick || world.seed != header.seed {
         return Err("the header's tick or seed disagrees with the state".into());
     }

@@ -2,6 +2,12 @@
 //! flipped byte, the plan, and run matching.
 use super::*;
 use crate::Scenario;
+use crate::math::{Vec2, Vec3};
+
+/// [`super::decode`] of a planar run (the tests' worlds are planar).
+fn decode(bytes: &[u8], path: &str) -> Result<Checkpoint, CheckpointError> {
+    super::decode::<Vec2>(bytes, path)
+}
 
 fn id<'a>(scenario_hash: &'a [u8; 32], overrides: &'a [String]) -> RunIdentity<'a> {
     RunIdentity { scenario_hash, overrides, plan: "" }
@@ -137,7 +143,7 @@ fn every_truncation_and_every_flipped_byte_is_an_error() {
 }
 
 /// Forged length fields (the override count, an override's length, the plan's length, the
-/// column count, the payload length), with the header checksum recomputed so only the
+/// column count, the payload length) and dimensions, with the header checksum recomputed so only the
 /// length is wrong: each is an error, never a panic or a huge allocation.
 #[test]
 fn forged_length_fields_are_errors() {
@@ -149,7 +155,8 @@ fn forged_length_fields_are_errors() {
     let count_at = 8 + 4 + 2 + version_len + 32;
     let override_len_at = count_at + 4;
     let plan_len_at = override_len_at + 4 + "a = 1".len();
-    let columns_at = plan_len_at + 4 + 2;
+    let dimensions_at = plan_len_at + 4 + 2;
+    let columns_at = dimensions_at + 4;
     let header_end = bytes.len() - decode(&bytes, "x").expect("decodes").header.payload_len as usize - 32;
     let payload_len_at = header_end - 32 - 8;
     // The offsets hold what they should before forging.
@@ -164,7 +171,9 @@ fn forged_length_fields_are_errors() {
         (1, 5, 2, h.layout.len() as u64)
     );
     assert_eq!(read(payload_len_at, 8), h.payload_len);
+    assert_eq!(read(dimensions_at, 4), 2);
     for (what, at, width) in [
+        ("dimensions", dimensions_at, 4),
         ("override count", count_at, 4),
         ("override length", override_len_at, 4),
         ("plan length", plan_len_at, 4),
@@ -209,4 +218,27 @@ fn the_run_must_match() {
         Err(CheckpointError::Scenario { .. })
     ));
     assert!(matches!(check_run(&h, "x", "s.toml", &[7; 32], &[]), Err(CheckpointError::Overrides { .. })));
+}
+
+/// A checkpoint says its dimensions: a run in space is refused when read as a planar one (and
+/// the other way), before its state is decoded; files of format 4 and earlier are planar.
+#[test]
+fn a_checkpoint_is_read_in_its_own_dimensions() {
+    let plane = world();
+    let bytes = encode(&plane, None, &id(&[1; 32], &[]));
+    let header = decode_header(&bytes, "x").expect("a header").0;
+    assert_eq!(header.dimensions, 2);
+    let e = super::decode::<Vec3>(&bytes, "x").err().expect("refused in space");
+    assert!(matches!(e, CheckpointError::Dimensions { found: 2, expected: 3, .. }), "{e}");
+    assert!(e.to_string().contains("holds a run in the plane (2 dimensions); this run is in space"), "{e}");
+    let v4 = encode_as(ENGINE_VERSION, 4, &plane, None, None, &id(&[1; 32], &[]));
+    assert_eq!(decode(&v4, "x").expect("a version 4 file decodes").header.dimensions, 2);
+
+    let text = "version = 1\nname = \"s\"\ndimensions = 3\nseed = 2\ndt = 0.1\nticks = 3\n[bounds]\nmin = [0, 0, 0]\nmax = [10, 10, 10]\n[[groups]]\nname = \"g\"\ncount = 5\nspawn = { kind = \"rect\", min = [0, 0, 0], max = [10, 10, 10] }\nmax_speed = 1.0\nmax_force = 1.0\nbehaviours = [{ kind = \"wander\" }]\n";
+    let space = Scenario::<Vec3>::parse_as(text, "s.toml").expect("valid").build_world();
+    let bytes = encode(&space, None, &id(&[1; 32], &[]));
+    assert_eq!(decode_header(&bytes, "x").expect("a header").0.dimensions, 3);
+    let back = super::decode::<Vec3>(&bytes, "x").expect("decodes in space").world;
+    assert_eq!(back, space);
+    assert!(matches!(decode(&bytes, "x"), Err(CheckpointError::Dimensions { found: 3, expected: 2, .. })));
 }

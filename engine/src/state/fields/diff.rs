@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::digest::{column_name, column_of};
 use super::walk::{Leaf, Seg, Sink, walk};
+use crate::math::Vector;
 use crate::world::World;
 
 /// A leaf value owned, for reports.
@@ -151,7 +152,7 @@ impl Sink for Flat {
     }
 }
 
-fn flatten(world: &World) -> Flat {
+fn flatten<V: Vector>(world: &World<V>) -> Flat {
     let mut flat = Flat::default();
     walk(world, &mut flat).expect("World holds no 128-bit integers");
     flat
@@ -206,7 +207,7 @@ impl Diff {
 const FIELDS_PER_COLUMN: usize = 3;
 
 /// Compares two worlds leaf by leaf, agent rows in id order.
-pub fn diff(expected: &World, actual: &World) -> Diff {
+pub fn diff<V: Vector>(expected: &World<V>, actual: &World<V>) -> Diff {
     let (e, a) = (flatten(&expected.id_ordered()), flatten(&actual.id_ordered()));
     let mut out = Diff::default();
     let find = |flat: &'_ Flat, name: &str| flat.columns.iter().position(|c| c.name == name);

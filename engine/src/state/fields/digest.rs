@@ -2,6 +2,7 @@
 
 use super::AGENTS;
 use super::walk::{Leaf, Seg, Sink, walk};
+use crate::math::Vector;
 use crate::world::World;
 
 /// The column a path belongs to: `agents.NAME` for an agent column, else the top-level field.
@@ -112,11 +113,11 @@ impl Sink for DigestSink {
 }
 
 /// A digest of every column of `world`, in declaration order, agent rows in id order.
-pub fn column_digests(world: &World) -> Vec<ColumnDigest> {
+pub fn column_digests<V: Vector>(world: &World<V>) -> Vec<ColumnDigest> {
     digests_as_stored(&world.id_ordered())
 }
 
-fn digests_as_stored(world: &World) -> Vec<ColumnDigest> {
+fn digests_as_stored<V: Vector>(world: &World<V>) -> Vec<ColumnDigest> {
     let mut sink = DigestSink {
         current: ("", None),
         hasher: blake3::Hasher::new(),
@@ -130,7 +131,7 @@ fn digests_as_stored(world: &World) -> Vec<ColumnDigest> {
 }
 
 /// The state layout: every column's name, in declaration order.
-pub fn layout(world: &World) -> Vec<String> {
+pub fn layout<V: Vector>(world: &World<V>) -> Vec<String> {
     // Names do not depend on row order: no need for an id-ordered copy.
     digests_as_stored(world).into_iter().map(|c| c.name).collect()
 }
