@@ -80,7 +80,7 @@ impl ScenarioOverrides {
     }
 
     /// [`ScenarioOverrides::load`] of a scenario whose points are `V`s (`Vec3`: in space).
-    pub fn load_as<V: throng_engine::math::Vector>(&self, path: &std::path::Path) -> Result<Scenario<V>> {
+    pub fn load_as<V: throng_engine::world::Dimension>(&self, path: &std::path::Path) -> Result<Scenario<V>> {
         let sets = parse_sets(&self.set, self.agents)?;
         Ok(overrides::load_as(path, &sets)?)
     }

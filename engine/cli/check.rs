@@ -6,8 +6,9 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use throng_engine::Scenario;
-use throng_engine::math::{Vec3, Vector};
+use throng_engine::math::Vec3;
 use throng_engine::scenario::declared_dimensions;
+use throng_engine::world::Dimension;
 
 use crate::args::ScenarioOverrides;
 
@@ -50,7 +51,7 @@ fn check_in_space(path: &std::path::Path, overrides: &ScenarioOverrides) -> Resu
 
 /// The `ok` line of a valid scenario, then its warnings (problems that do not stop a run, e.g.
 /// an exit outside the bounds, as `run` prints them).
-fn summary<V: Vector>(path: &std::path::Path, s: &Scenario<V>) {
+fn summary<V: Dimension>(path: &std::path::Path, s: &Scenario<V>) {
     let groups: Vec<String> = s.groups.iter().map(|g| format!("{} x{}", g.group.name, g.count)).collect();
     let size = s.bounds.size();
     let sides: Vec<String> = (0..V::DIMENSIONS).map(|a| size.axis(a).to_string()).collect();

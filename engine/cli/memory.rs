@@ -65,7 +65,7 @@ fn limit(max: Option<u64>) -> Option<(u64, String)> {
 
 /// Refuses `scenario` if its estimated peak memory exceeds `max` (`--max-memory`) or, without
 /// it, the memory available. `what` names the run in the message.
-pub fn check<V: throng_engine::math::Vector>(
+pub fn check<V: throng_engine::world::Dimension>(
     scenario: &Scenario<V>,
     max: Option<u64>,
     what: &str,

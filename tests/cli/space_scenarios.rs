@@ -155,7 +155,6 @@ fn the_value_of_dimensions_and_the_shape_of_boxes_are_checked() {
 #[test]
 fn the_planar_parts_are_refused_in_space_at_their_key() {
     let cases = [
-        ("obstacles = [{ kind = \"circle\", centre = [5, 5], radius = 1 }]", "`obstacles`"),
         ("[[exits]]\nname = \"out\"\nkind = \"rect\"\nmin = [0, 0]\nmax = [1, 1]", "`exits`"),
         ("[[gates]]\nname = \"g\"\nfrom = [0, 0]\nto = [1, 1]", "`gates`"),
         ("[[events]]\nat_s = 1.0\naction = \"stop\"", "`events`"),
@@ -166,10 +165,26 @@ fn the_planar_parts_are_refused_in_space_at_their_key() {
         let e = space_error(&text);
         assert!(e.contains(key) && e.contains("is planar"), "{key}: {e}");
     }
-    let e = space_error(
-        &SPACE.replace("{ kind = \"seek\", target = \"top\" }", "{ kind = \"avoid_obstacles\" }"),
+    // Obstacles in space are balls and boxes; walls, polygons and doors are planar.
+    let with_obstacle = |o: &str| SPACE.replace("[bounds]", &format!("obstacles = [{o}]\n[bounds]"));
+    let e =
+        space_error(&with_obstacle("{ kind = \"wall\", points = [[0, 0, 0], [1, 1, 1]], thickness = 1 }"));
+    assert!(
+        e.contains("`obstacles[0].kind`") && e.contains("\"sphere\" (centre, radius) or a \"box\""),
+        "{e}"
     );
-    assert!(e.contains("`groups[0].behaviours[0]`") && e.contains("planar"), "{e}");
+    let e =
+        space_error(&with_obstacle("{ kind = \"sphere\", name = \"door\", centre = [5, 5, 5], radius = 1 }"));
+    assert!(e.contains("`obstacles[0].name`") && e.contains("doors are planar"), "{e}");
+    let e = space_error(&with_obstacle("{ kind = \"sphere\", centre = [5, 5], radius = 1 }"));
+    assert!(e.contains("`obstacles[0].centre`") && e.contains("[x, y, z]"), "{e}");
+    let e = space_error(&with_obstacle("{ kind = \"box\", min = [5, 5, 5], max = [6, 6, 5] }"));
+    assert!(e.contains("`obstacles[0].max`") && e.contains("inverted or empty box"), "{e}");
+    let ok = with_obstacle("{ kind = \"box\", min = [5, 5, 5], max = [6, 6, 6] }, { kind = \"sphere\", centre = [1, 1, 1], radius = 1 }")
+        .replace("{ kind = \"seek\", target = \"top\" }", "{ kind = \"avoid_obstacles\" }");
+    let s = throng_engine::Scenario::<throng_engine::math::Vec3>::parse_as(&ok, "ok.toml")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.solids.len(), 2);
     let e = space_error(&SPACE.replace(
         "{ kind = \"seek\", target = \"top\" }",
         "{ kind = \"seek\", target = \"top\", route = \"field\" }",

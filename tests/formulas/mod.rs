@@ -15,6 +15,7 @@ mod queue;
 mod random_walk;
 mod regions_and_sources;
 mod seek_flee_arrive;
+mod solids;
 mod steerbench;
 mod targets;
 mod wander;

@@ -7,6 +7,7 @@
 mod crossing;
 mod doorway;
 mod flocking;
+mod in_space;
 mod leader_following;
 mod models;
 mod obstacles;

@@ -2,7 +2,8 @@
 //! (on its own thread, while the run goes on) and what `throng render` draws.
 
 use throng_engine::World;
-use throng_engine::math::{Vec2, Vector};
+use throng_engine::math::Vec2;
+use throng_engine::world::Dimension;
 
 /// One traced tick: the live agents, rows in id order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -26,7 +27,7 @@ pub struct Frame {
 
 impl Frame {
     /// The agents of `world`, rows in id order (the pipeline may keep them in spatial order).
-    pub fn of<V: Vector>(world: &World<V>) -> Frame {
+    pub fn of<V: Dimension>(world: &World<V>) -> Frame {
         let a = &world.agents;
         let order = a.id_order();
         fn gather<T: Copy>(col: &[T], order: &Option<Vec<u32>>) -> Vec<T> {

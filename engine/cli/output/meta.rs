@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::Serialize;
 use throng_engine::Scenario;
-use throng_engine::math::Vector;
 use throng_engine::state::checkpoint::ENGINE_VERSION;
 use throng_engine::state::files::write_atomically;
+use throng_engine::world::Dimension;
 
 /// What produced an output file.
 #[derive(Serialize)]
@@ -29,7 +29,7 @@ pub struct RunInfo<'a> {
 }
 
 impl<'a> RunInfo<'a> {
-    pub fn of<V: Vector>(scenario: &'a Scenario<V>, file: &'a Path) -> RunInfo<'a> {
+    pub fn of<V: Dimension>(scenario: &'a Scenario<V>, file: &'a Path) -> RunInfo<'a> {
         RunInfo {
             engine: ENGINE_VERSION,
             scenario: &scenario.name,

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use throng_engine::World;
-use throng_engine::math::Vector;
 use throng_engine::metrics::TickMetrics;
+use throng_engine::world::Dimension;
 
 use super::Seconds;
 use super::file::{self, ContinueAt, CsvWriter};
@@ -55,7 +55,7 @@ pub(super) enum ValueKind {
 
 /// Every column of a run's metrics with what it holds: `world` gives the gates, the
 /// measurement areas and whether there are events.
-pub(super) fn columns<V: Vector>(world: &World<V>) -> Vec<(String, ValueKind)> {
+pub(super) fn columns<V: Dimension>(world: &World<V>) -> Vec<(String, ValueKind)> {
     let fixed = COLUMNS.iter().map(|(name, value)| {
         let kind = match value(&TickMetrics::default()) {
             Value::Int(_) => ValueKind::Int,
@@ -78,7 +78,7 @@ pub(super) fn columns<V: Vector>(world: &World<V>) -> Vec<(String, ValueKind)> {
 
 /// The row of `m`, in [`columns`] order; `world` is the state it was observed on (for the
 /// events column).
-pub(super) fn values<V: Vector>(m: &TickMetrics, world: &World<V>) -> Vec<Value> {
+pub(super) fn values<V: Dimension>(m: &TickMetrics, world: &World<V>) -> Vec<Value> {
     let fixed = COLUMNS.iter().map(|(_, value)| value(m));
     let gates =
         m.gate_crossings.iter().zip(&m.gate_flow).flat_map(|(c, f)| [Value::Int(*c as u64), Value::Real(*f)]);
@@ -109,7 +109,7 @@ impl MetricsCsv {
     /// Opens the metrics file of a run, with its metadata sidecar: a new file, or, for a run
     /// resumed at tick `resumed_at`, the file it was writing, continued from there. `world`
     /// gives the gates, the measurement areas and the time step.
-    pub fn open<V: Vector>(
+    pub fn open<V: Dimension>(
         path: &Path,
         world: &World<V>,
         run: &RunInfo,
@@ -123,7 +123,7 @@ impl MetricsCsv {
     }
 
     /// Writes the row of `m`; `world` is the state it was observed on (for the events column).
-    pub fn write<V: Vector>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
+    pub fn write<V: Dimension>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
         let record: Vec<String> = values(m, world)
             .into_iter()
             .map(|v| match v {

@@ -19,8 +19,8 @@ use std::thread::JoinHandle;
 
 use anyhow::{Context, Result, anyhow, bail};
 use throng_engine::World;
-use throng_engine::math::Vector;
 use throng_engine::metrics::TickMetrics;
+use throng_engine::world::Dimension;
 
 pub use frame::Frame;
 pub use meta::RunInfo;
@@ -143,7 +143,7 @@ pub struct Trace {
 impl Trace {
     /// Opens the trace (see [`TraceCsv::open`], [`TraceSqlite::open`], ...) and starts its
     /// thread.
-    pub fn open<V: Vector>(
+    pub fn open<V: Dimension>(
         path: &Path,
         format: TraceFormat,
         world: &World<V>,
@@ -217,7 +217,7 @@ impl Trace {
     }
 
     /// Writes every agent of `world` (copied here, written on the trace's thread).
-    pub fn write<V: Vector>(&mut self, world: &World<V>) -> Result<()> {
+    pub fn write<V: Dimension>(&mut self, world: &World<V>) -> Result<()> {
         let mut geometry = None;
         if let (true, Some(world)) = (self.geometry, world.as_plane()) {
             let doors: Vec<bool> = world.doors.iter().map(|d| d.closed).collect();
@@ -268,7 +268,7 @@ pub enum Metrics {
 
 impl Metrics {
     /// Opens the metrics file (see [`MetricsCsv::open`], [`MetricsParquet::open`]).
-    pub fn open<V: Vector>(
+    pub fn open<V: Dimension>(
         path: &Path,
         format: MetricsFormat,
         world: &World<V>,
@@ -282,7 +282,7 @@ impl Metrics {
     }
 
     /// Writes the row of `m`, observed on `world`.
-    pub fn write<V: Vector>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
+    pub fn write<V: Dimension>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
         match self {
             Metrics::Csv(f) => f.write(m, world),
             Metrics::Parquet(f) => f.write(m, world),

@@ -21,7 +21,10 @@ mod wander;
 
 pub use flocking::{alignment, alignment_of_headings, cohesion, cruise, flock_target, separation};
 pub use leader_following::follow_leader;
-pub use obstacle_avoidance::{NO_THREAT, avoid_direction, avoid_force, look_ahead, most_threatening};
+pub use obstacle_avoidance::{
+    NO_THREAT, avoid_direction, avoid_force, avoid_solid_force, look_ahead, most_threatening,
+    most_threatening_solid,
+};
 pub use path_following::{follow_path, path_advance};
 pub use pursuit::{evade, pursuit};
 pub use queue::{hard_stop_per_tick, queue_brake_force};

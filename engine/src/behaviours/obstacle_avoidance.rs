@@ -3,9 +3,9 @@
 use super::Behaviour;
 use super::params::{Default, KindSpec, force, length};
 use crate::index::ObstacleIndex;
-use crate::math::{Vec2, norm};
-use crate::world::Obstacle;
+use crate::math::{Vec2, Vec3, Vector, norm};
 use crate::world::nearest_face;
+use crate::world::{Bounds, Obstacle, Solid};
 
 /// "No obstacle" in the threat column.
 pub const NO_THREAT: u32 = u32::MAX;
@@ -13,7 +13,7 @@ pub const NO_THREAT: u32 = u32::MAX;
 /// The spec's look-ahead points: `ahead = p + norm(v)·see_ahead·dyn`, `ahead2` halfway, with
 /// `dyn = |v| / max_speed` so slow agents look less far.
 #[inline]
-pub fn look_ahead(p: Vec2, v: Vec2, max_speed: f32, see_ahead: f32) -> (Vec2, Vec2) {
+pub fn look_ahead<V: Vector>(p: V, v: V, max_speed: f32, see_ahead: f32) -> (V, V) {
     let dynamic = (v.length() / max_speed).min(1.0);
     let h = norm(v) * (see_ahead * dynamic);
     (p + h, p + h * 0.5)
@@ -81,6 +81,58 @@ pub fn avoid_direction(o: &Obstacle, ahead: Vec2) -> Vec2 {
         }
         _ => norm(ahead - o.avoid_centre(ahead)),
     }
+}
+
+/// [`most_threatening`] among space's solids: every solid whose bounding ball can reach the
+/// look-ahead segment is tested (no index: a scene in space holds tens of solids, and each
+/// agent tests them all, `O(agents × solids)`).
+pub fn most_threatening_solid(
+    solids: &[Solid],
+    bounds: &Bounds<Vec3>,
+    p: Vec3,
+    v: Vec3,
+    max_speed: f32,
+    radius: f32,
+    see_ahead: f32,
+) -> Option<u32> {
+    let (ahead, ahead2) = look_ahead(p, v, max_speed, see_ahead);
+    let mid = 0.5 * (p + ahead);
+    let reach = 0.5 * (ahead - p).length() + radius;
+    let mut best: Option<(f32, u32)> = None;
+    for (i, o) in solids.iter().enumerate() {
+        let (centre, extent) = o.bounding_ball();
+        if bounds.offset(centre, mid).length() > reach + extent {
+            continue;
+        }
+        let lp = o.local(bounds, p);
+        let shift = lp - p;
+        let (la, la2) = (ahead + shift, ahead2 + shift);
+        if o.inflated_contains(la, radius)
+            || o.inflated_contains(la2, radius)
+            || o.inflated_contains(lp, radius)
+        {
+            let d = (lp - o.avoid_centre(la)).length();
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, i as u32));
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// [`avoid_force`] against a solid of space: `norm(ahead − centre(o)) · max_avoid_force`
+/// (the nearest face's outward normal when `ahead` is inside a box).
+pub fn avoid_solid_force(
+    o: &Solid,
+    bounds: &Bounds<Vec3>,
+    p: Vec3,
+    v: Vec3,
+    max_speed: f32,
+    see_ahead: f32,
+    max_avoid_force: f32,
+) -> Vec3 {
+    let (ahead, _) = look_ahead(o.local(bounds, p), v, max_speed, see_ahead);
+    o.avoid_direction(ahead) * max_avoid_force
 }
 
 /// `avoid_obstacles`: steer away from the most threatening obstacle.

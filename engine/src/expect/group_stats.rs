@@ -3,14 +3,13 @@
 //! (these are not metrics CSV columns).
 
 use crate::behaviours::moving_point;
-use crate::math::Vector;
 use crate::scenario::expectation::{Metric, Stat};
-use crate::world::{Target, World};
+use crate::world::{Dimension, Target, World};
 
 /// The value of a group metric after this tick; `None` for other metrics, and when the group
 /// has no live agent (or, for a target distance, no agent whose target has a place now): the
 /// tick is then not read.
-pub(super) fn read<V: Vector>(m: &Metric, world: &World<V>) -> Option<f64> {
+pub(super) fn read<V: Dimension>(m: &Metric, world: &World<V>) -> Option<f64> {
     let a = &world.agents;
     let time_s = world.time_s();
     let (group, stat, value): (usize, Stat, &dyn Fn(usize) -> Option<f32>) = match *m {
@@ -40,9 +39,9 @@ pub(super) fn read<V: Vector>(m: &Metric, world: &World<V>) -> Option<f64> {
 }
 
 /// Where row `r`'s target is now: the target of its group's first behaviour that has one (a
-/// point, a moving point, an agent, or the agent's own drawn goal). `None` when that target is
-/// a direction or the nearest of a group, or its agent is gone.
-fn target_of<V: Vector>(world: &World<V>, r: usize, time_s: f64) -> Option<V> {
+/// point, a moving point, an agent, the nearest agent of a group, or the agent's own drawn
+/// goal). `None` when that target is a direction, or its agent is gone.
+fn target_of<V: Dimension>(world: &World<V>, r: usize, time_s: f64) -> Option<V> {
     let group = &world.groups[world.agents.group[r] as usize];
     let target = group.behaviours.iter().find_map(|b| b.behaviour.target())?;
     match &world.targets[target as usize] {
@@ -50,8 +49,21 @@ fn target_of<V: Vector>(world: &World<V>, r: usize, time_s: f64) -> Option<V> {
         Target::Moving { waypoints, speed } => Some(moving_point(waypoints, *speed, time_s).0),
         Target::Agent(id) => world.row_of(*id).map(|row| world.agents.position[row]),
         Target::Random { .. } | Target::Opposite { .. } => Some(world.agents.goal[r]),
-        Target::NearestOf(_) | Target::Direction { .. } => None,
+        Target::NearestOf(g) => nearest_of(world, r, *g),
+        Target::Direction { .. } => None,
     }
+}
+
+/// The live agent of group `g` nearest to row `r` (not `r` itself; ties to the lower id), by
+/// a scan of every agent: `O(agents)` per agent read.
+fn nearest_of<V: Dimension>(world: &World<V>, r: usize, g: u16) -> Option<V> {
+    let a = &world.agents;
+    let p = a.position[r];
+    (0..a.len())
+        .filter(|&k| k != r && a.group[k] == g)
+        .map(|k| (world.bounds.offset(p, a.position[k]).length_squared(), a.id[k], k))
+        .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)))
+        .map(|(_, _, k)| a.position[k])
 }
 
 #[cfg(test)]

@@ -7,12 +7,11 @@ use serde::{Deserialize, Serialize};
 
 use super::group_stats;
 use super::outcome::{Outcome, Status};
-use crate::math::Vector;
 use crate::metrics::{Summary, TickMetrics};
 use crate::scenario::expectation::{
     Check, Expectation, Metric, SceneNames, Subject, Who, describe, number, seconds,
 };
-use crate::world::{Region, World};
+use crate::world::{Dimension, Region, World};
 
 /// What one expectation has seen so far.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -78,7 +77,7 @@ impl Watcher {
     }
 
     /// Goes on from a saved state, which must be for these expectations and this world's tick.
-    pub fn resume<V: Vector>(
+    pub fn resume<V: Dimension>(
         list: Vec<Expectation>,
         state: WatchState,
         world: &World<V>,
@@ -104,7 +103,7 @@ impl Watcher {
 
     /// Observes the state after a tick (or the first state, tick 0) with its metrics;
     /// `gate_totals` are each gate's crossings so far.
-    pub fn observe<V: Vector>(&mut self, world: &World<V>, metrics: &TickMetrics, gate_totals: &[u64]) {
+    pub fn observe<V: Dimension>(&mut self, world: &World<V>, metrics: &TickMetrics, gate_totals: &[u64]) {
         let tick = world.tick;
         self.state.last_tick = Some(tick);
         for (e, item) in self.list.iter().zip(&mut self.state.items) {
@@ -157,7 +156,7 @@ impl Watcher {
 
     /// The verdicts on the run so far, `world` being its last state and `summary` its metrics
     /// summary.
-    pub fn outcomes<V: Vector>(&self, world: &World<V>, summary: &Summary) -> Vec<Outcome> {
+    pub fn outcomes<V: Dimension>(&self, world: &World<V>, summary: &Summary) -> Vec<Outcome> {
         let gates: Vec<&str> = world.gates.iter().map(|g| g.name.as_str()).collect();
         let groups: Vec<&str> = world.groups.iter().map(|g| g.name.as_str()).collect();
         let areas: Vec<&str> = world.measures.iter().map(|m| m.name.as_str()).collect();
@@ -293,7 +292,7 @@ fn extremes(e: &Expectation, item: &ItemState, dt: f64) -> String {
 }
 
 /// The subject's value after this tick; `None` for a summary-only metric or no subject.
-fn read<V: Vector>(
+fn read<V: Dimension>(
     subject: &Subject,
     world: &World<V>,
     metrics: &TickMetrics,

@@ -6,10 +6,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::*;
-use crate::math::Vector;
 use crate::scenario::ScenarioError;
 use crate::scenario::overrides::{self, Origin, Override};
-use crate::world::World;
+use crate::world::{Dimension, World};
 
 /// The `format` field of a golden file.
 pub const FORMAT: &str = "throng-golden";
@@ -102,13 +101,13 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// A snapshot of `world`, agent rows in id order.
-    pub fn of<V: Vector>(world: &World<V>) -> Snapshot {
+    pub fn of<V: Dimension>(world: &World<V>) -> Snapshot {
         let bytes = postcard::to_stdvec(&*world.id_ordered()).expect("a World always serializes");
         Snapshot { tick: world.tick, world: base64_encode(&bytes) }
     }
 
     /// The world stored in this snapshot (`V` the golden file's scenario's point type).
-    pub fn decode<V: Vector>(&self) -> Result<World<V>, SnapshotError> {
+    pub fn decode<V: Dimension>(&self) -> Result<World<V>, SnapshotError> {
         let bytes = base64_decode(&self.world)?;
         match postcard::take_from_bytes::<World<V>>(&bytes) {
             Ok((w, [])) => Ok(w),
@@ -291,7 +290,7 @@ impl Golden {
             .collect()
     }
 
-    pub(super) fn snapshot_at<V: Vector>(
+    pub(super) fn snapshot_at<V: Dimension>(
         &self,
         tick: u64,
         name: &str,

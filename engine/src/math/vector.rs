@@ -95,6 +95,13 @@ pub trait Vector:
     /// A point of the plane as this type: itself, or `(x, y, 0)` in space.
     fn from_plane(v: Vec2) -> Self;
 
+    /// The point itself when it is a point of space; `None` in the plane. Space's solids are
+    /// read through it.
+    fn to_space(self) -> Option<Vec3>;
+
+    /// A point of space as this type: itself, or `(x, y)` in the plane.
+    fn from_space(v: Vec3) -> Self;
+
     /// Appends the components' little-endian bytes, x first (the state hash's form).
     fn write_le(self, out: &mut Vec<u8>);
 
@@ -186,6 +193,14 @@ macro_rules! vector_for {
                 <$ty as PerDimension>::from_plane(v)
             }
             #[inline]
+            fn to_space(self) -> Option<Vec3> {
+                <$ty as PerDimension>::to_space(self)
+            }
+            #[inline]
+            fn from_space(v: Vec3) -> Self {
+                <$ty as PerDimension>::from_space(v)
+            }
+            #[inline]
             fn write_le(self, out: &mut Vec<u8>) {
                 for v in self.to_array() {
                     out.extend_from_slice(&v.to_le_bytes());
@@ -218,6 +233,14 @@ impl PerDimension for Vec2 {
     fn from_plane(v: Vec2) -> Vec2 {
         v
     }
+
+    fn to_space(self) -> Option<Vec3> {
+        None
+    }
+
+    fn from_space(v: Vec3) -> Vec2 {
+        v.truncate()
+    }
 }
 
 impl PerDimension for Vec3 {
@@ -240,6 +263,14 @@ impl PerDimension for Vec3 {
     fn from_plane(v: Vec2) -> Vec3 {
         v.extend(0.0)
     }
+
+    fn to_space(self) -> Option<Vec3> {
+        Some(self)
+    }
+
+    fn from_space(v: Vec3) -> Vec3 {
+        v
+    }
 }
 
 /// What differs between the dimensions beyond component counts: the draws of
@@ -249,6 +280,8 @@ trait PerDimension: Sized {
     fn in_ball(radius: f32, draw: impl FnMut() -> f32) -> Self;
     fn to_plane(self) -> Option<Vec2>;
     fn from_plane(v: Vec2) -> Self;
+    fn to_space(self) -> Option<Vec3>;
+    fn from_space(v: Vec3) -> Self;
 }
 vector_for!(Vec3, 3, [x, y, z], |v: Vec3, angle: f32, spin: f32| {
     let len = v.length();

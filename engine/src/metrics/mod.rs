@@ -19,10 +19,10 @@ use crate::behaviours::Behaviour;
 use crate::behaviours::moving_point;
 use crate::index::{IndexKind, Point, SpatialIndex};
 use crate::index::{ObstacleIndex, penetration};
-use crate::math::{Vec2, Vector, norm};
+use crate::math::{Vec2, norm};
 use crate::pipeline::TickEvents;
 use crate::scenario::MetricsConfig;
-use crate::world::{PathMode, Target, World};
+use crate::world::{Dimension, PathMode, Target, World};
 
 /// A body reaching this far (world units) into an obstacle counts as a penetration.
 pub const PENETRATION_TOLERANCE: f32 = 1e-3;
@@ -313,7 +313,13 @@ impl<V: Point> MetricsCollector<V> {
                         .map(|i| a.id[i])
                         .collect()
                 }
-                _ => Vec::new(),
+                _ => match world.as_space() {
+                    Some(world) => {
+                        let a = &world.agents;
+                        (0..a.len()).filter(|&i| in_solid(world, i)).map(|i| a.id[i]).collect()
+                    }
+                    None => Vec::new(),
+                },
             };
             self.state.steerbench.observe(world, touching, &inside);
         }
@@ -428,7 +434,12 @@ impl<V: Point> MetricsCollector<V> {
                 .zip(&a.radius)
                 .filter(|&(&p, &r)| penetration(oi, &world.obstacles, p, r) > PENETRATION_TOLERANCE)
                 .count() as u64,
-            _ => 0,
+            _ => match world.as_space() {
+                Some(world) if !world.obstacles.is_empty() => {
+                    (0..world.agents.len()).into_par_iter().filter(|&i| in_solid(world, i)).count() as u64
+                }
+                _ => 0,
+            },
         };
         (mean_speed, polarisation, overlap_pairs, obstacle_penetrations)
     }
@@ -503,15 +514,22 @@ impl<V: Point> MetricsCollector<V> {
     }
 }
 
+/// Whether agent row `i` of a world in space reaches more than `PENETRATION_TOLERANCE` into
+/// one of its solids.
+fn in_solid(world: &World<crate::math::Vec3>, i: usize) -> bool {
+    let (p, r) = (world.agents.position[i], world.agents.radius[i]);
+    world.obstacles.iter().any(|o| r - o.signed_distance(o.local(&world.bounds, p)) > PENETRATION_TOLERANCE)
+}
+
 /// Each measurement area's reading now, in `[[measure]]` order (areas are planar: none in
 /// space).
-fn read_areas<V: Vector>(world: &World<V>) -> Vec<AreaReading> {
+fn read_areas<V: Dimension>(world: &World<V>) -> Vec<AreaReading> {
     world.as_plane().map_or_else(Vec::new, |w| w.measures.iter().map(|m| areas::read(w, m)).collect())
 }
 
 /// Where agent row `i` is trying to get to, if it has a destination: the target of its
 /// group's first seek, arrive or random walk, or the last node of a `once` path.
-pub fn goal_of<V: Vector>(world: &World<V>, i: usize, time_s: f64) -> Option<V> {
+pub fn goal_of<V: Dimension>(world: &World<V>, i: usize, time_s: f64) -> Option<V> {
     let group = &world.groups[world.agents.group[i] as usize];
     group.behaviours.iter().find_map(|b| match b.behaviour {
         Behaviour::Seek { target }

@@ -20,8 +20,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::math::Vector;
-use crate::world::World;
+use crate::world::{Dimension, World};
 
 /// SteerSuite's frames per second, the unit its energy is summed over.
 pub const FRAMES_PER_S: f64 = 20.0;
@@ -58,7 +57,7 @@ pub struct SteerBenchSummary {
 impl SteerBenchState {
     /// Observes a tick of `world`: `touching` the pairs of ids whose bodies overlap (lower id
     /// first, any order), `inside` the ids of agents in an obstacle.
-    pub fn observe<V: Vector>(&mut self, world: &World<V>, mut touching: Vec<(u32, u32)>, inside: &[u32]) {
+    pub fn observe<V: Dimension>(&mut self, world: &World<V>, mut touching: Vec<(u32, u32)>, inside: &[u32]) {
         let ids = world.next_id as usize;
         self.collisions.resize(ids, 0);
         self.ticks.resize(ids, 0);

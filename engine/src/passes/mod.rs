@@ -21,11 +21,11 @@ mod velocity_models;
 mod waiting;
 
 pub use build_index::{build_agent_index, refresh_obstacle_index};
-pub use collide::collide;
+pub use collide::{collide, collide_solids};
 pub use event_set::set;
 pub use events::{divert, events};
 pub use exits::exits;
-pub use find_threats::find_threats;
+pub use find_threats::{find_solid_threats, find_threats};
 pub use gates::{gates, segments_cross};
 pub use integrate::{MOVING_SHARE, integrate};
 pub use queue_brake::queue_brake;

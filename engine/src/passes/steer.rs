@@ -10,10 +10,10 @@ use rayon::prelude::*;
 use super::integrate::MOVING_SHARE;
 use crate::behaviours::*;
 use crate::index::{Neighbours, ObstacleIndex, Point, SpatialIndex};
-use crate::math::{Vector, norm};
+use crate::math::{Vec3, Vector, norm};
 use crate::rng::{self, AgentRng};
 use crate::routing::Goal;
-use crate::world::{Bounds, DIRECTION_REACH, Group, Obstacle, Path, PathMode, Target, TargetId};
+use crate::world::{Bounds, DIRECTION_REACH, Group, Obstacle, Path, PathMode, Solid, Target, TargetId};
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
 pub struct SteerInputs<'a, V: Point> {
@@ -34,8 +34,12 @@ pub struct SteerInputs<'a, V: Point> {
     pub targets: &'a [ResolvedTarget<V>],
     /// The world's paths, indexed by [`Behaviour::FollowPath`]'s `path`.
     pub paths: &'a [Path<V>],
-    /// The world's obstacles, indexed by `threat`.
+    /// The world's obstacles in the plane, indexed by `threat` (empty in space).
     pub obstacles: &'a [Obstacle],
+    /// The world's solids in space, indexed by `threat` (empty in the plane).
+    pub solids: &'a [Solid],
+    /// The bounds as space's (the solids' frame); `None` in the plane.
+    pub space_bounds: Option<&'a Bounds<Vec3>>,
     /// The obstacle index; `None` when the world has no obstacles, and then obstacle
     /// avoidance adds nothing.
     pub obstacle_index: Option<&'a ObstacleIndex>,
@@ -187,19 +191,32 @@ impl<V: Point> SteerInputs<'_, V> {
                 target(t).map_or(V::ZERO, |(o, _)| flock_target(o, v, speed))
             }
             Behaviour::AvoidObstacles { see_ahead, max_avoid_force } => {
-                // Walls are planar: in space there are none, and no threat.
-                match (self.obstacle_index, self.threat.get(i), self.position[i].to_plane(), v.to_plane()) {
-                    (Some(index), Some(&o), Some(p), Some(v)) if o != NO_THREAT => {
-                        V::from_plane(avoid_force(
-                            index,
-                            &self.obstacles[o as usize],
-                            p,
-                            v,
-                            max_speed,
-                            see_ahead,
-                            max_avoid_force,
-                        ))
-                    }
+                let o = match self.threat.get(i) {
+                    Some(&o) if o != NO_THREAT => o as usize,
+                    _ => return V::ZERO,
+                };
+                // Walls in the plane, solids in space.
+                let plane = (self.obstacle_index, self.position[i].to_plane(), v.to_plane());
+                let space = (self.space_bounds, self.position[i].to_space(), v.to_space());
+                match (plane, space) {
+                    ((Some(index), Some(p), Some(v)), _) => V::from_plane(avoid_force(
+                        index,
+                        &self.obstacles[o],
+                        p,
+                        v,
+                        max_speed,
+                        see_ahead,
+                        max_avoid_force,
+                    )),
+                    (_, (Some(bounds), Some(p), Some(v))) => V::from_space(avoid_solid_force(
+                        &self.solids[o],
+                        bounds,
+                        p,
+                        v,
+                        max_speed,
+                        see_ahead,
+                        max_avoid_force,
+                    )),
                     _ => V::ZERO,
                 }
             }

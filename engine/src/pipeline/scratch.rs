@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use crate::behaviours::{self, ResolvedTarget};
 use crate::index::{IndexKind, Neighbours, ObstacleIndex, Point, SensingCache, SpatialIndex};
-use crate::math::{Vec2, Vector};
+use crate::math::{Vec2, Vec3};
 use crate::passes::{self, ReorderScratch, SteerInputs, SteerState, StepContext};
-use crate::world::{Bounds, Group, Model, World};
+use crate::world::{Bounds, Dimension, Group, Model, Obstacle, Solid, World};
 
 use super::finite::{NonFinite, check_finite};
 use super::timers::timed;
@@ -49,7 +49,7 @@ pub(super) struct Scratch<V: Point = Vec2> {
 }
 
 /// The tick's context, borrowed from the world.
-fn context<V: Vector>(world: &World<V>) -> StepContext<'_, V> {
+fn context<V: Dimension>(world: &World<V>) -> StepContext<'_, V> {
     StepContext { tick: world.tick, dt: world.dt, bounds: &world.bounds, groups: &world.groups }
 }
 
@@ -58,24 +58,41 @@ fn context<V: Vector>(world: &World<V>) -> StepContext<'_, V> {
 /// columns through it, and in space (where a scenario cannot have what they act on) are
 /// skipped.
 #[allow(clippy::ptr_arg)] // a `Vec` (sized) is what `Any` can tell apart; a slice is not
-fn plane<V: Vector>(column: &Vec<V>) -> Option<&Vec<Vec2>> {
+fn plane<V: Dimension>(column: &Vec<V>) -> Option<&Vec<Vec2>> {
     (column as &dyn Any).downcast_ref()
 }
 
 /// [`plane`], to write.
 #[allow(clippy::ptr_arg)] // as `plane`
-fn plane_mut<V: Vector>(column: &mut Vec<V>) -> Option<&mut Vec<Vec2>> {
+fn plane_mut<V: Dimension>(column: &mut Vec<V>) -> Option<&mut Vec<Vec2>> {
     (column as &mut dyn Any).downcast_mut()
 }
 
 /// The world as a planar world; `None` in space.
-pub(super) fn plane_world<V: Vector>(world: &mut World<V>) -> Option<&mut World<Vec2>> {
+pub(super) fn plane_world<V: Dimension>(world: &mut World<V>) -> Option<&mut World<Vec2>> {
     world.as_plane_mut()
 }
 
 /// The bounds as planar bounds; `None` in space.
-fn plane_bounds<V: Vector>(bounds: &Bounds<V>) -> Option<&Bounds<Vec2>> {
+fn plane_bounds<V: Dimension>(bounds: &Bounds<V>) -> Option<&Bounds<Vec2>> {
     (bounds as &dyn Any).downcast_ref()
+}
+
+/// The bounds as space's bounds; `None` in the plane.
+fn space_bounds<V: Dimension>(bounds: &Bounds<V>) -> Option<&Bounds<Vec3>> {
+    (bounds as &dyn Any).downcast_ref()
+}
+
+/// A world's obstacles as the plane's walls; empty in space.
+#[allow(clippy::ptr_arg)] // as `plane`
+fn plane_obstacles<O: Any>(obstacles: &Vec<O>) -> &[Obstacle] {
+    (obstacles as &dyn Any).downcast_ref::<Vec<Obstacle>>().map_or(&[], Vec::as_slice)
+}
+
+/// A world's obstacles as space's solids; empty in the plane.
+#[allow(clippy::ptr_arg)] // as `plane`
+fn space_solids<O: Any>(obstacles: &Vec<O>) -> &[Solid] {
+    (obstacles as &dyn Any).downcast_ref::<Vec<Solid>>().map_or(&[], Vec::as_slice)
 }
 
 impl<V: Point> Scratch<V> {
@@ -144,7 +161,11 @@ impl<V: Point> Scratch<V> {
         self.enter_pass(Pass::FindThreats);
         let ((), obstacles) = timed(|| {
             if let Some(bounds) = plane_bounds(&world.bounds) {
-                passes::refresh_obstacle_index(&world.obstacles, bounds, &mut self.obstacle_index)
+                passes::refresh_obstacle_index(
+                    plane_obstacles(&world.obstacles),
+                    bounds,
+                    &mut self.obstacle_index,
+                )
             }
         });
         let Scratch { index, targeted, obstacle_index, threat, heading, sensing, .. } = self;
@@ -189,7 +210,11 @@ impl<V: Point> Scratch<V> {
             Pass::Reorder => passes::reorder(&world.bounds, &mut world.agents, &mut self.reorder),
             Pass::BuildIndex => {
                 if let Some(bounds) = plane_bounds(&world.bounds) {
-                    passes::refresh_obstacle_index(&world.obstacles, bounds, &mut self.obstacle_index);
+                    passes::refresh_obstacle_index(
+                        plane_obstacles(&world.obstacles),
+                        bounds,
+                        &mut self.obstacle_index,
+                    );
                 }
                 let a = &world.agents;
                 let ctx = context(world);
@@ -301,7 +326,16 @@ impl<V: Point> Scratch<V> {
                 return check_finite(world.tick, Pass::Integrate, "position", &a.id, &a.position);
             }
             Pass::Collide => {
-                if let (true, Some(oi), Some(world)) =
+                if let (true, Some(world)) = (world.solid_obstacles, world.as_space_mut()) {
+                    let a = &mut world.agents;
+                    passes::collide_solids(
+                        &world.obstacles,
+                        &world.bounds,
+                        &a.radius,
+                        &mut a.position,
+                        &mut a.velocity,
+                    );
+                } else if let (true, Some(oi), Some(world)) =
                     (world.solid_obstacles, self.obstacle_index.as_ref(), plane_world(world))
                 {
                     let a = &mut world.agents;
@@ -368,7 +402,9 @@ impl<V: Point> Scratch<V> {
             target_defs: &world.targets,
             targets: &self.targets,
             paths: &world.paths,
-            obstacles: &world.obstacles,
+            obstacles: plane_obstacles(&world.obstacles),
+            solids: space_solids(&world.obstacles),
+            space_bounds: space_bounds(&world.bounds),
             obstacle_index: self.obstacle_index.as_ref(),
             threat: &self.threat,
             id: &a.id,
@@ -397,10 +433,27 @@ impl<V: Point> Scratch<V> {
     }
 }
 
-/// `find_threats` with the world's columns (planar: in space there are no walls, no threats).
-fn find_threats<V: Vector>(obstacle_index: Option<&ObstacleIndex>, threat: &mut Vec<u32>, world: &World<V>) {
-    let Some(world) = (world as &dyn Any).downcast_ref::<World<Vec2>>() else {
-        threat.clear();
+/// `find_threats` with the world's columns: walls in the plane, solids in space.
+fn find_threats<V: Dimension>(
+    obstacle_index: Option<&ObstacleIndex>,
+    threat: &mut Vec<u32>,
+    world: &World<V>,
+) {
+    let Some(world) = world.as_plane() else {
+        if let Some(world) = world.as_space() {
+            let a = &world.agents;
+            passes::find_solid_threats(
+                &world.obstacles,
+                &world.bounds,
+                &world.groups,
+                &a.group,
+                &a.position,
+                &a.velocity,
+                &a.max_speed,
+                &a.radius,
+                threat,
+            );
+        }
         return;
     };
     let a = &world.agents;

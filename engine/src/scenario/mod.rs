@@ -33,7 +33,7 @@ use crate::math::{Vec2, Vec3, Vector};
 use crate::rng::{self, Purpose};
 use crate::world::{
     Action, Agents, Bounds, Diversion, Door, Event, Exit, Gate, Group, MeasureArea, Obstacle,
-    Path as PathDef, Quantity, Region, Source, Target, Trigger, WaitingArea, World,
+    Path as PathDef, Quantity, Region, Solid, Source, Target, Trigger, WaitingArea, World,
 };
 
 /// The scenario format version this engine reads.
@@ -131,6 +131,8 @@ pub struct Scenario<V = Vec2> {
     pub groups: Vec<GroupSpec<V>>,
     /// Static circles and rectangles, in file order.
     pub obstacles: Vec<Obstacle>,
+    /// Static balls and boxes of a scenario in space (its `obstacles`); empty in the plane.
+    pub solids: Vec<Solid>,
     /// Push agents' bodies out of obstacles after integration (default `true`).
     pub solid_obstacles: bool,
     /// The `[paths]` entries, in name order; `follow_path` indexes this.
@@ -200,7 +202,7 @@ impl Scenario<Vec3> {
     }
 }
 
-impl<V: Vector> Scenario<V> {
+impl<V: crate::world::Dimension> Scenario<V> {
     /// Validates scenario text whose points are `V`s: `Vec2` reads planar scenarios (no
     /// `dimensions`, or `dimensions = 2`), `Vec3` those with `dimensions = 3`; the other kind
     /// is refused at the `dimensions` key. `origin` names the text in errors.
@@ -424,8 +426,8 @@ impl<V: Vector> Scenario<V> {
             bounds: self.bounds,
             groups: self.groups.iter().map(|g| g.group.clone()).collect(),
             targets: self.targets.clone(),
-            obstacles: self.obstacles.clone(),
-            fixed_obstacles: self.obstacles.len() as u32,
+            obstacles: Vec::new(),
+            fixed_obstacles: 0,
             doors: self.doors.clone(),
             solid_obstacles: self.solid_obstacles,
             paths: self.paths.clone(),
@@ -444,9 +446,15 @@ impl<V: Vector> Scenario<V> {
             diversions: self.diversions.clone(),
             stopped: false,
         };
-        world.refresh_obstacles();
+        if let Some(space) = world.as_space_mut() {
+            space.obstacles = self.solids.clone();
+            space.fixed_obstacles = self.solids.len() as u32;
+        }
         // A door closed from the start diverts its groups from the start (doors are planar).
-        if let Some(plane) = (&mut world as &mut dyn std::any::Any).downcast_mut::<World>() {
+        if let Some(plane) = world.as_plane_mut() {
+            plane.obstacles = self.obstacles.clone();
+            plane.fixed_obstacles = self.obstacles.len() as u32;
+            plane.refresh_obstacles();
             for d in 0..plane.doors.len() {
                 if plane.doors[d].closed {
                     crate::passes::divert(plane, crate::world::Switch::Door(d as u32), false);

@@ -27,7 +27,6 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::math::Vector;
 use crate::scenario::bulk::Placeholders;
 pub use crate::scenario::error::{KeyError, ValueError};
 use crate::scenario::{MAX_AGENTS, Scenario, ScenarioError, nearest_word};
@@ -273,7 +272,10 @@ pub fn load(path: &Path, overrides: &[Override]) -> Result<Scenario, ScenarioErr
 }
 
 /// [`load`] for a scenario whose points are `V`s (`Vec3`: a scenario in space).
-pub fn load_as<V: Vector>(path: &Path, overrides: &[Override]) -> Result<Scenario<V>, ScenarioError> {
+pub fn load_as<V: crate::world::Dimension>(
+    path: &Path,
+    overrides: &[Override],
+) -> Result<Scenario<V>, ScenarioError> {
     // Read once: the file is validated alone, then with the overrides applied to its text.
     let (file, text) = crate::scenario::read_source(path, "a scenario file (.toml)")?;
     parse_as(&text, &file, overrides)
@@ -285,7 +287,7 @@ pub fn parse(text: &str, origin: &str, overrides: &[Override]) -> Result<Scenari
 }
 
 /// [`parse`] for a scenario whose points are `V`s (`Vec3`: a scenario in space).
-pub fn parse_as<V: Vector>(
+pub fn parse_as<V: crate::world::Dimension>(
     text: &str,
     origin: &str,
     overrides: &[Override],
@@ -299,7 +301,7 @@ pub fn parse_as<V: Vector>(
 
 /// `base` is `text` validated without overrides: a file must be valid on its own, so every
 /// problem found after applying the overrides is theirs.
-fn apply<V: Vector>(
+fn apply<V: crate::world::Dimension>(
     base: &Scenario<V>,
     text: &str,
     overrides: &[Override],

@@ -2,8 +2,7 @@
 //! the future, in agent-id order, and, for a world with events, what events change. The layout is documented in `docs/determinism.md`; changing
 //! it changes every golden hash.
 
-use crate::math::Vector;
-use crate::world::{Agents, ColumnValue, ColumnVisitor, World};
+use crate::world::{Agents, ColumnValue, ColumnVisitor, Dimension, World};
 
 /// Version of the byte layout below; part of the hashed bytes.
 pub const HASH_LAYOUT: &[u8] = b"throng-state-v2";
@@ -54,7 +53,7 @@ impl ColumnVisitor for Columns {
 /// Hashes the world's state. Rows are hashed in id order even when the pipeline has
 /// reordered them spatially, so the hash does not depend on row order. A world in space
 /// hashes three coordinates per point where the plane's hashes two.
-pub fn state_hash<V: Vector>(world: &World<V>) -> StateHash {
+pub fn state_hash<V: Dimension>(world: &World<V>) -> StateHash {
     match world.agents.id_order() {
         None => hash_rows(world, &world.agents),
         Some(order) => {
@@ -65,7 +64,7 @@ pub fn state_hash<V: Vector>(world: &World<V>) -> StateHash {
     }
 }
 
-fn hash_rows<V: Vector>(world: &World<V>, a: &Agents<V>) -> StateHash {
+fn hash_rows<V: Dimension>(world: &World<V>, a: &Agents<V>) -> StateHash {
     let mut c = Columns { hasher: blake3::Hasher::new(), buf: Vec::with_capacity(4096 * 16) };
     c.hasher.update(HASH_LAYOUT);
     c.hasher.update(&world.tick.to_le_bytes());

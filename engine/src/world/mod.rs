@@ -9,37 +9,41 @@
 mod agents;
 mod behaviour;
 mod bounds;
+mod dimension;
 mod event;
 mod group;
 mod model;
 mod obstacle;
 pub(crate) mod outline;
 mod scene;
+mod solid;
 mod waiting;
 
 pub use agents::{AgentRow, Agents, ColumnValue, ColumnVisitor, PermuteScratch};
 pub use behaviour::{Behaviour, CohesionForm, EvadePrediction, SeparationVariant, WeightedBehaviour};
 pub use bounds::{Bounds, BoundsKind};
+pub use dimension::Dimension;
 pub use event::{Action, AgentParam, BehaviourPatch, Diversion, Door, Event, Quantity, Switch, Trigger};
 pub use group::{AgentParams, Group, Param};
 pub use model::{Cfsm, Model, Orca, SocialForce};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
 pub use scene::{DIRECTION_REACH, Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};
+pub use solid::Solid;
 pub use waiting::WaitingArea;
 
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::math::{Vec2, Vector};
+use crate::math::{Vec2, Vec3, Vector};
 
 /// The whole simulation state, in the plane (`V = Vec2`) or in space (`Vec3`). The walls,
 /// doors, exits, gates, measurement areas, spawn sources, waiting areas and events are
 /// planar: a world in space has none (its scenario cannot declare them).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "V: Vector")]
-pub struct World<V = Vec2> {
+pub struct World<V: Dimension = Vec2> {
     /// The scenario's name (a scaled scenario's carries its factor, e.g. `"crowd x4.000"`).
     pub name: String,
     /// The run's seed: every random draw is keyed by it (with the drawer's key and purpose).
@@ -55,8 +59,9 @@ pub struct World<V = Vec2> {
     /// What behaviours steer towards, indexed by [`TargetId`].
     pub targets: Vec<Target<V>>,
     /// The obstacles standing: the unnamed ones (the first `fixed_obstacles`), then the closed
-    /// doors in door order; threats and collisions name them by index.
-    pub obstacles: Vec<Obstacle>,
+    /// doors in door order; threats and collisions name them by index. Walls in the plane;
+    /// balls and boxes in space, which has no doors.
+    pub obstacles: Vec<V::Obstacle>,
     /// How many of `obstacles` are unnamed, never opened.
     pub fixed_obstacles: u32,
     /// Named obstacles that events open and close.
@@ -96,7 +101,7 @@ pub struct World<V = Vec2> {
     pub stopped: bool,
 }
 
-impl<V: Vector> World<V> {
+impl<V: Dimension> World<V> {
     /// A world at tick 0 with these groups and targets, no agents, no paths and none of the
     /// planar scene items (walls, doors, exits, gates, measurement areas, sources, waiting
     /// areas, events): what a program builds a world in space from, agent by agent with
@@ -150,17 +155,19 @@ impl<V: Vector> World<V> {
         (self as &mut dyn std::any::Any).downcast_mut()
     }
 
+    /// This world as one in space; `None` in the plane. Space's solids are reached through it.
+    pub fn as_space(&self) -> Option<&World<Vec3>> {
+        (self as &dyn std::any::Any).downcast_ref()
+    }
+
+    /// [`World::as_space`], to change.
+    pub fn as_space_mut(&mut self) -> Option<&mut World<Vec3>> {
+        (self as &mut dyn std::any::Any).downcast_mut()
+    }
+
     /// Simulated time at the start of the next tick, in seconds.
     pub fn time_s(&self) -> f64 {
         self.tick as f64 * self.dt as f64
-    }
-
-    /// Rebuilds `obstacles` after a door opened or closed: the unnamed ones, then the closed
-    /// doors in door order.
-    pub fn refresh_obstacles(&mut self) {
-        self.obstacles.truncate(self.fixed_obstacles as usize);
-        let closed = self.doors.iter().filter(|d| d.closed).map(|d| d.obstacle.clone());
-        self.obstacles.extend(closed);
     }
 
     /// Live agents (of `group`, when given) inside `region`: an integer count, whatever the
@@ -242,5 +249,15 @@ impl<V: Vector> World<V> {
             last_heading: crate::math::norm(velocity),
         });
         id
+    }
+}
+
+impl World<Vec2> {
+    /// Rebuilds `obstacles` after a door opened or closed: the unnamed ones, then the closed
+    /// doors in door order.
+    pub fn refresh_obstacles(&mut self) {
+        self.obstacles.truncate(self.fixed_obstacles as usize);
+        let closed = self.doors.iter().filter(|d| d.closed).map(|d| d.obstacle.clone());
+        self.obstacles.extend(closed);
     }
 }

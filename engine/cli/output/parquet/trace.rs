@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{Result, bail};
 use parquet::data_type::ByteArray;
 use throng_engine::World;
-use throng_engine::math::Vector;
+use throng_engine::world::Dimension;
 
 use super::super::Seconds;
 use super::super::frame::Frame;
@@ -43,7 +43,7 @@ pub struct TraceParquet {
 impl TraceParquet {
     /// Opens the trace of a run tracing every `every` ticks: a new file, or, for a run resumed
     /// at tick `resumed_at`, the file it was writing, cut after that tick's rows.
-    pub fn open<V: Vector>(
+    pub fn open<V: Dimension>(
         path: &Path,
         world: &World<V>,
         run: &RunInfo,

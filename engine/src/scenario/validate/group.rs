@@ -214,7 +214,11 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         use Seg::{Index, Key};
         let base = [Key("groups"), Index(g), Key("spawn")];
         let at = |k: &'static str| [Key("groups"), Index(g), Key("spawn"), Key(k)];
-        let kind = self.choice(&at("kind"), &s.kind, &[("rect", 0), ("circle", 1), ("points", 2)])?;
+        let kinds: &[(&str, usize)] = match V::DIMENSIONS {
+            3 => &[("rect", 0), ("circle", 1), ("points", 2), ("box", 0), ("sphere", 1)],
+            _ => &[("rect", 0), ("circle", 1), ("points", 2)],
+        };
+        let kind = self.choice(&at("kind"), &s.kind, kinds)?;
         let allowed: &[&str] = match kind {
             0 => &["min", "max"],
             1 => &["centre", "radius"],

@@ -162,7 +162,12 @@ impl<'a, V: Vector> Validator<'a, V> {
         what: &str,
     ) -> Option<Region<W>> {
         let at = |k: &'static str| [base, &[Seg::Key(k)]].concat();
-        let k = self.choice(&at("kind"), kind, &[("rect", 0), ("circle", 1)])?;
+        // In space a rectangle is a box and a circle a ball, by either name.
+        let kinds: &[(&str, usize)] = match W::DIMENSIONS {
+            3 => &[("rect", 0), ("circle", 1), ("box", 0), ("sphere", 1)],
+            _ => &[("rect", 0), ("circle", 1)],
+        };
+        let k = self.choice(&at("kind"), kind, kinds)?;
         let present = [
             ("min", min.is_some()),
             ("max", max.is_some()),
@@ -356,7 +361,13 @@ impl<'a, V: Vector> Validator<'a, V> {
             paths.push(self.path(name, p)?);
         }
         let path_names: Vec<&str> = raw.paths.keys().map(|k| k.as_str()).collect();
-        let (obstacles, doors) = self.obstacles(&raw.obstacles)?;
+        let (obstacles, doors, solids) = match V::DIMENSIONS {
+            3 => (Vec::new(), Vec::new(), self.solids(&raw.obstacles)?),
+            _ => {
+                let (obstacles, doors) = self.obstacles(&raw.obstacles)?;
+                (obstacles, doors, Vec::new())
+            }
+        };
         let names =
             Names { groups: &group_names, targets: &target_names, paths: &path_names, counts: &counts };
 
@@ -497,6 +508,7 @@ impl<'a, V: Vector> Validator<'a, V> {
             target_names: raw.targets.keys().cloned().collect(),
             groups,
             obstacles,
+            solids,
             solid_obstacles: raw.solid_obstacles,
             paths,
             exits,

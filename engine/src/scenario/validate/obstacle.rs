@@ -1,5 +1,6 @@
 //! Validating `obstacles`: circles and rectangles (region keys), polygons (`vertices`) and
-//! walls (`points`, `thickness`); named ones are doors, which events open and close.
+//! walls (`points`, `thickness`); named ones are doors, which events open and close. In space:
+//! balls (`sphere`, or `circle`) and boxes (`box`, or `rect`), never doors.
 
 use super::*;
 use crate::world::outline::{double_area, self_intersection};
@@ -13,6 +14,51 @@ const KINDS: [(&str, &[&str]); 4] = [
 ];
 
 impl<V: crate::math::Vector> Validator<'_, V> {
+    /// The obstacles of a scenario in space: balls and axis-aligned boxes, in file order.
+    pub(super) fn solids(&mut self, raw: &[ObstacleToml]) -> Option<Vec<crate::world::Solid>> {
+        use Seg::{Index, Key};
+        let mut solids = Vec::new();
+        for (o, raw_o) in raw.iter().enumerate() {
+            let base = [Key("obstacles"), Index(o)];
+            let at = |k: &'static str| [Key("obstacles"), Index(o), Key(k)];
+            if raw_o.name.is_some() || raw_o.open.is_some() {
+                let key = if raw_o.name.is_some() { "name" } else { "open" };
+                return self.fail(
+                    &at(key),
+                    "doors are planar: an obstacle in space has no `name` or `open` (events are planar too)",
+                );
+            }
+            let options =
+                [("sphere", 1), ("circle", 1), ("box", 0), ("rect", 0), ("polygon", 2), ("wall", 2)];
+            let k = self.choice(&at("kind"), &raw_o.kind, &options)?;
+            if k == 2 {
+                return self.fail(&at("kind"), format!("a \"{}\" obstacle is planar: in space an obstacle is a \"sphere\" (centre, radius) or a \"box\" (min, max)", raw_o.kind));
+            }
+            let present = [
+                ("vertices", raw_o.vertices.is_some()),
+                ("points", raw_o.points.is_some()),
+                ("thickness", raw_o.thickness.is_some()),
+            ];
+            let allowed: &[&str] = if k == 0 { &["min", "max"] } else { &["centre", "radius"] };
+            self.only_allowed(&base, &present, allowed, &format!("a \"{}\" obstacle", raw_o.kind))?;
+            let (min, max, centre, radius) = (raw_o.min, raw_o.max, raw_o.centre, raw_o.radius);
+            let r = self.region_in::<crate::math::Vec3>(
+                &base,
+                &raw_o.kind,
+                min,
+                max,
+                centre,
+                radius,
+                "obstacle",
+            )?;
+            solids.push(match r {
+                Region::Rect { min, max } => crate::world::Solid::Cuboid { min, max },
+                Region::Circle { centre, radius } => crate::world::Solid::Ball { centre, radius },
+            });
+        }
+        Some(solids)
+    }
+
     /// The unnamed obstacles, and the named ones as doors, in file order.
     pub(super) fn obstacles(&mut self, raw: &[ObstacleToml]) -> Option<(Vec<Obstacle>, Vec<Door>)> {
         use Seg::{Index, Key};

@@ -39,7 +39,6 @@ impl<V: Vector> Validator<'_, V> {
         }
         if V::DIMENSIONS == 3 {
             let planar = [
-                ("obstacles", !raw.obstacles.is_empty()),
                 ("exits", !raw.exits.is_empty()),
                 ("gates", !raw.gates.is_empty()),
                 ("sources", !raw.sources.is_empty()),
@@ -50,7 +49,7 @@ impl<V: Vector> Validator<'_, V> {
             if let Some((key, _)) = planar.iter().find(|(_, present)| *present) {
                 return self.fail(
                     &[Key(key)],
-                    format!("`{key}` is planar: a scenario with `dimensions = 3` cannot have it yet (walls, exits, gates, measurement areas, sources, waiting areas and events are built for the plane)"),
+                    format!("`{key}` is planar: a scenario with `dimensions = 3` cannot have it yet (exits, gates, measurement areas, sources, waiting areas and events are built for the plane)"),
                 );
             }
             if let Some(e) = raw.expect.iter().position(|e| e.region.is_some()) {
@@ -78,16 +77,10 @@ impl<V: Vector> Validator<'_, V> {
                 }
                 for (b, behaviour) in group.behaviours.iter().enumerate() {
                     let path = [Key("groups"), Seg::Index(g), Key("behaviours"), Seg::Index(b)];
-                    let routed = behaviour.params.get("route").and_then(|v| v.as_str()) == Some("field");
-                    if behaviour.kind == "avoid_obstacles" || routed {
-                        let what = if routed {
-                            "`route = \"field\"` routes around walls"
-                        } else {
-                            "`avoid_obstacles` avoids walls"
-                        };
+                    if behaviour.params.get("route").and_then(|v| v.as_str()) == Some("field") {
                         return self.fail(
                             &path,
-                            format!("{what}, which are planar: not available with `dimensions = 3` yet"),
+                            "`route = \"field\"` routes around walls, which are planar: not available with `dimensions = 3` yet",
                         );
                     }
                 }

@@ -4,13 +4,12 @@
 use std::path::{Path, PathBuf};
 
 use super::{Checkpoint, CheckpointError, EXTENSION, Header, RunIdentity, decode, decode_header, encode};
-use crate::math::Vector;
 use crate::metrics::MetricsState;
 use crate::state::files::write_atomically;
-use crate::world::World;
+use crate::world::{Dimension, World};
 
 /// Reads and decodes a checkpoint file of a run in `V`'s dimensions.
-pub fn load<V: Vector>(path: &Path) -> Result<Checkpoint<V>, CheckpointError> {
+pub fn load<V: Dimension>(path: &Path) -> Result<Checkpoint<V>, CheckpointError> {
     let name = path.display().to_string();
     decode(&read(path)?, &name)
 }
@@ -58,7 +57,7 @@ pub fn latest_in(dir: &Path) -> std::io::Result<Option<PathBuf>> {
 }
 
 /// Saves a checkpoint of `world` (and the run's metrics state) atomically.
-pub fn save<V: Vector>(
+pub fn save<V: Dimension>(
     path: &Path,
     world: &World<V>,
     metrics: Option<&MetricsState<V>>,

@@ -35,10 +35,9 @@
 //! it either; a resumed pipeline reorders again on its own schedule, which changes no result.
 
 use crate::expect::WatchState;
-use crate::math::Vector;
 use crate::metrics::MetricsState;
 use crate::state::fields;
-use crate::world::World;
+use crate::world::{Dimension, World};
 
 mod error;
 mod files;
@@ -93,7 +92,7 @@ fn hex(bytes: &[u8]) -> String {
 
 /// A decoded checkpoint of a run in the plane (`V = Vec2`) or in space.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Checkpoint<V = crate::math::Vec2> {
+pub struct Checkpoint<V: Dimension = crate::math::Vec2> {
     /// What the file says about itself: versions, scenario hash, overrides, layout.
     pub header: Header,
     /// The saved state, agent rows in id order: step it to go on with the run.
@@ -108,7 +107,7 @@ pub struct Checkpoint<V = crate::math::Vec2> {
 
 /// The bytes of a checkpoint of `world`, with the run's metrics state if it observes metrics,
 /// tied to `run`.
-pub fn encode<V: Vector>(
+pub fn encode<V: Dimension>(
     world: &World<V>,
     metrics: Option<&MetricsState<V>>,
     run: &RunIdentity<'_>,
@@ -117,7 +116,7 @@ pub fn encode<V: Vector>(
 }
 
 /// [`encode`], with what the run's expectations have seen.
-pub fn encode_watched<V: Vector>(
+pub fn encode_watched<V: Dimension>(
     world: &World<V>,
     metrics: Option<&MetricsState<V>>,
     watch: Option<&WatchState>,
@@ -138,7 +137,7 @@ pub struct RunIdentity<'a> {
     pub plan: &'a str,
 }
 
-fn encode_as<V: Vector>(
+fn encode_as<V: Dimension>(
     engine_version: &str,
     format_version: u32,
     world: &World<V>,
@@ -229,7 +228,7 @@ impl<'a> Reader<'a> {
 
 /// Decodes a checkpoint's bytes: every structural check and both checksums, then the state,
 /// which must be of `V`'s dimensions. `path` names the file in errors.
-pub fn decode<V: Vector>(bytes: &[u8], path: &str) -> Result<Checkpoint<V>, CheckpointError> {
+pub fn decode<V: Dimension>(bytes: &[u8], path: &str) -> Result<Checkpoint<V>, CheckpointError> {
     let (header, payload) = decode_header(bytes, path)?;
     let p = || path.to_string();
     if header.dimensions as usize != V::DIMENSIONS {
@@ -369,7 +368,7 @@ pub fn decode_header<'a>(bytes: &'a [u8], path: &str) -> Result<(Header, &'a [u8
 
 /// Consistency checks on a decoded world, so that a bad file is an error here and never a
 /// panic mid-tick.
-fn check_world<V: Vector>(world: &World<V>, header: &Header) -> Result<(), String> {
+fn check_world<V: Dimension>(world: &World<V>, header: &Header) -> Result<(), String> {
     if world.tick != header.tick || world.seed != header.seed {
         return Err("the header's tick or seed disagrees with the state".into());
     }

@@ -4,8 +4,7 @@ use std::fmt;
 
 use super::digest::{column_name, column_of};
 use super::walk::{Leaf, Seg, Sink, walk};
-use crate::math::Vector;
-use crate::world::World;
+use crate::world::{Dimension, World};
 
 /// A leaf value owned, for reports.
 #[derive(Clone, Debug)]
@@ -152,7 +151,7 @@ impl Sink for Flat {
     }
 }
 
-fn flatten<V: Vector>(world: &World<V>) -> Flat {
+fn flatten<V: Dimension>(world: &World<V>) -> Flat {
     let mut flat = Flat::default();
     walk(world, &mut flat).expect("World holds no 128-bit integers");
     flat
@@ -207,7 +206,7 @@ impl Diff {
 const FIELDS_PER_COLUMN: usize = 3;
 
 /// Compares two worlds leaf by leaf, agent rows in id order.
-pub fn diff<V: Vector>(expected: &World<V>, actual: &World<V>) -> Diff {
+pub fn diff<V: Dimension>(expected: &World<V>, actual: &World<V>) -> Diff {
     let (e, a) = (flatten(&expected.id_ordered()), flatten(&actual.id_ordered()));
     let mut out = Diff::default();
     let find = |flat: &'_ Flat, name: &str| flat.columns.iter().position(|c| c.name == name);

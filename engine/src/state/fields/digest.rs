@@ -2,8 +2,7 @@
 
 use super::AGENTS;
 use super::walk::{Leaf, Seg, Sink, walk};
-use crate::math::Vector;
-use crate::world::World;
+use crate::world::{Dimension, World};
 
 /// The column a path belongs to: `agents.NAME` for an agent column, else the top-level field.
 pub(super) fn column_of(path: &[Seg]) -> (&'static str, Option<&'static str>) {
@@ -113,11 +112,11 @@ impl Sink for DigestSink {
 }
 
 /// A digest of every column of `world`, in declaration order, agent rows in id order.
-pub fn column_digests<V: Vector>(world: &World<V>) -> Vec<ColumnDigest> {
+pub fn column_digests<V: Dimension>(world: &World<V>) -> Vec<ColumnDigest> {
     digests_as_stored(&world.id_ordered())
 }
 
-fn digests_as_stored<V: Vector>(world: &World<V>) -> Vec<ColumnDigest> {
+fn digests_as_stored<V: Dimension>(world: &World<V>) -> Vec<ColumnDigest> {
     let mut sink = DigestSink {
         current: ("", None),
         hasher: blake3::Hasher::new(),
@@ -131,7 +130,7 @@ fn digests_as_stored<V: Vector>(world: &World<V>) -> Vec<ColumnDigest> {
 }
 
 /// The state layout: every column's name, in declaration order.
-pub fn layout<V: Vector>(world: &World<V>) -> Vec<String> {
+pub fn layout<V: Dimension>(world: &World<V>) -> Vec<String> {
     // Names do not depend on row order: no need for an id-ordered copy.
     digests_as_stored(world).into_iter().map(|c| c.name).collect()
 }
