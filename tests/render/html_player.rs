@@ -232,3 +232,32 @@ fn the_player_carries_doors_per_frame_and_the_events_timeline() {
     assert_eq!(body_attribute(&dom, "data-selftest").as_deref(), Some("pass"), "{detail}\n{stderr}");
     assert!(detail.contains("event: the east door closes (tick 300, 30.0 s)"), "{detail}");
 }
+
+/// The player of a run in space plays in headless Chromium: drawn, played, paused, scrubbed,
+/// orbited by a drag and by the arrow keys (the angles and the picture change), seen from
+/// straight above, zoomed and reset, with no error and no console message.
+#[test]
+fn the_space_player_orbits_in_headless_chromium() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch_dir("render_html_space_browser");
+    let page = dir.join("birds.html");
+    ok(&throng(&["render", "scenarios/birds.toml", "--out", s(&page), "--every", "10"]));
+    let url = format!("file://{}#selftest", std::fs::canonicalize(&page).expect("the page").display());
+    let (dom, stderr) = headless(
+        &browser,
+        &dir.join("profile"),
+        &url,
+        &["--virtual-time-budget=15000", "--dump-dom"],
+        Duration::from_secs(90),
+    );
+    let verdict = body_attribute(&dom, "data-selftest");
+    let detail = body_attribute(&dom, "data-selftest-detail").unwrap_or_default();
+    assert_eq!(
+        verdict.as_deref(),
+        Some("pass"),
+        "the space player's self-test: {detail}\nChromium stderr:\n{stderr}"
+    );
+    let detail: serde_json::Value = serde_json::from_str(&detail).expect("the self-test detail is JSON");
+    assert_ne!(detail["orbit"]["still"], detail["orbit"]["turned"], "orbiting changed the picture: {detail}");
+    assert_eq!(console_lines(&stderr), Vec::<&str>::new(), "console messages");
+}

@@ -10,6 +10,7 @@
 
 mod errors;
 mod html_player;
+mod in_space;
 mod pictures;
 mod plots;
 

@@ -28,7 +28,9 @@ pub use metrics::MetricsCsv;
 pub use parquet::{MetricsParquet, TraceParquet};
 pub use pedpy_txt::TraceTxt;
 pub use sqlite::TraceSqlite;
-pub use trace::{TRACE_COLUMNS, TRACE_COLUMNS_WITHOUT_RADIUS, TRACE_COLUMNS_WITHOUT_TIME, TraceCsv};
+pub use trace::{
+    TRACE_COLUMNS, TRACE_COLUMNS_IN_SPACE, TRACE_COLUMNS_WITHOUT_RADIUS, TRACE_COLUMNS_WITHOUT_TIME, TraceCsv,
+};
 
 /// The formats a trace is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]

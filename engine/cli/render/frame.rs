@@ -27,6 +27,9 @@ pub const DEFAULT_RADIUS: f32 = 0.5;
 #[derive(Clone, Debug)]
 pub struct Geometry {
     pub bounds: Bounds,
+    /// A run in space: its bounds box's twelve edges, projected, drawn instead of the bounds
+    /// rectangle (empty in the plane).
+    pub edges: Vec<(Vec2, Vec2)>,
     /// The obstacles that always stand (not the doors).
     pub obstacles: Vec<Obstacle>,
     /// The named obstacles events open and close, as at tick 0.
@@ -46,6 +49,7 @@ impl Geometry {
         Geometry {
             targets: world.targets.iter().enumerate().map(|(t, target)| (name(t), target.clone())).collect(),
             bounds: world.bounds,
+            edges: Vec::new(),
             obstacles: world.obstacles[..world.fixed_obstacles as usize].to_vec(),
             doors: world.doors.clone(),
             paths: world.paths.clone(),
@@ -287,7 +291,14 @@ pub(super) fn outline(pixmap: &mut Pixmap, pb: PathBuilder, colour: Rgb, alpha: 
 fn draw_geometry(pixmap: &mut Pixmap, g: &Geometry, camera: &Camera) {
     // Bounds: solid on an open world, dashed on a wrapped (toroidal) one.
     let mut pb = PathBuilder::new();
-    push_world_rect(&mut pb, g.bounds.min, g.bounds.max, camera);
+    if g.edges.is_empty() {
+        push_world_rect(&mut pb, g.bounds.min, g.bounds.max, camera);
+    }
+    for &(a, b) in &g.edges {
+        let ((ax, ay), (bx, by)) = (camera.px(a), camera.px(b));
+        pb.move_to(ax, ay);
+        pb.line_to(bx, by);
+    }
     let mut s = stroke(1.0);
     if g.bounds.kind == BoundsKind::Wrap {
         s.dash = StrokeDash::new(vec![6.0, 4.0], 0.0);

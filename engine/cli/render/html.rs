@@ -28,13 +28,16 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use serde_json::{Value, json};
 use throng_engine::math::Vec2;
-use throng_engine::world::{BoundsKind, Obstacle, Region, Target};
+use throng_engine::world::{BoundsKind, Obstacle, Region, Solid, Target};
 
 use super::colour::group_colour;
 use super::frame::{Extent, Frame, Scene};
 use super::layout::View;
+use super::projection::SpaceView;
 
 const TEMPLATE: &str = include_str!("player.html");
+/// The player of a run in space: the same data with z, an orbiting camera.
+const TEMPLATE_SPACE: &str = include_str!("player_space.html");
 const DATA_MARK: &str = "/*THRONG_DATA*/";
 const TITLE_MARK: &str = "THRONG_TITLE";
 
@@ -44,6 +47,10 @@ pub struct HtmlBuilder {
     /// id → (group, radius), as first seen.
     agents: BTreeMap<u32, (u16, f32)>,
     frames: Vec<(u64, Vec<u32>, Vec<[f32; 4]>)>,
+    /// In space, each frame's z and vz per row (empty in the plane).
+    heights: Vec<Vec<[f32; 2]>>,
+    /// In space, the extent of z.
+    z_range: Option<(f32, f32)>,
     /// Each frame's doors, `1` closed and `0` open (empty when unknown).
     door_states: Vec<String>,
     extent: Extent,
@@ -61,6 +68,14 @@ impl HtmlBuilder {
             self.vmax = self.vmax.max(v.x.abs()).max(v.y.abs());
             rows.push([p.x, p.y, v.x, v.y]);
         }
+        if !frame.z.is_empty() {
+            let heights: Vec<[f32; 2]> = frame.z.iter().zip(&frame.vz).map(|(&z, &vz)| [z, vz]).collect();
+            for &[z, vz] in &heights {
+                self.z_range = Some(self.z_range.map_or((z, z), |(lo, hi)| (lo.min(z), hi.max(z))));
+                self.vmax = self.vmax.max(vz.abs());
+            }
+            self.heights.push(heights);
+        }
         self.frames.push((frame.tick, frame.id.clone(), rows));
         self.door_states.push(frame.closed_doors.iter().map(|&c| if c { '1' } else { '0' }).collect());
     }
@@ -77,6 +92,7 @@ impl HtmlBuilder {
         fps: f32,
         size: Option<(u32, u32)>,
         fired: &[(u64, String)],
+        space: Option<&SpaceView>,
     ) -> Result<String> {
         let doors = scene.geometry.as_ref().map_or(&[][..], |g| g.doors.as_slice());
         // Door states: distinct strings, each frame an index (the state at tick 0 when unknown).
@@ -108,12 +124,19 @@ impl HtmlBuilder {
         };
         let step = half / 32767.0;
         let vs = if self.vmax > 0.0 { self.vmax / 127.0 } else { 1.0 };
+        // In space, z too: quantized over its own extent.
+        let (z_centre, z_step) = match self.z_range {
+            Some((lo, hi)) => (0.5 * lo + 0.5 * hi, ((0.5 * hi - 0.5 * lo).max(1e-3)) / 32767.0),
+            None => (0.0, 1.0),
+        };
 
         let mut sets: Vec<String> = Vec::new();
         let mut last_set: Option<Vec<u8>> = None;
         let mut frames = Vec::with_capacity(self.frames.len());
         let mut ticks = Vec::with_capacity(self.frames.len());
-        for ((tick, frame_ids, rows), doors_now) in self.frames.iter().zip(&self.door_states) {
+        for (frame_no, ((tick, frame_ids, rows), doors_now)) in
+            self.frames.iter().zip(&self.door_states).enumerate()
+        {
             // Runs of consecutive table rows; both lists are in id order, so one merge.
             let mut set = Vec::new();
             let mut row = 0usize;
@@ -137,15 +160,43 @@ impl HtmlBuilder {
                 last_set = Some(set);
             }
             let n = rows.len();
-            let mut blob = vec![0u8; 6 * n];
-            for (i, r) in rows.iter().enumerate() {
-                let qx = ((r[0] - centre.x) / step.x).round().clamp(-32767.0, 32767.0) as i16;
-                let qy = ((r[1] - centre.y) / step.y).round().clamp(-32767.0, 32767.0) as i16;
-                blob[2 * i..2 * i + 2].copy_from_slice(&qx.to_le_bytes());
-                blob[2 * n + 2 * i..2 * n + 2 * i + 2].copy_from_slice(&qy.to_le_bytes());
-                blob[4 * n + i] = ((r[2] / vs).round().clamp(-127.0, 127.0) as i8) as u8;
-                blob[5 * n + i] = ((r[3] / vs).round().clamp(-127.0, 127.0) as i8) as u8;
-            }
+            let quantize = |x: f32, centre: f32, step: f32| {
+                ((x - centre) / step).round().clamp(-32767.0, 32767.0) as i16
+            };
+            let speed = |v: f32| ((v / vs).round().clamp(-127.0, 127.0) as i8) as u8;
+            let blob = match self.heights.get(frame_no) {
+                // The plane: x, y as int16 columns, vx, vy as int8.
+                None => {
+                    let mut blob = vec![0u8; 6 * n];
+                    for (i, r) in rows.iter().enumerate() {
+                        blob[2 * i..2 * i + 2]
+                            .copy_from_slice(&quantize(r[0], centre.x, step.x).to_le_bytes());
+                        blob[2 * n + 2 * i..2 * n + 2 * i + 2]
+                            .copy_from_slice(&quantize(r[1], centre.y, step.y).to_le_bytes());
+                        blob[4 * n + i] = speed(r[2]);
+                        blob[5 * n + i] = speed(r[3]);
+                    }
+                    blob
+                }
+                // Space: x, y, z as int16 columns, vx, vy, vz as int8.
+                Some(heights) => {
+                    let mut blob = vec![0u8; 9 * n];
+                    for (i, (r, h)) in rows.iter().zip(heights).enumerate() {
+                        let q = [
+                            quantize(r[0], centre.x, step.x),
+                            quantize(r[1], centre.y, step.y),
+                            quantize(h[0], z_centre, z_step),
+                        ];
+                        for (c, v) in q.iter().enumerate() {
+                            blob[2 * c * n + 2 * i..2 * c * n + 2 * i + 2].copy_from_slice(&v.to_le_bytes());
+                        }
+                        blob[6 * n + i] = speed(r[2]);
+                        blob[7 * n + i] = speed(r[3]);
+                        blob[8 * n + i] = speed(h[1]);
+                    }
+                    blob
+                }
+            };
             if doors.is_empty() {
                 frames.push(json!([sets.len() - 1, base64(&blob)]));
             } else {
@@ -180,7 +231,10 @@ impl HtmlBuilder {
                     .collect(),
             ),
         );
-        data.insert("q".into(), json!([centre.x, centre.y, step.x, step.y]));
+        match space {
+            None => data.insert("q".into(), json!([centre.x, centre.y, step.x, step.y])),
+            Some(_) => data.insert("q".into(), json!([centre.x, centre.y, z_centre, step.x, step.y, z_step])),
+        };
         data.insert("vs".into(), json!(vs));
         data.insert("rmax".into(), json!(rmax));
         data.insert("agents".into(), json!(base64(&table)));
@@ -198,6 +252,34 @@ impl HtmlBuilder {
                     doors.iter().map(|d| json!({"name": d.name, "shape": obstacle(&d.obstacle)})).collect(),
                 ),
             );
+        }
+        if let Some(space) = space {
+            let (bounds, solids, targets) = space.scene();
+            data.insert("dimensions".into(), json!(3));
+            data.insert(
+                "box".into(),
+                json!({
+                    "kind": if bounds.kind == BoundsKind::Wrap { "wrap" } else { "open" },
+                    "min": bounds.min.to_array(), "max": bounds.max.to_array(),
+                }),
+            );
+            let solid = |s: &Solid| match *s {
+                Solid::Ball { centre, radius } => json!({"ball": [centre.x, centre.y, centre.z, radius]}),
+                Solid::Cuboid { min, max } => json!({"box": [min.x, min.y, min.z, max.x, max.y, max.z]}),
+            };
+            data.insert("solids".into(), Value::Array(solids.iter().map(solid).collect()));
+            let target = |(name, t): &super::projection::NamedTarget| match t {
+                Target::Point(p) | Target::Opposite { centre: p } => {
+                    Some(json!({"name": name, "point": p.to_array()}))
+                }
+                Target::Moving { waypoints, speed } => Some(json!({"name": name, "moving": {
+                    "waypoints": waypoints.iter().map(|w| w.to_array()).collect::<Vec<_>>(), "speed": speed}})),
+                _ => None,
+            };
+            data.insert("targets".into(), Value::Array(targets.iter().filter_map(target).collect()));
+            let json = serde_json::to_string(&Value::Object(data))?.replace("</", "<\\/");
+            let title = escape_html(&scene.name);
+            return Ok(TEMPLATE_SPACE.replacen(DATA_MARK, &json, 1).replacen(TITLE_MARK, &title, 1));
         }
         if let Some(g) = &scene.geometry {
             let region = |r: &Region| match *r {
@@ -341,8 +423,10 @@ mod tests {
 
     #[test]
     fn the_template_has_its_marks() {
-        assert_eq!(TEMPLATE.matches(DATA_MARK).count(), 1);
-        assert_eq!(TEMPLATE.matches(TITLE_MARK).count(), 1);
-        assert!(!TEMPLATE.contains("http://") && !TEMPLATE.contains("https://"), "no network");
+        for template in [TEMPLATE, TEMPLATE_SPACE] {
+            assert_eq!(template.matches(DATA_MARK).count(), 1);
+            assert_eq!(template.matches(TITLE_MARK).count(), 1);
+            assert!(!template.contains("http://") && !template.contains("https://"), "no network");
+        }
     }
 }

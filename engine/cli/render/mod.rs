@@ -13,6 +13,8 @@ mod html;
 mod layout;
 mod legend;
 pub mod plot;
+mod projection;
+mod source;
 mod targets;
 mod trace;
 pub mod xy_chart;
@@ -24,11 +26,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use throng_engine::world::Param;
+use throng_engine::math::Vec3;
+use throng_engine::world::{Dimension, Param};
 use throng_engine::{RunSettings, Scenario, Simulation};
 
 use frame::{Extent, Frame, Geometry, Scene, Style};
 use layout::View;
+use projection::{Projection, SpaceView};
+use source::Source;
 use trace::read_trace;
 
 #[derive(Args)]
@@ -73,6 +78,10 @@ pub struct RenderArgs {
     /// Leave out the legend (PNG and GIF).
     #[arg(long)]
     no_legend: bool,
+    /// A run in space (PNG and GIF): where the picture looks from, `top`, `side` or `oblique`
+    /// (the default); depth shows as size. The HTML player orbits instead.
+    #[arg(long, value_enum, value_name = "VIEW")]
+    projection: Option<Projection>,
     /// Overrides applied to the scenario (the input, or --scenario with a trace).
     #[command(flatten)]
     overrides: crate::args::ScenarioOverrides,
@@ -146,89 +155,35 @@ fn output(path: &Path, accepted: &[(&str, &str)]) -> Result<String> {
     Ok(ext)
 }
 
-/// Frames from a scenario run, or from a trace in memory.
-enum Source {
-    /// `fired`: each event's firings, (tick it applied at, name), as the run goes.
-    Run {
-        sim: Box<Simulation>,
-        ticks: u64,
-        origin: String,
-        fired: Vec<(u64, String)>,
-    },
-    Trace(Vec<Frame>),
-}
-
-impl Source {
-    /// The last tick there is to draw.
-    fn last_tick(&self) -> u64 {
-        match self {
-            Source::Run { ticks, .. } => *ticks,
-            Source::Trace(frames) => frames.last().map_or(0, |f| f.tick),
-        }
-    }
-
-    /// Calls `visit` with every frame up to `until` whose tick `wanted` accepts, in tick
-    /// order, and whether it is the run's last (a run an event stopped ends at its last
-    /// tick, wanted or not). Returns the time spent running the scenario.
-    fn walk(
-        &mut self,
-        until: u64,
-        wanted: impl Fn(u64) -> bool,
-        mut visit: impl FnMut(Frame, bool) -> Result<()>,
-        quiet: bool,
-    ) -> Result<Duration> {
-        let mut run_time = Duration::ZERO;
-        match self {
-            Source::Run { sim, origin, fired, .. } => {
-                let progress = crate::args::progress_bar(until, quiet);
-                if wanted(0) {
-                    visit(Frame::of(sim.world()), false)?;
-                }
-                let mut counts: Vec<u32> = sim.world().events.iter().map(|e| e.fired).collect();
-                while sim.tick() < until {
-                    let start = Instant::now();
-                    let before = sim.tick();
-                    sim.step().with_context(|| format!("{origin} stopped"))?;
-                    run_time += start.elapsed();
-                    progress.inc(1);
-                    // The events that fired before this tick ran, for the player's timeline.
-                    for (e, count) in sim.world().events.iter().zip(counts.iter_mut()) {
-                        if e.fired > *count {
-                            fired.push((before, e.name.clone()));
-                            *count = e.fired;
-                        }
-                    }
-                    if sim.stopped() {
-                        // Stopped by an event: its last tick is the run's last frame.
-                        visit(Frame::of(sim.world()), true)?;
-                        break;
-                    }
-                    if wanted(sim.tick()) {
-                        visit(Frame::of(sim.world()), false)?;
-                    }
-                }
-                progress.finish_and_clear();
-            }
-            Source::Trace(frames) => {
-                for f in std::mem::take(frames) {
-                    if f.tick > until {
-                        break;
-                    }
-                    if wanted(f.tick) {
-                        visit(f, false)?;
-                    }
-                }
-            }
-        }
-        Ok(run_time)
-    }
-}
-
-/// The scene, the frames, and the default framing.
+/// The scene, the frames, and the default framing; for a run in space, how it is projected.
 struct Input {
     scene: Scene,
     source: Source,
     default_view: View,
+    space: Option<SpaceView>,
+}
+
+/// Draws `frame` over its `history` (older frames, oldest first): in the plane as they are,
+/// in space projected (the scene's moving targets where they are at the frame's time).
+fn draw_seen(
+    scene: &Scene,
+    space: Option<&SpaceView>,
+    frame: &Frame,
+    history: &[&Frame],
+    camera: &layout::Camera,
+    style: &Style,
+) -> Result<tiny_skia::Pixmap> {
+    let pixmap = match space {
+        None => frame::draw(scene, frame, history, camera, style),
+        Some(space) => {
+            let time_s = scene.dt.map(|dt| frame.tick as f64 * dt as f64);
+            let scene = Scene { geometry: Some(space.geometry(time_s)), ..scene.clone() };
+            let older: Vec<Frame> = history.iter().map(|h| space.frame(h)).collect();
+            let older: Vec<&Frame> = older.iter().collect();
+            frame::draw(&scene, &space.frame(frame), &older, camera, style)
+        }
+    };
+    pixmap.context("cannot allocate the picture")
 }
 
 /// The radius drawn for a group's agents when a trace does not give it: the middle of its
@@ -241,8 +196,12 @@ fn display_radius(p: &Param) -> f32 {
     }
 }
 
-fn load_scenario(path: &Path, overrides: &crate::args::ScenarioOverrides, quiet: bool) -> Result<Scenario> {
-    let scenario = overrides.load(path)?;
+fn load_scenario<V: Dimension>(
+    path: &Path,
+    overrides: &crate::args::ScenarioOverrides,
+    quiet: bool,
+) -> Result<Scenario<V>> {
+    let scenario = overrides.load_as::<V>(path)?;
     if !quiet {
         for w in &scenario.warnings {
             eprintln!("warning: {w}");
@@ -259,34 +218,10 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
             if args.scenario.is_some() {
                 bail!("--scenario goes with a trace input; {} is already a scenario", args.input.display());
             }
-            let mut scenario = load_scenario(&args.input, &args.overrides, args.quiet)?;
-            if let Some(seed) = args.seed {
-                scenario.seed = seed;
+            match crate::args::dimensions_of(&args.input) {
+                3 => run_input::<Vec3>(args),
+                _ => run_input::<throng_engine::math::Vec2>(args),
             }
-            let threads = crate::args::threads(args.threads, "--threads")?;
-            let sim = Simulation::new(
-                &scenario,
-                RunSettings { threads, metrics: false, ..RunSettings::default() },
-            )?;
-            let geometry = Geometry::of(sim.world(), &scenario.target_names);
-            let default_view = geometry.extent().view(0.01);
-            let scene = Scene {
-                name: scenario.name.clone(),
-                dt: Some(scenario.dt),
-                groups: scenario.groups.iter().map(|g| g.group.name.clone()).collect(),
-                geometry: Some(geometry),
-            };
-            let ticks = args.ticks.unwrap_or(scenario.ticks);
-            Ok(Input {
-                scene,
-                source: Source::Run {
-                    sim: Box::new(sim),
-                    ticks,
-                    origin: scenario.origin.clone(),
-                    fired: Vec::new(),
-                },
-                default_view,
-            })
         }
         "csv" | "parquet" => {
             for (given, name) in [
@@ -298,46 +233,128 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
                     bail!("{name} applies to a scenario input; {} is a trace", args.input.display());
                 }
             }
-            let overridden = !args.overrides.set.is_empty() || args.overrides.agents.is_some();
-            let scenario = match &args.scenario {
-                Some(path) => Some(load_scenario(path, &args.overrides, args.quiet)?),
-                None if overridden => {
-                    bail!("--set and --agents apply to a scenario; with a trace, give its --scenario")
-                }
-                None => None,
-            };
-            let groups: Option<Vec<(String, f32)>> = scenario.as_ref().map(|s| {
-                s.groups
-                    .iter()
-                    .map(|g| (g.group.name.clone(), display_radius(&g.group.params.radius)))
-                    .collect()
-            });
-            let trace = read_trace(&args.input, groups.as_deref())?;
-            let geometry = scenario.as_ref().map(|s| Geometry::of(&s.build_world(), &s.target_names));
-            let default_view = match &geometry {
-                Some(g) => g.extent().view(0.01),
-                None => {
-                    let mut e = Extent::default();
-                    for f in &trace.frames {
-                        for &p in &f.position {
-                            e.add(p);
-                        }
-                    }
-                    e.view(0.05)
-                }
-            };
-            let name = match &scenario {
-                Some(s) => s.name.clone(),
-                None => args.input.file_stem().map_or("trace".into(), |s| s.to_string_lossy().into_owned()),
-            };
-            let scene = Scene { name, dt: scenario.as_ref().map(|s| s.dt), groups: trace.groups, geometry };
-            Ok(Input { scene, source: Source::Trace(trace.frames), default_view })
+            match args.scenario.as_deref().map(crate::args::dimensions_of) {
+                Some(3) => trace_input::<Vec3>(args),
+                _ => trace_input::<throng_engine::math::Vec2>(args),
+            }
         }
         _ => bail!(
             "{}: cannot tell the input's kind from its extension; expected a scenario (.toml) or a trace (.csv, .parquet)",
             args.input.display()
         ),
     }
+}
+
+/// The scene of a scenario's `world` (at tick 0) and, in space, how it is projected.
+fn scene_of<V: Dimension>(
+    scenario: &Scenario<V>,
+    world: &throng_engine::World<V>,
+    projection: Option<Projection>,
+) -> Result<(Scene, Option<SpaceView>)> {
+    let (geometry, space) = match (world.as_plane(), world.as_space()) {
+        (Some(w), _) => {
+            if projection.is_some() {
+                bail!("--projection is for a run in space; {} is planar", scenario.origin);
+            }
+            (Geometry::of(w, &scenario.target_names), None)
+        }
+        (_, Some(w)) => {
+            let name = |t: usize| scenario.target_names.get(t).cloned().unwrap_or_default();
+            let targets = w.targets.iter().enumerate().map(|(t, target)| (name(t), target.clone())).collect();
+            let view = SpaceView::new(
+                projection.unwrap_or(Projection::Oblique),
+                w.bounds,
+                w.obstacles.clone(),
+                targets,
+            );
+            (view.geometry(Some(0.0)), Some(view))
+        }
+        _ => unreachable!("a world is planar or in space"),
+    };
+    let scene = Scene {
+        name: scenario.name.clone(),
+        dt: Some(scenario.dt),
+        groups: scenario.groups.iter().map(|g| g.group.name.clone()).collect(),
+        geometry: Some(geometry),
+    };
+    Ok((scene, space))
+}
+
+/// A scenario input, run here, with points `V`.
+fn run_input<V: throng_engine::index::Point>(args: &RenderArgs) -> Result<Input> {
+    let mut scenario = load_scenario::<V>(&args.input, &args.overrides, args.quiet)?;
+    if let Some(seed) = args.seed {
+        scenario.seed = seed;
+    }
+    let threads = crate::args::threads(args.threads, "--threads")?;
+    let sim = Simulation::new(&scenario, RunSettings { threads, metrics: false, ..RunSettings::default() })?;
+    let (scene, space) = scene_of(&scenario, sim.world(), args.projection)?;
+    let default_view = scene
+        .geometry
+        .as_ref()
+        .map_or(View { x0: 0.0, y0: 0.0, x1: 1.0, y1: 1.0 }, |g| g.extent().view(0.01));
+    let ticks = args.ticks.unwrap_or(scenario.ticks);
+    Ok(Input {
+        scene,
+        source: Source::Run { sim: Box::new(sim), ticks, origin: scenario.origin.clone(), fired: Vec::new() },
+        default_view,
+        space,
+    })
+}
+
+/// A trace input, with its scenario's points `V` when `--scenario` gives one.
+fn trace_input<V: Dimension>(args: &RenderArgs) -> Result<Input> {
+    let overridden = !args.overrides.set.is_empty() || args.overrides.agents.is_some();
+    let scenario = match &args.scenario {
+        Some(path) => Some(load_scenario::<V>(path, &args.overrides, args.quiet)?),
+        None if overridden => {
+            bail!("--set and --agents apply to a scenario; with a trace, give its --scenario")
+        }
+        None => None,
+    };
+    let groups: Option<Vec<(String, f32)>> = scenario.as_ref().map(|s| {
+        s.groups.iter().map(|g| (g.group.name.clone(), display_radius(&g.group.params.radius))).collect()
+    });
+    let trace = read_trace(&args.input, groups.as_deref())?;
+    let in_space = trace.frames.iter().any(|f| !f.z.is_empty());
+    if scenario.is_some() && in_space != (V::DIMENSIONS == 3) {
+        let (t, sc) = if in_space { ("in space (it has z)", "planar") } else { ("planar", "in space") };
+        bail!("{} is the trace of a run {t}, and its --scenario is {sc}", args.input.display());
+    }
+    let (geometry, space) = match &scenario {
+        Some(s) => {
+            let (scene, space) = scene_of(s, &s.build_world(), args.projection)?;
+            (scene.geometry, space)
+        }
+        None if in_space => {
+            let view = SpaceView::of_frames(args.projection.unwrap_or(Projection::Oblique), &trace.frames);
+            (Some(view.geometry(None)), Some(view))
+        }
+        None => {
+            if args.projection.is_some() {
+                bail!("--projection is for a run in space; {} is planar", args.input.display());
+            }
+            (None, None)
+        }
+    };
+    let default_view = match &geometry {
+        Some(g) => g.extent().view(0.01),
+        None => {
+            let mut e = Extent::default();
+            for f in &trace.frames {
+                for &p in &f.position {
+                    e.add(p);
+                }
+            }
+            e.view(0.05)
+        }
+    };
+    let name = match &scenario {
+        Some(s) => s.name.clone(),
+        None => args.input.file_stem().map_or("trace".into(), |s| s.to_string_lossy().into_owned()),
+    };
+    let scene = Scene { name, dt: scenario.as_ref().map(|s| s.dt), groups: trace.groups, geometry };
+    Ok(Input { scene, source: Source::Trace(trace.frames), default_view, space })
 }
 
 pub fn render(args: RenderArgs) -> Result<ExitCode> {
@@ -414,8 +431,7 @@ pub fn render(args: RenderArgs) -> Result<ExitCode> {
             let Some(frame) = window.pop() else { bail!("no frame at tick {tick}") };
             let history: Vec<&Frame> = window.iter().collect();
             let t = Instant::now();
-            let pixmap = frame::draw(&input.scene, &frame, &history, &camera, &style)
-                .context("cannot allocate the picture")?;
+            let pixmap = draw_seen(&input.scene, input.space.as_ref(), &frame, &history, &camera, &style)?;
             draw_time += t.elapsed();
             let t = Instant::now();
             let png = pixmap.encode_png().context("cannot encode the PNG")?;
@@ -435,6 +451,7 @@ pub fn render(args: RenderArgs) -> Result<ExitCode> {
                 .transpose()?;
             let mut page = html::HtmlBuilder::default();
             let scene = &input.scene;
+            let space = input.space.as_ref();
             let run_time = input.source.walk(
                 until,
                 wanted,
@@ -450,8 +467,7 @@ pub fn render(args: RenderArgs) -> Result<ExitCode> {
                             }
                             let older: Vec<&Frame> = history.iter().collect();
                             let t = Instant::now();
-                            let pixmap = frame::draw(scene, &f, &older, &camera, &style)
-                                .context("cannot allocate the picture")?;
+                            let pixmap = draw_seen(scene, space, &f, &older, &camera, &style)?;
                             draw_time += t.elapsed();
                             let t = Instant::now();
                             gif.push(&pixmap)?;
@@ -479,7 +495,7 @@ pub fn render(args: RenderArgs) -> Result<ExitCode> {
                         Source::Trace(_) => &[],
                     };
                     if frames > 0 {
-                        (page.finish(scene, view, fps, args.size, fired)?.into_bytes(), frames)
+                        (page.finish(scene, view, fps, args.size, fired, space)?.into_bytes(), frames)
                     } else {
                         (Vec::new(), 0)
                     }

@@ -7,7 +7,9 @@ use anyhow::{Result, anyhow, bail};
 use throng_engine::math::Vec2;
 
 use super::frame::{DEFAULT_RADIUS, Frame};
-use crate::output::{TRACE_COLUMNS, TRACE_COLUMNS_WITHOUT_RADIUS, TRACE_COLUMNS_WITHOUT_TIME};
+use crate::output::{
+    TRACE_COLUMNS, TRACE_COLUMNS_IN_SPACE, TRACE_COLUMNS_WITHOUT_RADIUS, TRACE_COLUMNS_WITHOUT_TIME,
+};
 
 /// A trace read into memory: frames in tick order, rows in id order.
 pub struct Trace {
@@ -45,6 +47,8 @@ struct Row<'a> {
     position: Vec2,
     velocity: Vec2,
     radius: Option<f32>,
+    /// z and vz, in a trace of a run in space.
+    height: Option<(f32, f32)>,
 }
 
 /// The frames being read, whatever the file's format.
@@ -62,7 +66,7 @@ impl<'s> Frames<'s> {
 
     /// Adds a row; `at(column)` says where it stands, for messages.
     fn push(&mut self, row: Row, at: &dyn Fn(&str) -> String) -> Result<()> {
-        let Row { tick, id, group: name, position, velocity, radius } = row;
+        let Row { tick, id, group: name, position, velocity, radius, height } = row;
         if name.is_empty() {
             bail!("{}: expected a group name, found nothing", at("group"));
         }
@@ -109,6 +113,10 @@ impl<'s> Frames<'s> {
         f.position.push(position);
         f.velocity.push(velocity);
         f.radius.push(radius);
+        if let Some((z, vz)) = height {
+            f.z.push(z);
+            f.vz.push(vz);
+        }
         Ok(())
     }
 
@@ -141,6 +149,8 @@ fn read_csv(file: &str, bytes: &[u8], frames: &mut Frames) -> Result<()> {
     let names: Vec<&str> = header.iter().map(str::trim).collect();
     let columns: &[&str] = if names == TRACE_COLUMNS {
         &TRACE_COLUMNS
+    } else if names == TRACE_COLUMNS_IN_SPACE {
+        &TRACE_COLUMNS_IN_SPACE
     } else if names == TRACE_COLUMNS_WITHOUT_RADIUS {
         &TRACE_COLUMNS_WITHOUT_RADIUS
     } else if names == TRACE_COLUMNS_WITHOUT_TIME {
@@ -155,6 +165,7 @@ fn read_csv(file: &str, bytes: &[u8], frames: &mut Frames) -> Result<()> {
     let (c_tick, c_id, c_group) = (col("tick"), col("id"), col("group"));
     let (c_x, c_y, c_vx, c_vy) = (col("x"), col("y"), col("vx"), col("vy"));
     let c_radius = columns.iter().position(|c| *c == "radius");
+    let c_height = columns.iter().position(|c| *c == "z").zip(columns.iter().position(|c| *c == "vz"));
     let mut record = csv::StringRecord::new();
     loop {
         match reader.read_record(&mut record) {
@@ -184,6 +195,7 @@ fn read_csv(file: &str, bytes: &[u8], frames: &mut Frames) -> Result<()> {
             position: Vec2::new(num(c_x)?, num(c_y)?),
             velocity: Vec2::new(num(c_vx)?, num(c_vy)?),
             radius: c_radius.map(num).transpose()?,
+            height: c_height.map(|(z, vz)| Ok::<_, anyhow::Error>((num(z)?, num(vz)?))).transpose()?,
         };
         frames.push(row, &at)?;
     }
@@ -197,13 +209,16 @@ fn read_parquet(file: &str, opened: std::fs::File, frames: &mut Frames) -> Resul
     use parquet::record::{Field, RowAccessor};
     let reader = crate::output::parquet::open_whole(file, opened)?;
     let names = crate::output::parquet::column_names(&reader);
-    if names != TRACE_COLUMNS {
+    let space = names == TRACE_COLUMNS_IN_SPACE;
+    if names != TRACE_COLUMNS && !space {
         bail!(
-            "{file}: not a trace: expected the columns {} (from `throng run --trace FILE.parquet`), found {}",
+            "{file}: not a trace: expected the columns {} (from `throng run --trace FILE.parquet`; in space with z and vz), found {}",
             TRACE_COLUMNS.join(", "),
             names.join(", ")
         );
     }
+    let columns: &[&str] = if space { &TRACE_COLUMNS_IN_SPACE } else { &TRACE_COLUMNS };
+    let col = |name: &str| columns.iter().position(|c| *c == name).expect("a trace column");
     let rows = reader.get_row_iter(None).map_err(|e| anyhow!("{file}: {e}"))?;
     for (k, row) in rows.enumerate() {
         let row = row.map_err(|e| anyhow!("{file}: row {}: {e}", k + 1))?;
@@ -211,11 +226,11 @@ fn read_parquet(file: &str, opened: std::fs::File, frames: &mut Frames) -> Resul
         let fields: Vec<&Field> = row.get_column_iter().map(|(_, f)| f).collect();
         let whole = |c: usize| match fields[c] {
             &Field::Long(v) if v >= 0 => Ok(v as u64),
-            other => Err(anyhow!("{}: expected a whole number >= 0, found {other}", at(TRACE_COLUMNS[c]))),
+            other => Err(anyhow!("{}: expected a whole number >= 0, found {other}", at(columns[c]))),
         };
         let float = |c: usize| match fields[c] {
             &Field::Float(v) => Ok(v),
-            other => Err(anyhow!("{}: expected a number, found {other}", at(TRACE_COLUMNS[c]))),
+            other => Err(anyhow!("{}: expected a number, found {other}", at(columns[c]))),
         };
         let id = u32::try_from(whole(2)?).map_err(|_| anyhow!("{}: an agent id past 2^32", at("id")))?;
         let group = row.get_string(3).map_err(|e| anyhow!("{}: {e}", at("group")))?;
@@ -223,9 +238,12 @@ fn read_parquet(file: &str, opened: std::fs::File, frames: &mut Frames) -> Resul
             tick: whole(0)?,
             id,
             group,
-            position: Vec2::new(float(4)?, float(5)?),
-            velocity: Vec2::new(float(6)?, float(7)?),
-            radius: Some(float(8)?),
+            position: Vec2::new(float(col("x"))?, float(col("y"))?),
+            velocity: Vec2::new(float(col("vx"))?, float(col("vy"))?),
+            radius: Some(float(col("radius"))?),
+            height: space
+                .then(|| Ok::<_, anyhow::Error>((float(col("z"))?, float(col("vz"))?)))
+                .transpose()?,
         };
         frames.push(row, &at)?;
     }

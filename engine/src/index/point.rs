@@ -11,7 +11,7 @@ use super::sensing::SenseScratch;
 use crate::math::{Vec2, Vec3};
 use crate::world::Dimension;
 
-/// A [`Vector`] the agents' index holds. Implemented for `Vec2` and `Vec3`; the index, the
+/// A [`Vector`](crate::math::Vector) the agents' index holds. Implemented for `Vec2` and `Vec3`; the index, the
 /// neighbour lists and sensing are written once against it.
 pub trait Point: Dimension {
     /// The coordinates as kiddo stores them (`[f32; 2]` or `[f32; 3]`).
