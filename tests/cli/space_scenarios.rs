@@ -94,7 +94,9 @@ fn a_scenario_in_space_reads_three_coordinates_everywhere() {
     // A planar reader refuses it at `dimensions` (line 3), and the other way round.
     let e = Scenario::parse(SPACE, "space.toml").expect_err("planar reader").to_string();
     assert!(
-        e.contains("space.toml:3:") && e.contains("`dimensions`") && e.contains("planar scenarios only"),
+        e.contains("space.toml:3:")
+            && e.contains("`dimensions`")
+            && e.contains("a planar scenario was asked for"),
         "{e}"
     );
     let plane = SPACE.replace("dimensions = 3\n", "");
@@ -243,9 +245,31 @@ fn check_and_run_read_a_scenario_in_space() {
         crate::common::throng(&["run", p, "--ticks", "1", "--trace", dir.join("t.sqlite").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("CSV or Parquet (x, y, z)"));
-    // A command that reads planar scenarios only refuses it at its `dimensions` key.
-    let out = crate::common::throng(&["bench", p, "--ticks", "1"]);
-    super::assert_error_at(&out, &path, (3, 14), &["`dimensions`", "planar scenarios only so far"]);
+    // `bench` times it (the planar floor probe reports 0) and `plot` plots its metrics.
+    let out = crate::common::throng(&[
+        "bench",
+        "scenarios/birds.toml",
+        "--agents",
+        "1000",
+        "--ticks",
+        "2",
+        "--repeats",
+        "1",
+        "--warmup",
+        "1",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["results"][0]["agents"], 1000, "{report}");
+    let png = dir.join("plot.png");
+    let out = crate::common::throng(&["plot", p, "--out", png.to_str().unwrap(), "--ticks", "5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // The library's planar reader refuses it at its `dimensions` key, naming the reader that
+    // takes it.
+    let e = throng_engine::Scenario::parse(SPACE, "space.toml").expect_err("planar only");
+    assert!(e.key == "dimensions" && e.message.contains("Scenario::<Vec3>::parse_as"), "{e}");
 }
 
 /// A run in space checkpoints and resumes bit for bit through the binary (its trace continued,
@@ -295,4 +319,81 @@ fn a_run_in_space_resumes_from_its_checkpoint_bit_for_bit() {
     // The library says the same of a checkpoint read for the other dimensions.
     let e = throng_engine::state::checkpoint::load::<throng_engine::math::Vec2>(&first).expect_err("refused");
     assert!(e.to_string().contains("holds a run in space (3 dimensions)"), "{e}");
+}
+
+/// A batch sweeps a scenario in space as one of the plane: its runs (seeds times a grid) give
+/// the hashes `throng run` gives with the same seed and overrides, at any number of jobs, and
+/// keep their traces (with z) and metrics; the scenario's expectations are judged per run.
+#[test]
+fn a_batch_sweeps_a_scenario_in_space() {
+    let dir = crate::common::scratch_dir("cli_space_batch");
+    let birds = crate::common::root().join("scenarios/birds.toml");
+    let batch = crate::fixtures::write(
+        &dir,
+        "birds.toml",
+        format!(
+            "version = 1\nticks = 30\nkeep = [\"trace\", \"metrics\"]\ntrace_every = 10\n[[sweep]]\nscenario = \"{}\"\nseeds = [1, 2]\n[sweep.grid]\n\"groups.birds.behaviours.alignment.weight\" = [0.5, 1.5]\n",
+            birds.display()
+        ),
+    );
+    let (one, two) = (dir.join("one.out"), dir.join("two.out"));
+    for (out, jobs) in [(&one, "1"), (&two, "2")] {
+        let o = crate::common::throng(&[
+            "batch",
+            batch.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--jobs",
+            jobs,
+            "--quiet",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let lines = |out: &std::path::Path| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(out.join("results.jsonl"))
+            .expect("results.jsonl")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a row"))
+            .collect()
+    };
+    let (a, b) = (lines(&one), lines(&two));
+    assert_eq!(a.len(), 4);
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x["final_hash"], y["final_hash"]);
+        assert_eq!(x["status"], "ok");
+    }
+    // The run of seed 2 at alignment weight 1.5, as `throng run` makes it.
+    let row = a
+        .iter()
+        .find(|r| r["seed"] == 2 && r["overrides"]["groups.birds.behaviours.alignment.weight"] == 1.5)
+        .expect("the run");
+    let o = crate::common::throng(&[
+        "run",
+        "scenarios/birds.toml",
+        "--ticks",
+        "30",
+        "--seed",
+        "2",
+        "--json",
+        "--set",
+        "groups.birds.behaviours.alignment.weight=1.5",
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    assert_eq!(row["final_hash"], report["hash"]);
+    // Each run kept its trace in space (x, y, z) and its metrics.
+    let id = row["id"].as_str().expect("an id");
+    let run_dir = one.join("runs").join(id);
+    assert!(run_dir.join("metrics.parquet").is_file());
+    let out = dir.join("kept.png");
+    let o = crate::common::throng(&[
+        "render",
+        run_dir.join("trace.parquet").to_str().unwrap(),
+        "--scenario",
+        "scenarios/birds.toml",
+        "--out",
+        out.to_str().unwrap(),
+        "--tick",
+        "30",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
 }

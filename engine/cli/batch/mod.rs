@@ -27,10 +27,12 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use throng_engine::batch::{BatchExpectation, Keep, Plan, PlannedRun};
+use throng_engine::index::Point;
 use throng_engine::metrics::Summary;
+use throng_engine::scenario::AnyScenario;
 use throng_engine::state::checkpoint::ENGINE_VERSION;
 use throng_engine::state::files::write_atomically;
-use throng_engine::{RunSettings, Simulation};
+use throng_engine::{RunSettings, Scenario, Simulation};
 
 mod kept;
 mod results;
@@ -301,13 +303,25 @@ struct RunOptions {
     keep: Keep,
 }
 
-/// Runs one planned run to the end.
+/// Runs one planned run to the end, in the plane or in space as its scenario is.
 fn execute(run: &PlannedRun, out: &Path, options: RunOptions) -> Result<Row> {
-    let start = Instant::now();
     let mut scenario = (*run.scenario).clone();
-    scenario.seed = run.seed;
     // The run's checkpoint is tied to its canonical overrides, as its id is.
-    scenario.overrides = run.canonical.clone();
+    scenario.set_run(run.seed, run.canonical.clone());
+    match scenario {
+        AnyScenario::Plane(s) => execute_in(run, s, out, options),
+        AnyScenario::Space(s) => execute_in(run, s, out, options),
+    }
+}
+
+/// [`execute`] of `scenario`, whose points are `V`s.
+fn execute_in<V: Point>(
+    run: &PlannedRun,
+    scenario: Scenario<V>,
+    out: &Path,
+    options: RunOptions,
+) -> Result<Row> {
+    let start = Instant::now();
     let settings =
         RunSettings { threads: options.threads, keep_awake: options.keep_awake, ..RunSettings::default() };
     let mut sim = Simulation::new(&scenario, settings)?;

@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
+use throng_engine::index::Point;
 use throng_engine::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, Pass};
 use throng_engine::probes::{ideal_pass, kd_floor};
 use throng_engine::scenario::overrides;
@@ -180,18 +181,33 @@ fn machine() -> String {
 
 /// Others each agent expects within its sensing radius at uniform density:
 /// `agents / bounds area · π · r²`, with the largest sensing radius of any group.
-fn expected_neighbours(s: &Scenario) -> f64 {
+fn expected_neighbours<V: Point>(s: &Scenario<V>) -> f64 {
     let r = s.groups.iter().map(|g| g.group.sensing_radius).fold(0.0f32, f32::max) as f64;
     let size = s.bounds.size();
-    s.agent_count() as f64 / (size.x as f64 * size.y as f64) * std::f64::consts::PI * r * r
+    let volume: f64 = (0..V::DIMENSIONS).map(|a| size.axis(a) as f64).product();
+    // Agents per unit of area (volume) times the disc's area (the ball's volume).
+    let reach = if V::DIMENSIONS == 3 {
+        4.0 / 3.0 * std::f64::consts::PI * r * r * r
+    } else {
+        std::f64::consts::PI * r * r
+    };
+    s.agent_count() as f64 / volume * reach
 }
 
 pub fn bench(args: BenchArgs) -> Result<ExitCode> {
+    match args::dimensions_of(&args.scenario) {
+        3 => bench_in::<throng_engine::math::Vec3>(args),
+        _ => bench_in::<throng_engine::math::Vec2>(args),
+    }
+}
+
+/// [`bench`] of a scenario whose points are `V`s.
+fn bench_in<V: Point>(args: BenchArgs) -> Result<ExitCode> {
     let sets = args::parse_sets(&args.set, None)?;
     if sets.iter().any(|o| o.key == overrides::AGENTS_KEY) {
         bail!("--set agents=...: throng bench scales the scenario with --agents N,N,..");
     }
-    let scenario: Scenario = overrides::load(&args.scenario, &sets)?;
+    let scenario: Scenario<V> = overrides::load_as(&args.scenario, &sets)?;
     let canonical = overrides::canonical(&sets);
     if args.ticks == 0 || args.repeats == 0 {
         bail!("--ticks and --repeats must be at least 1");
@@ -232,7 +248,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
     for m in &args.models {
         let mut with = args.set.clone();
         with.extend(scenario.groups.iter().map(|g| format!("groups.{}.model=\"{m}\"", g.group.name)));
-        variants.push(overrides::load(&args.scenario, &args::parse_sets(&with, None)?)?);
+        variants.push(overrides::load_as::<V>(&args.scenario, &args::parse_sets(&with, None)?)?);
     }
     if variants.is_empty() {
         variants.push(scenario.clone());
@@ -248,7 +264,9 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             if now <= 0.0 {
                 bail!("{}: no sensing radius, so no density to sweep", args.scenario.display());
             }
-            scaled.scale_geometry((now / n).sqrt() as f32);
+            // Neighbours go with the square (the cube, in space) of the spacing.
+            let factor = if V::DIMENSIONS == 3 { (now / n).cbrt() } else { (now / n).sqrt() };
+            scaled.scale_geometry(factor as f32);
         }
         let neighbours = expected_neighbours(&scaled);
         crate::memory::check(
@@ -296,7 +314,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             let mut sim = Simulation::new(scaled, settings)?;
             // `ticks` ticks on the pipeline's workers (see `Simulation::enter`), counted on the
             // bar; false when a signal stopped them.
-            let run_ticks = |sim: &mut Simulation, ticks: u64| {
+            let run_ticks = |sim: &mut Simulation<V>, ticks: u64| {
                 sim.enter(|sim| {
                     for _ in 0..ticks {
                         sim.step()?;
@@ -345,7 +363,9 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                     std::hint::black_box(&ideal_out);
                     for _ in 0..FLOOR_RUNS {
                         let start = Instant::now();
-                        let hits = kd_floor(&mut points, &sim.world().agents.position, &radius);
+                        // The planar floor probe; none in space.
+                        let Some(plane) = sim.world().as_plane() else { break };
+                        let hits = kd_floor(&mut points, &plane.agents.position, &radius);
                         floors.push(start.elapsed().as_secs_f64() * 1e3);
                         std::hint::black_box(hits);
                     }
@@ -355,7 +375,8 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
             let ms_min = per_tick.iter().copied().fold(f64::INFINITY, f64::min);
             let ms_max = per_tick.iter().copied().fold(0.0, f64::max);
             let ms = median(&mut per_tick);
-            let floor_ms = median(&mut floors);
+            // The floor probe is planar: in space there is none, and both columns say 0.
+            let floor_ms = if floors.is_empty() { 0.0 } else { median(&mut floors) };
             let (reused, sensed) = pipeline.sensing_counts();
             let (reused, sensed) = (reused - reused_before, sensed - sensed_before);
             let passes =
@@ -377,7 +398,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
                 ms_per_tick_min: ms_min,
                 ms_per_tick_max: ms_max,
                 floor_ms,
-                ratio_to_floor: ms / floor_ms.max(1e-9),
+                ratio_to_floor: if floor_ms > 0.0 { ms / floor_ms } else { 0.0 },
                 ideal_pass_ms: median(&mut ideals),
                 passes,
                 sensing_skin: pipeline.sensing_skin(),

@@ -312,8 +312,16 @@ fn read_metrics(path: &Path, panels: &[&str]) -> Result<Table> {
     Ok(Table { name, ticks, dt, panels, events })
 }
 
+/// The metrics of a run of the scenario `args` name, in the plane or in space as it declares.
 fn run_metrics(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
-    let mut scenario = args.overrides.load(&args.input)?;
+    match crate::args::dimensions_of(&args.input) {
+        3 => run_metrics_in::<throng_engine::math::Vec3>(args, panels),
+        _ => run_metrics_in::<throng_engine::math::Vec2>(args, panels),
+    }
+}
+
+fn run_metrics_in<V: throng_engine::index::Point>(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
+    let mut scenario = args.overrides.load_as::<V>(&args.input)?;
     if !args.quiet {
         for w in &scenario.warnings {
             eprintln!("warning: {w}");

@@ -15,8 +15,7 @@ use clap::Args;
 use serde::Serialize;
 use throng_engine::expect::{Outcome, Status};
 use throng_engine::index::Point;
-use throng_engine::math::Vec3;
-use throng_engine::scenario::ScenarioError;
+use throng_engine::scenario::AnyScenario;
 use throng_engine::state::files::write_atomically;
 use throng_engine::{RunSettings, Scenario, Simulation};
 
@@ -92,38 +91,8 @@ fn toml_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 
 /// A scenario to run, or the error that stops it.
 enum Item {
-    Run(PathBuf, Loaded),
+    Run(PathBuf, Box<AnyScenario>),
     Broken(FileResult),
-}
-
-/// A scenario of the plane or of space, as its file declares.
-enum Loaded {
-    Plane(Box<Scenario>),
-    Space(Box<Scenario<Vec3>>),
-}
-
-impl Loaded {
-    fn load(file: &Path) -> Result<Loaded, ScenarioError> {
-        Ok(match crate::args::dimensions_of(file) {
-            3 => Loaded::Space(Box::new(Scenario::load_in_space(file)?)),
-            _ => Loaded::Plane(Box::new(Scenario::load(file)?)),
-        })
-    }
-
-    fn ticks(&self) -> u64 {
-        match self {
-            Loaded::Plane(s) => s.ticks,
-            Loaded::Space(s) => s.ticks,
-        }
-    }
-
-    fn expectation_names(&self) -> Vec<&str> {
-        let list = match self {
-            Loaded::Plane(s) => &s.expectations,
-            Loaded::Space(s) => &s.expectations,
-        };
-        list.iter().map(|e| e.name.as_str()).collect()
-    }
 }
 
 pub fn test(args: TestArgs) -> Result<ExitCode> {
@@ -141,7 +110,7 @@ pub fn test(args: TestArgs) -> Result<ExitCode> {
     };
     let mut items = Vec::new();
     for file in files {
-        match Loaded::load(&file) {
+        match AnyScenario::load(&file) {
             // A batch file (the loader names its `sweep` key) is not a scenario to test.
             Err(e) if e.key == "sweep" => {}
             Err(e) => items.push(Item::Broken(FileResult {
@@ -152,17 +121,17 @@ pub fn test(args: TestArgs) -> Result<ExitCode> {
                 outcomes: Vec::new(),
                 error: Some(e.to_string()),
             })),
-            Ok(s) if s.expectation_names().iter().any(|name| wanted(&file, name)) => {
-                items.push(Item::Run(file, s));
+            Ok(s) if s.expectations().iter().any(|e| wanted(&file, &e.name)) => {
+                items.push(Item::Run(file, Box::new(s)));
             }
             Ok(_) => {}
         }
     }
-    let runs: Vec<(usize, &PathBuf, &Loaded)> = items
+    let runs: Vec<(usize, &PathBuf, &AnyScenario)> = items
         .iter()
         .enumerate()
         .filter_map(|(k, i)| match i {
-            Item::Run(f, s) => Some((k, f, s)),
+            Item::Run(f, s) => Some((k, f, s.as_ref())),
             Item::Broken(_) => None,
         })
         .collect();
@@ -180,8 +149,8 @@ pub fn test(args: TestArgs) -> Result<ExitCode> {
                 while let Some(&(k, file, scenario)) = runs.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let (threads, tick) = (args.threads_per_job, &|| bar.inc(1));
                     let result = match scenario {
-                        Loaded::Plane(s) => run_one(file, s, threads, keep_awake, tick),
-                        Loaded::Space(s) => run_one(file, s, threads, keep_awake, tick),
+                        AnyScenario::Plane(s) => run_one(file, s, threads, keep_awake, tick),
+                        AnyScenario::Space(s) => run_one(file, s, threads, keep_awake, tick),
                     };
                     if tx.send((k, result)).is_err() {
                         break;

@@ -41,7 +41,7 @@ use std::sync::Arc;
 use toml::de::DeTable;
 
 use crate::scenario::overrides::Override;
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::{AnyScenario, ScenarioError};
 use parse::Parser;
 
 /// The batch format version this engine reads.
@@ -62,8 +62,9 @@ pub struct PlannedRun {
     pub scenario_file: String,
     /// The same, resolved against the batch file's directory.
     pub scenario_path: PathBuf,
-    /// The validated scenario with the overrides applied (seed not yet set).
-    pub scenario: Arc<Scenario>,
+    /// The validated scenario with the overrides applied (seed not yet set), of the plane or
+    /// of space.
+    pub scenario: Arc<AnyScenario>,
     /// The run's seed: one of the sweep's `seeds`, or the scenario's own `seed` when the sweep
     /// lists none. It replaces `scenario.seed` when the run is made.
     pub seed: u64,

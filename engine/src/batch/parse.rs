@@ -11,7 +11,7 @@ use toml::de::{DeTable, DeValue};
 use super::*;
 use crate::scenario::line_col;
 use crate::scenario::overrides::{self, Origin, Override};
-use crate::scenario::{Scenario, ScenarioError, nearest_word};
+use crate::scenario::{ScenarioError, nearest_word};
 
 pub(super) struct Parser<'a> {
     pub(super) file: &'a str,
@@ -447,7 +447,7 @@ impl Parser<'_> {
                     Some((_, t)) => t.clone(),
                     None => {
                         // A bad scenario file is its own error, at its own place.
-                        Scenario::load(&path).map_err(|e| {
+                        AnyScenario::load(&path).map_err(|e| {
                             if e.location.is_none() {
                                 self.err(span.clone(), &at, format!("{}: {}", path.display(), e.message))
                             } else {
@@ -489,13 +489,13 @@ impl Parser<'_> {
                         ov.extend(point.iter().cloned());
                         ov.extend(combo.iter().cloned());
                         overrides::check_unique(&ov)?;
-                        let scenario = overrides::parse(&text, &path.display().to_string(), &ov)?;
+                        let scenario = AnyScenario::parse(&text, &path.display().to_string(), &ov)?;
                         let canonical = overrides::canonical(&ov);
-                        let point = point_id(&scenario.content_hash, &canonical);
+                        let point = point_id(scenario.content_hash(), &canonical);
                         let scenario = Arc::new(scenario);
-                        let seeds = s.seeds.clone().unwrap_or_else(|| vec![scenario.seed]);
+                        let seeds = s.seeds.clone().unwrap_or_else(|| vec![scenario.seed()]);
                         for seed in seeds {
-                            let id = run_id(&scenario.content_hash, &canonical, seed);
+                            let id = run_id(scenario.content_hash(), &canonical, seed);
                             if let Some(first) = seen.insert(id.clone(), runs.len()) {
                                 return Err(self.err(s.span.clone(), &s.key, format!(
                                     "run {id} (seed {seed}, {}) is listed twice (first as run {first}); every run must be distinct",
@@ -515,7 +515,7 @@ impl Parser<'_> {
                                 point: point.clone(),
                                 scenario_file: file.clone(),
                                 scenario_path: path.clone(),
-                                ticks: scenario.ticks,
+                                ticks: scenario.ticks(),
                                 scenario: scenario.clone(),
                                 seed,
                                 overrides: ov.clone(),

@@ -5,6 +5,7 @@
 //! `expectation` what `[[expect]]` entries ask,
 //! `overrides` the dotted-key overrides applied before validation.
 
+mod any;
 mod bulk;
 mod error;
 pub mod expectation;
@@ -14,6 +15,7 @@ pub mod overrides;
 mod schema;
 mod validate;
 
+pub use any::AnyScenario;
 use bulk::BulkLists;
 pub use error::{ScaleError, ScenarioError};
 pub use locate::nearest_word;

@@ -31,7 +31,7 @@ impl<V: Vector> Validator<'_, V> {
             return self.fail(
                 &[Key("dimensions")],
                 if dimensions == 3 {
-                    "a scenario in space (`dimensions = 3`): this command reads planar scenarios only so far (`throng check`, `run`, `record`, `verify`, `test` and `render` take scenarios in space)"
+                    "a scenario in space (`dimensions = 3`): a planar scenario was asked for here (the library's `Scenario::parse` reads planar files; `Scenario::<Vec3>::parse_as` reads this one)"
                 } else {
                     "a planar scenario where one in space (`dimensions = 3`) was expected"
                 },
