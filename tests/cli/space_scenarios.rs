@@ -159,7 +159,6 @@ fn the_planar_parts_are_refused_in_space_at_their_key() {
     let cases = [
         ("[[exits]]\nname = \"out\"\nkind = \"rect\"\nmin = [0, 0]\nmax = [1, 1]", "`exits`"),
         ("[[gates]]\nname = \"g\"\nfrom = [0, 0]\nto = [1, 1]", "`gates`"),
-        ("[[events]]\nat_s = 1.0\naction = \"stop\"", "`events`"),
     ];
     for (extra, key) in cases {
         let text = SPACE.replace("[bounds]", &format!("{extra}\n[bounds]"));
@@ -396,4 +395,58 @@ fn a_batch_sweeps_a_scenario_in_space() {
         "30",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Events run in space: a condition on the agents inside a ball, a `set` that changes a
+/// group's speed, and `stop`; their regions and points take three coordinates.
+#[test]
+fn events_fire_in_space() {
+    let text = r#"
+version = 1
+name = "events in space"
+dimensions = 3
+seed = 3
+dt = 0.1
+ticks = 400
+[bounds]
+min = [0, 0, 0]
+max = [40, 40, 40]
+[targets.top]
+kind = "point"
+position = [20, 20, 35]
+[[groups]]
+name = "climbers"
+count = 20
+spawn = { kind = "box", min = [15, 15, 0], max = [25, 25, 4] }
+max_speed = 1.0
+max_force = 2.0
+behaviours = [{ kind = "seek", target = "top" }]
+[[events]]
+name = "faster"
+at_s = 2
+action = "set"
+set = { "groups.climbers.max_speed" = 3.0 }
+[[events]]
+name = "arrived"
+when = { region = { kind = "sphere", centre = [20, 20, 35], radius = 3 }, min = 20 }
+action = "stop"
+"#;
+    let scenario = throng_engine::Scenario::<throng_engine::math::Vec3>::parse_as(text, "events.toml")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut sim =
+        throng_engine::Simulation::new(&scenario, throng_engine::RunSettings::default()).expect("a pool");
+    sim.run(400).unwrap_or_else(|e| panic!("{e}"));
+    let w = sim.world();
+    assert!(w.stopped, "all twenty reached the ball round the top");
+    // Climbing about 31 units: at 1 unit/s that would take over 30 s; at 3 after 2 s, about 12.
+    let stopped_s = w.time_s();
+    println!("stopped at {stopped_s} s");
+    assert!((8.0..20.0).contains(&stopped_s), "stopped at {stopped_s} s");
+    assert!(w.agents.max_speed.iter().all(|&s| s == 3.0));
+    assert_eq!(w.events[0].fired, 1);
+    assert_eq!(w.events[1].first_tick, Some(w.tick));
+    // A region with two coordinates is an error at the point.
+    let bad = text.replace("centre = [20, 20, 35], radius = 3", "centre = [20, 20], radius = 3");
+    let e = throng_engine::Scenario::<throng_engine::math::Vec3>::parse_as(&bad, "bad.toml").expect_err("2D");
+    assert!(e.key.starts_with("events[1]") && e.message.contains("[x, y, z]"), "{e}");
 }

@@ -3,14 +3,13 @@
 //! and its behaviours' fields, copied from the patched behaviour into the live one. Serial: a
 //! pass over the group's rows, once per firing.
 
-use crate::math::Vec2;
 use crate::rng::{self, Purpose};
-use crate::world::{AgentParam, Behaviour, BehaviourPatch, Param, World};
+use crate::world::{AgentParam, Behaviour, BehaviourPatch, Dimension, Param, World};
 
 /// Applies a `set` event's changes to group `g`; `spawner` keys the redraws (the event's name
 /// and firing).
-pub fn set(
-    world: &mut World,
+pub fn set<V: Dimension>(
+    world: &mut World<V>,
     g: u16,
     params: &[(AgentParam, Param)],
     patches: &[BehaviourPatch],
@@ -58,7 +57,7 @@ pub fn set(
         if let Some(path) = new_path {
             let nodes = &world.paths[path as usize].nodes;
             let p = a.position[row];
-            let d = |n: &Vec2| world.bounds.offset(p, *n).length_squared();
+            let d = |n: &V| world.bounds.offset(p, *n).length_squared();
             let nearest =
                 (0..nodes.len()).min_by(|&i, &j| d(&nodes[i]).total_cmp(&d(&nodes[j])).then(i.cmp(&j)));
             a.path_node[row] = nearest.unwrap_or(0) as u32;

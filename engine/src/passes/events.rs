@@ -6,10 +6,10 @@
 //! handful of events.
 
 use crate::rng::{self, Purpose};
-use crate::world::{Action, Quantity, Switch, Target, Trigger, World};
+use crate::world::{Action, Dimension, Quantity, Switch, Target, Trigger, World};
 
 /// Fires the events due at `world.tick`; returns how many fired.
-pub fn events(world: &mut World) -> u32 {
+pub fn events<V: Dimension>(world: &mut World<V>) -> u32 {
     let tick = world.tick;
     let mut fired = 0;
     for k in 0..world.events.len() {
@@ -32,7 +32,7 @@ pub fn events(world: &mut World) -> u32 {
 }
 
 /// Whether event `k` fires at `tick`; keeps a repeating condition's `armed` up to date.
-fn due(world: &mut World, k: usize, tick: u64) -> bool {
+fn due<V: Dimension>(world: &mut World<V>, k: usize, tick: u64) -> bool {
     let e = &world.events[k];
     match &e.trigger {
         Trigger::At { tick: at } => *at == tick && e.fired == 0,
@@ -51,7 +51,7 @@ fn due(world: &mut World, k: usize, tick: u64) -> bool {
 }
 
 /// A condition's value on the current state: integer counts, whatever the row order.
-fn quantity(world: &World, q: &Quantity) -> f64 {
+fn quantity<V: Dimension>(world: &World<V>, q: &Quantity<V>) -> f64 {
     match q {
         Quantity::AgentsActive => world.agents.len() as f64,
         Quantity::AgentsExited => world.exited as f64,
@@ -61,11 +61,14 @@ fn quantity(world: &World, q: &Quantity) -> f64 {
         Quantity::InRegion { region, group } => world.count_in(region, *group) as f64,
         Quantity::AgentsRemoved => world.removed as f64,
         Quantity::Waiting(w) => world.waiting[*w as usize].held.len() as f64,
-        Quantity::MeasureCount(m) => world.count_in(&world.measures[*m as usize].region, None) as f64,
-        Quantity::MeasureDensity(m) => {
-            let area = &world.measures[*m as usize];
-            world.count_in(&area.region, None) as f64 / area.area()
+        // Measurement areas are planar: a scenario in space has none to name.
+        Quantity::MeasureCount(m) => {
+            world.as_plane().map_or(0.0, |w| w.count_in(&w.measures[*m as usize].region, None) as f64)
         }
+        Quantity::MeasureDensity(m) => world.as_plane().map_or(0.0, |w| {
+            let area = &w.measures[*m as usize];
+            w.count_in(&area.region, None) as f64 / area.area()
+        }),
         Quantity::AgentInRegion { agent, region } => {
             let inside = world.row_of(*agent).is_some_and(|r| region.contains(world.agents.position[r]));
             inside as u8 as f64
@@ -74,7 +77,7 @@ fn quantity(world: &World, q: &Quantity) -> f64 {
 }
 
 /// The groups' `on_closed` entries for `switch`: diverted when it closes, back when it opens.
-pub fn divert(world: &mut World, switch: Switch, open: bool) {
+pub fn divert<V: Dimension>(world: &mut World<V>, switch: Switch, open: bool) {
     for d in world.diversions.iter_mut().filter(|d| d.switch == switch) {
         let behaviours = &mut world.groups[d.group as usize].behaviours;
         if open { d.restore(behaviours) } else { d.divert(behaviours) }
@@ -82,14 +85,17 @@ pub fn divert(world: &mut World, switch: Switch, open: bool) {
 }
 
 /// Applies `action`; `spawner` keys the agents a burst adds (the event's name and firing).
-fn apply(world: &mut World, action: &Action, spawner: u64) {
+fn apply<V: Dimension>(world: &mut World<V>, action: &Action<V>, spawner: u64) {
     match action {
         Action::Open(s) | Action::Close(s) => {
             let open = matches!(action, Action::Open(_));
             match *s {
+                // Doors are planar: a scenario in space has none to name.
                 Switch::Door(d) => {
                     world.doors[d as usize].closed = !open;
-                    world.refresh_obstacles();
+                    if let Some(plane) = world.as_plane_mut() {
+                        plane.refresh_obstacles();
+                    }
                 }
                 Switch::Exit(x) => world.exits[x as usize].open = open,
                 Switch::Gate(g) => world.gates[g as usize].open = open,

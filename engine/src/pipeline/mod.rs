@@ -183,8 +183,7 @@ impl<V: Point> Pipeline<V> {
         pool.install(|| {
             // The scenario's events due now, on the state the last tick left; a `stop` ends the
             // run here, before the tick.
-            // (Events are planar: a world in space has none.)
-            if let (false, Some(world)) = (world.events.is_empty(), plane_world(world)) {
+            if !world.events.is_empty() {
                 crate::passes::events(world);
             }
             if world.stopped {

@@ -150,7 +150,7 @@ pub struct Scenario<V = Vec2> {
     /// The named obstacles, which events open and close (closed at tick 0 unless `open`).
     pub doors: Vec<Door>,
     /// The `[[events]]` entries, in file order.
-    pub events: Vec<Event>,
+    pub events: Vec<Event<V>>,
     /// The groups' `on_closed` entries, in group order.
     pub diversions: Vec<Diversion>,
     /// The `[[waiting]]` areas, in file order.
@@ -379,12 +379,12 @@ impl<V: crate::world::Dimension> Scenario<V> {
                 ..
             } = &mut e.trigger
             {
-                *r = region(r);
+                *r = scaled(r, s);
             }
             match &mut e.action {
                 Action::MoveTarget { to, .. } => *to *= s,
-                Action::Spawn { region: r, .. } | Action::Remove { region: r, .. } => *r = region(r),
-                Action::Regroup { region: Some(r), .. } => *r = region(r),
+                Action::Spawn { region: r, .. } | Action::Remove { region: r, .. } => *r = scaled(r, s),
+                Action::Regroup { region: Some(r), .. } => *r = scaled(r, s),
                 _ => {}
             }
         }

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Obstacle, Param, Region, TargetId, WeightedBehaviour};
-use crate::math::Vec2;
+use crate::math::{Vec2, Vector};
 
 /// A named obstacle that events open (remove) and close (put back): a door. A closed door is
 /// among `World::obstacles`, after the unnamed ones.
@@ -23,15 +23,17 @@ pub struct Door {
     pub closed: bool,
 }
 
-/// One `[[events]]` entry: its trigger, its action, and its record.
+/// One `[[events]]` entry: its trigger, its action, and its record; its regions and points
+/// are of the world's dimension (`V`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Event {
+#[serde(bound = "V: Vector")]
+pub struct Event<V = Vec2> {
     /// The entry's `name` (default `events[i]`).
     pub name: String,
     /// When it fires.
-    pub trigger: Trigger,
+    pub trigger: Trigger<V>,
     /// What it does.
-    pub action: Action,
+    pub action: Action<V>,
     /// Times it has fired (state).
     pub fired: u32,
     /// The tick (ticks completed before it applied) it first and last fired (state).
@@ -42,7 +44,7 @@ pub struct Event {
     pub armed: bool,
 }
 
-impl Event {
+impl<V: Vector> Event<V> {
     /// The most times it can fire in a run of `ticks` ticks (events apply before ticks 0 to
     /// `ticks - 1`).
     pub fn max_firings(&self, ticks: u64) -> u64 {
@@ -62,7 +64,8 @@ impl Event {
 /// `tick` is the number of ticks completed, so `At { tick: 200 }` with `dt = 0.1` applies at
 /// 20 s, before the tick that starts there.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Trigger {
+#[serde(bound = "V: Vector")]
+pub enum Trigger<V = Vec2> {
     /// Once, at this tick.
     At {
         /// The tick.
@@ -81,7 +84,7 @@ pub enum Trigger {
     /// after having left them.
     When {
         /// The value judged.
-        value: Quantity,
+        value: Quantity<V>,
         /// Lower bound, inclusive.
         min: Option<f64>,
         /// Upper bound, inclusive.
@@ -93,7 +96,8 @@ pub enum Trigger {
 
 /// A quantity a condition reads from the state between ticks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Quantity {
+#[serde(bound = "V: Vector")]
+pub enum Quantity<V = Vec2> {
     /// Live agents.
     AgentsActive,
     /// Agents removed by exits so far.
@@ -107,7 +111,7 @@ pub enum Quantity {
     /// Live agents (of one group, when given) inside a region.
     InRegion {
         /// The region.
-        region: Region,
+        region: Region<V>,
         /// Only this group's agents.
         group: Option<u16>,
     },
@@ -120,7 +124,7 @@ pub enum Quantity {
         /// The agent's id.
         agent: u32,
         /// The region.
-        region: Region,
+        region: Region<V>,
     },
     /// Live agents inside a measurement area (its index).
     MeasureCount(u32),
@@ -131,7 +135,8 @@ pub enum Quantity {
 
 /// What an event does.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Action {
+#[serde(bound = "V: Vector")]
+pub enum Action<V = Vec2> {
     /// Opens a door (removes its obstacle), or lets an exit remove or a gate count again.
     Open(Switch),
     /// Closes a door (puts its obstacle back), or stops an exit removing or a gate counting.
@@ -150,7 +155,7 @@ pub enum Action {
         /// The target (a `point` target).
         target: TargetId,
         /// Where to.
-        to: Vec2,
+        to: V,
     },
     /// Ends the run: no further tick runs.
     Stop,
@@ -162,7 +167,7 @@ pub enum Action {
         /// How many.
         count: u32,
         /// Where.
-        region: Region,
+        region: Region<V>,
     },
     /// Releases the agents a waiting area holds: the `count` that arrived first, or all.
     Release {
@@ -190,12 +195,12 @@ pub enum Action {
         /// The group they join.
         into: u16,
         /// Only the agents inside it.
-        region: Option<Region>,
+        region: Option<Region<V>>,
     },
     /// Removes the live agents (of one group, when given) inside a region.
     Remove {
         /// The region.
-        region: Region,
+        region: Region<V>,
         /// Only this group's agents.
         group: Option<u16>,
     },

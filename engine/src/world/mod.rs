@@ -94,7 +94,7 @@ pub struct World<V: Dimension = Vec2> {
     /// Crossings of each gate since tick 0, in gate order (what events' gate conditions read).
     pub gate_totals: Vec<u64>,
     /// The `[[events]]` entries with their records, in file order.
-    pub events: Vec<Event>,
+    pub events: Vec<Event<V>>,
     /// The groups' `on_closed` entries, in group order, with whom each has diverted.
     pub diversions: Vec<Diversion>,
     /// Set by a `stop` event: no further tick runs.

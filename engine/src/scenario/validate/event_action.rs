@@ -37,11 +37,11 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         names: &EventNames,
         groups: &[GroupSpec<V>],
         targets: &[Target<V>],
-    ) -> Option<Action> {
+    ) -> Option<Action<V>> {
         use Seg::{Index, Key};
         let base = [Key("events"), Index(i)];
         let at = |k: &'static str| [Key("events"), Index(i), Key(k)];
-        let missing = |v: &mut Self, key: &str| -> Option<Action> {
+        let missing = |v: &mut Self, key: &str| -> Option<Action<V>> {
             v.fail(&base, format!("missing key `{key}` for a \"{}\" event", e.action))
         };
         match e.action.as_str() {
@@ -60,7 +60,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                     );
                 }
                 let Some(to) = e.to else { return missing(self, "to") };
-                Some(Action::MoveTarget { target: t, to: self.plane_point(&at("to"), to)? })
+                Some(Action::MoveTarget { target: t, to: self.point(&at("to"), to)? })
             }
             "spawn" => {
                 let Some(group) = &e.group else { return missing(self, "group") };
@@ -74,7 +74,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                 }
                 let Some(r) = &e.region else { return missing(self, "region") };
                 let region =
-                    self.plane_region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
+                    self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
                 Some(Action::Spawn { group, count: count as u32, region })
             }
             "set" => self.set_action(i, e, names, groups, targets),
@@ -87,7 +87,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                     return self.fail(&at("into"), "`into` names the group the agents are already in");
                 }
                 let region = match &e.region {
-                    Some(r) => Some(self.plane_region(
+                    Some(r) => Some(self.region(
                         &at("region"),
                         &r.kind,
                         r.min,
@@ -122,7 +122,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                 };
                 let Some(r) = &e.region else { return missing(self, "region") };
                 let region =
-                    self.plane_region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
+                    self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
                 Some(Action::Remove { region, group })
             }
             _ => self.retarget(i, e, names, groups),
@@ -136,7 +136,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         e: &EventToml,
         names: &EventNames,
         groups: &[GroupSpec<V>],
-    ) -> Option<Action> {
+    ) -> Option<Action<V>> {
         use Seg::{Index, Key};
         let base = [Key("events"), Index(i)];
         let at = |k: &'static str| [Key("events"), Index(i), Key(k)];

@@ -34,7 +34,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         names: &EventNames,
         groups: &[GroupSpec<V>],
         targets: &[Target<V>],
-    ) -> Option<Action> {
+    ) -> Option<Action<V>> {
         use Seg::{Index, Key};
         let Some(table) = &e.set else {
             return self.fail(&[Key("events"), Index(i)], "missing key `set` for a \"set\" event");

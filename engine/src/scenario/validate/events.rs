@@ -43,9 +43,9 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         dt: f32,
         ticks: u64,
         capacity: &mut u64,
-    ) -> Option<Vec<Event>> {
+    ) -> Option<Vec<Event<V>>> {
         use Seg::{Index, Key};
-        let mut out: Vec<Event> = Vec::new();
+        let mut out: Vec<Event<V>> = Vec::new();
         for (i, e) in raw.iter().enumerate() {
             let event = self.event(i, e, names, groups, targets, dt, ticks)?;
             if out.iter().any(|o| o.name == event.name) {
@@ -92,7 +92,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         targets: &[Target<V>],
         dt: f32,
         ticks: u64,
-    ) -> Option<Event> {
+    ) -> Option<Event<V>> {
         use Seg::{Index, Key};
         let base = [Key("events"), Index(i)];
         let at = |k: &'static str| [Key("events"), Index(i), Key(k)];
@@ -192,7 +192,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
     }
 
     /// `when = { metric | region (+ group), min, max }`.
-    fn condition(&mut self, i: usize, w: &WhenToml, repeat: bool, names: &EventNames) -> Option<Trigger> {
+    fn condition(&mut self, i: usize, w: &WhenToml, repeat: bool, names: &EventNames) -> Option<Trigger<V>> {
         use Seg::{Index, Key};
         let at = |k: &'static str| [Key("events"), Index(i), Key("when"), Key(k)];
         let base = [Key("events"), Index(i), Key("when")];
@@ -253,7 +253,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             }
             (None, Some(r)) => {
                 let region =
-                    self.plane_region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
+                    self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
                 match (w.agent, &w.group) {
                     (Some(_), Some(_)) => {
                         return self.fail(&at("group"), "give `agent` or `group`, not both");

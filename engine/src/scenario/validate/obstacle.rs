@@ -25,7 +25,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                 let key = if raw_o.name.is_some() { "name" } else { "open" };
                 return self.fail(
                     &at(key),
-                    "doors are planar: an obstacle in space has no `name` or `open` (events are planar too)",
+                    "doors are planar: an obstacle in space has no `name` or `open` (events cannot open or close it)",
                 );
             }
             let options =

@@ -44,12 +44,11 @@ impl<V: Vector> Validator<'_, V> {
                 ("sources", !raw.sources.is_empty()),
                 ("measure", !raw.measure.is_empty()),
                 ("waiting", !raw.waiting.is_empty()),
-                ("events", !raw.events.is_empty()),
             ];
             if let Some((key, _)) = planar.iter().find(|(_, present)| *present) {
                 return self.fail(
                     &[Key(key)],
-                    format!("`{key}` is planar: a scenario with `dimensions = 3` cannot have it yet (exits, gates, measurement areas, sources, waiting areas and events are built for the plane)"),
+                    format!("`{key}` is planar: a scenario with `dimensions = 3` cannot have it yet (exits, gates, measurement areas, sources and waiting areas are built for the plane)"),
                 );
             }
             if let Some(e) = raw.expect.iter().position(|e| e.region.is_some()) {
