@@ -128,22 +128,15 @@ fn body_attribute(dom: &str, name: &str) -> Option<String> {
     Some(value.replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
 }
 
-#[test]
-fn the_html_player_plays_in_headless_chromium() {
-    let Some(browser) = chromium() else { return };
-    let dir = scratch_dir("render_html_browser");
-    let scenario = scene(&dir);
-    let page = dir.join("scene.html");
-    ok(&throng(&["render", s(&scenario), "--out", s(&page)]));
-    let url = format!("file://{}#selftest", std::fs::canonicalize(&page).expect("the page").display());
-
-    // The page checks itself (canvas drawn, play advances the tick, pause, scrub, speed, zoom,
-    // pan, dots when zoomed out, hover shows an agent, no errors) and writes the verdict into
-    // <body data-selftest>; --virtual-time-budget lets its timers run before the DOM is dumped.
+/// Runs a player's own self-test (`url` ends in `#selftest`): the page writes its verdict into
+/// `<body data-selftest>` and its findings into `data-selftest-detail`, and
+/// --virtual-time-budget lets its timers run before the DOM is dumped. Asserts it passed;
+/// returns the findings and Chromium's stderr.
+fn selftest(browser: &Path, profile: &Path, url: &str) -> (serde_json::Value, String) {
     let (dom, stderr) = headless(
-        &browser,
-        &dir.join("profile-dom"),
-        &url,
+        browser,
+        profile,
+        url,
         &["--virtual-time-budget=15000", "--dump-dom"],
         Duration::from_secs(90),
     );
@@ -154,7 +147,21 @@ fn the_html_player_plays_in_headless_chromium() {
         Some("pass"),
         "the player's self-test: {detail}\nChromium stderr:\n{stderr}"
     );
-    let detail: serde_json::Value = serde_json::from_str(&detail).expect("the self-test detail is JSON");
+    (serde_json::from_str(&detail).expect("the self-test detail is JSON"), stderr)
+}
+
+#[test]
+fn the_html_player_plays_in_headless_chromium() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch_dir("render_html_browser");
+    let scenario = scene(&dir);
+    let page = dir.join("scene.html");
+    ok(&throng(&["render", s(&scenario), "--out", s(&page)]));
+    let url = format!("file://{}#selftest", std::fs::canonicalize(&page).expect("the page").display());
+
+    // The page checks itself (canvas drawn, play advances the tick, pause, scrub, speed, zoom,
+    // pan, dots when zoomed out, hover shows an agent, no errors).
+    let (detail, stderr) = selftest(&browser, &dir.join("profile-dom"), &url);
     let after = detail["tickAfterPlay"].as_str().expect("tickAfterPlay");
     assert!(!after.starts_with("tick 0 "), "playing advanced the tick display: {after}");
     assert!(detail["tip"].as_str().is_some_and(|t| t.starts_with("id ")), "hover: {detail}");
@@ -243,21 +250,7 @@ fn the_space_player_orbits_in_headless_chromium() {
     let page = dir.join("birds.html");
     ok(&throng(&["render", "scenarios/birds.toml", "--out", s(&page), "--every", "10"]));
     let url = format!("file://{}#selftest", std::fs::canonicalize(&page).expect("the page").display());
-    let (dom, stderr) = headless(
-        &browser,
-        &dir.join("profile"),
-        &url,
-        &["--virtual-time-budget=15000", "--dump-dom"],
-        Duration::from_secs(90),
-    );
-    let verdict = body_attribute(&dom, "data-selftest");
-    let detail = body_attribute(&dom, "data-selftest-detail").unwrap_or_default();
-    assert_eq!(
-        verdict.as_deref(),
-        Some("pass"),
-        "the space player's self-test: {detail}\nChromium stderr:\n{stderr}"
-    );
-    let detail: serde_json::Value = serde_json::from_str(&detail).expect("the self-test detail is JSON");
+    let (detail, stderr) = selftest(&browser, &dir.join("profile"), &url);
     assert_ne!(detail["orbit"]["still"], detail["orbit"]["turned"], "orbiting changed the picture: {detail}");
     assert_eq!(console_lines(&stderr), Vec::<&str>::new(), "console messages");
 }

@@ -6,23 +6,23 @@
 //! total), and float means are summed serially in row (id) order, never through rayon.
 
 mod areas;
+mod goal;
 mod overlaps;
 mod steerbench;
 
 pub use areas::{AreaReading, AreaSummary, AreaTotals};
+pub use goal::goal_of;
 pub use steerbench::{COLLISION_WEIGHT, FRAMES_PER_S, SteerBenchState, SteerBenchSummary};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::behaviours::Behaviour;
-use crate::behaviours::moving_point;
 use crate::index::{IndexKind, Point, SpatialIndex};
 use crate::index::{ObstacleIndex, penetration};
 use crate::math::{Vec2, norm};
 use crate::pipeline::TickEvents;
 use crate::scenario::MetricsConfig;
-use crate::world::{Dimension, PathMode, Target, World};
+use crate::world::{Dimension, World};
 
 /// A body reaching this far (world units) into an obstacle counts as a penetration.
 pub const PENETRATION_TOLERANCE: f32 = 1e-3;
@@ -525,30 +525,6 @@ fn in_solid(world: &World<crate::math::Vec3>, i: usize) -> bool {
 /// space).
 fn read_areas<V: Dimension>(world: &World<V>) -> Vec<AreaReading> {
     world.as_plane().map_or_else(Vec::new, |w| w.measures.iter().map(|m| areas::read(w, m)).collect())
-}
-
-/// Where agent row `i` is trying to get to, if it has a destination: the target of its
-/// group's first seek, arrive or random walk, or the last node of a `once` path.
-pub fn goal_of<V: Dimension>(world: &World<V>, i: usize, time_s: f64) -> Option<V> {
-    let group = &world.groups[world.agents.group[i] as usize];
-    group.behaviours.iter().find_map(|b| match b.behaviour {
-        Behaviour::Seek { target }
-        | Behaviour::Arrive { target, .. }
-        | Behaviour::SeekField { target }
-        | Behaviour::ArriveField { target, .. }
-        | Behaviour::RandomWalk { target, .. } => match &world.targets[target as usize] {
-            Target::Point(p) => Some(*p),
-            Target::Moving { waypoints, speed } => Some(moving_point(waypoints, *speed, time_s).0),
-            Target::Agent(id) => world.row_of(*id).map(|r| world.agents.position[r]),
-            Target::Random { .. } | Target::Opposite { .. } => Some(world.agents.goal[i]),
-            Target::NearestOf(_) | Target::Direction { .. } => None,
-        },
-        Behaviour::FollowPath { path, mode: PathMode::Once, .. }
-        | Behaviour::FollowPathField { path, mode: PathMode::Once, .. } => {
-            world.paths[path as usize].nodes.last().copied()
-        }
-        _ => None,
-    })
 }
 
 #[cfg(test)]
