@@ -98,7 +98,7 @@ pub struct Simulation<V: Point = Vec2> {
     pipeline: Pipeline<V>,
     metrics: Option<MetricsCollector<V>>,
     /// The scenario's expectations, watched when it has any and metrics are on.
-    watcher: Option<Watcher>,
+    watcher: Option<Watcher<V>>,
     /// Whether this simulation resumed from a checkpoint without the expectations' state (they
     /// then judge the resumed ticks only).
     watch_restarted: bool,

@@ -450,3 +450,59 @@ action = "stop"
     let e = throng_engine::Scenario::<throng_engine::math::Vec3>::parse_as(&bad, "bad.toml").expect_err("2D");
     assert!(e.key.starts_with("events[1]") && e.message.contains("[x, y, z]"), "{e}");
 }
+
+/// Expectations on regions work in space: the agents in a ball counted at the end, and every
+/// agent of a group reaching a box; a region with two coordinates is an error at the point.
+#[test]
+fn expectations_on_regions_hold_in_space() {
+    let text = r#"
+version = 1
+name = "regions in space"
+dimensions = 3
+seed = 4
+dt = 0.1
+ticks = 300
+[bounds]
+min = [0, 0, 0]
+max = [40, 40, 40]
+[targets.top]
+kind = "point"
+position = [20, 20, 35]
+[[groups]]
+name = "climbers"
+count = 10
+spawn = { kind = "box", min = [15, 15, 0], max = [25, 25, 4] }
+max_speed = 3.0
+max_force = 3.0
+behaviours = [{ kind = "arrive", target = "top", slowing_radius = 3 }]
+[[expect]]
+name = "all ten gather in the ball round the top"
+region = { kind = "sphere", centre = [20, 20, 35], radius = 2 }
+min = 10
+[[expect]]
+name = "every climber reaches the top box within 20 s"
+check = "reach"
+group = "climbers"
+region = { kind = "box", min = [17, 17, 32], max = [23, 23, 38] }
+before_s = 20
+[[expect]]
+name = "none is in the top box at the start"
+check = "at"
+at_s = 0
+region = { kind = "box", min = [17, 17, 32], max = [23, 23, 38] }
+max = 0
+"#;
+    let scenario = throng_engine::Scenario::<throng_engine::math::Vec3>::parse_as(text, "regions.toml")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut sim =
+        throng_engine::Simulation::new(&scenario, throng_engine::RunSettings::default()).expect("a pool");
+    sim.run(300).unwrap_or_else(|e| panic!("{e}"));
+    let outcomes = sim.outcomes().expect("expectations");
+    assert_eq!(outcomes.len(), 3);
+    for o in &outcomes {
+        assert_eq!(o.status, throng_engine::expect::Status::Pass, "{o}");
+    }
+    let bad = text.replace("centre = [20, 20, 35], radius = 2", "centre = [20, 20], radius = 2");
+    let e = throng_engine::Scenario::<throng_engine::math::Vec3>::parse_as(&bad, "bad.toml").expect_err("2D");
+    assert!(e.key.starts_with("expect[0].region") && e.message.contains("[x, y, z]"), "{e}");
+}

@@ -121,7 +121,7 @@ pub fn test(args: TestArgs) -> Result<ExitCode> {
                 outcomes: Vec::new(),
                 error: Some(e.to_string()),
             })),
-            Ok(s) if s.expectations().iter().any(|e| wanted(&file, &e.name)) => {
+            Ok(s) if s.expectation_names().iter().any(|name| wanted(&file, name)) => {
                 items.push(Item::Run(file, Box::new(s)));
             }
             Ok(_) => {}

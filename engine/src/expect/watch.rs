@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::group_stats;
 use super::outcome::{Outcome, Status};
+use crate::math::Vec2;
 use crate::metrics::{Summary, TickMetrics};
 use crate::scenario::expectation::{
     Check, Expectation, Metric, SceneNames, Subject, Who, describe, number, seconds,
@@ -64,24 +65,24 @@ pub enum WatchStateError {
 
 /// Watches a run for a scenario's expectations.
 #[derive(Clone, Debug)]
-pub struct Watcher {
-    list: Vec<Expectation>,
+pub struct Watcher<V = Vec2> {
+    list: Vec<Expectation<V>>,
     state: WatchState,
 }
 
-impl Watcher {
+impl<V: Dimension> Watcher<V> {
     /// A watcher that has seen nothing yet.
-    pub fn new(list: Vec<Expectation>) -> Watcher {
+    pub fn new(list: Vec<Expectation<V>>) -> Watcher<V> {
         let items = vec![ItemState::default(); list.len()];
         Watcher { list, state: WatchState { last_tick: None, items } }
     }
 
     /// Goes on from a saved state, which must be for these expectations and this world's tick.
-    pub fn resume<V: Dimension>(
-        list: Vec<Expectation>,
+    pub fn resume(
+        list: Vec<Expectation<V>>,
         state: WatchState,
         world: &World<V>,
-    ) -> Result<Watcher, WatchStateError> {
+    ) -> Result<Watcher<V>, WatchStateError> {
         if state.items.len() != list.len() {
             return Err(WatchStateError::Count { saved: state.items.len(), scenario: list.len() });
         }
@@ -92,7 +93,7 @@ impl Watcher {
     }
 
     /// The expectations watched.
-    pub fn expectations(&self) -> &[Expectation] {
+    pub fn expectations(&self) -> &[Expectation<V>] {
         &self.list
     }
 
@@ -103,13 +104,12 @@ impl Watcher {
 
     /// Observes the state after a tick (or the first state, tick 0) with its metrics;
     /// `gate_totals` are each gate's crossings so far.
-    pub fn observe<V: Dimension>(&mut self, world: &World<V>, metrics: &TickMetrics, gate_totals: &[u64]) {
+    pub fn observe(&mut self, world: &World<V>, metrics: &TickMetrics, gate_totals: &[u64]) {
         let tick = world.tick;
         self.state.last_tick = Some(tick);
         for (e, item) in self.list.iter().zip(&mut self.state.items) {
             if let Check::Reach { who, region, before } = &e.check {
-                // Regions are planar: a scenario in space has no `reach` (the validator refuses it).
-                if let (true, Some(world)) = (tick <= *before, world.as_plane()) {
+                if tick <= *before {
                     follow(world, *who, region, item);
                 }
                 continue;
@@ -156,7 +156,7 @@ impl Watcher {
 
     /// The verdicts on the run so far, `world` being its last state and `summary` its metrics
     /// summary.
-    pub fn outcomes<V: Dimension>(&self, world: &World<V>, summary: &Summary) -> Vec<Outcome> {
+    pub fn outcomes(&self, world: &World<V>, summary: &Summary) -> Vec<Outcome> {
         let gates: Vec<&str> = world.gates.iter().map(|g| g.name.as_str()).collect();
         let groups: Vec<&str> = world.groups.iter().map(|g| g.name.as_str()).collect();
         let areas: Vec<&str> = world.measures.iter().map(|m| m.name.as_str()).collect();
@@ -179,7 +179,7 @@ impl Watcher {
                                     .map(|(a, b)| a - b)
                             }
                             Subject::InRegion { region, group } => {
-                                world.as_plane().map(|w| w.count_in(region, *group) as f64)
+                                Some(world.count_in(region, *group) as f64)
                             }
                             _ => item.last.map(|(_, v)| v),
                         };
@@ -277,7 +277,7 @@ fn pass(ok: bool) -> Status {
 /// The extremes read that matter to the bounds: for `always`, how near the values came to
 /// leaving them (the lowest against a lower bound, the highest against an upper one); for
 /// `ever` and `first`, how near they came to entering them (the other way round).
-fn extremes(e: &Expectation, item: &ItemState, dt: f64) -> String {
+fn extremes<V>(e: &Expectation<V>, item: &ItemState, dt: f64) -> String {
     let show = |what: &str, v: Option<(u64, f64)>| {
         v.map(|(t, v)| format!("{what} {} at {}", number(v), seconds(t as f64 * dt)))
     };
@@ -293,7 +293,7 @@ fn extremes(e: &Expectation, item: &ItemState, dt: f64) -> String {
 
 /// The subject's value after this tick; `None` for a summary-only metric or no subject.
 fn read<V: Dimension>(
-    subject: &Subject,
+    subject: &Subject<V>,
     world: &World<V>,
     metrics: &TickMetrics,
     gate_totals: &[u64],
@@ -307,7 +307,7 @@ fn read<V: Dimension>(
     match subject {
         Subject::Metric(m) => metric(m),
         Subject::Difference { metric: a, minus: b } => Some(metric(a)? - metric(b)?),
-        Subject::InRegion { region, group } => Some(world.as_plane()?.count_in(region, *group) as f64),
+        Subject::InRegion { region, group } => Some(world.count_in(region, *group) as f64),
         Subject::None => None,
     }
 }
@@ -360,7 +360,7 @@ fn summary_value(m: &Metric, s: &Summary) -> Option<f64> {
 }
 
 /// Records who is followed and who is inside the region now.
-fn follow(world: &World, who: Who, region: &Region, item: &mut ItemState) {
+fn follow<V: Dimension>(world: &World<V>, who: Who, region: &Region<V>, item: &mut ItemState) {
     let a = &world.agents;
     for ((id, g), p) in a.id.iter().zip(&a.group).zip(&a.position) {
         let followed = match who {

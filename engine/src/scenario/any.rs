@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use super::expectation::Expectation;
 use super::locate::read_source;
 use super::overrides::{self, Override};
 use super::{MemoryEstimate, Scenario, ScenarioError, declared_dimensions};
@@ -64,9 +63,9 @@ impl AnyScenario {
         either!(self, s => &s.content_hash)
     }
 
-    /// Its `[[expect]]` entries.
-    pub fn expectations(&self) -> &[Expectation] {
-        either!(self, s => &s.expectations)
+    /// Its `[[expect]]` entries' names, in file order.
+    pub fn expectation_names(&self) -> Vec<&str> {
+        either!(self, s => s.expectations.iter().map(|e| e.name.as_str()).collect())
     }
 
     /// The estimated peak memory of a run of it.

@@ -5,17 +5,19 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::math::{Vec2, Vector};
 use crate::world::Region;
 
 /// One `[[expect]]` entry, validated.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Expectation {
+#[serde(bound = "V: Vector")]
+pub struct Expectation<V = Vec2> {
     /// The entry's `name`, or a description of the check when it has none.
     pub name: String,
     /// What is read at each observed tick.
-    pub subject: Subject,
+    pub subject: Subject<V>,
     /// When and how the value is judged.
-    pub check: Check,
+    pub check: Check<V>,
     /// The value must be at least this (for `first`: the condition's lower bound).
     pub min: Option<f64>,
     /// The value must be at most this.
@@ -24,13 +26,14 @@ pub struct Expectation {
 
 /// What an expectation reads.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Subject {
+#[serde(bound = "V: Vector")]
+pub enum Subject<V = Vec2> {
     /// A metric by name (see [`Metric`]).
     Metric(Metric),
     /// Live agents inside a region after the tick, of one group or of all.
     InRegion {
         /// The region.
-        region: Region,
+        region: Region<V>,
         /// Only agents of this group, when given.
         group: Option<u16>,
     },
@@ -50,7 +53,8 @@ pub enum Subject {
 /// the first step); a time `t` in the file is the first tick whose end time `tick · dt` is at
 /// least `t` (to within a millionth of a tick).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Check {
+#[serde(bound = "V: Vector")]
+pub enum Check<V = Vec2> {
     /// The value after the last tick run.
     End,
     /// The value after tick `tick`.
@@ -85,7 +89,7 @@ pub enum Check {
         /// Who must arrive.
         who: Who,
         /// The region.
-        region: Region,
+        region: Region<V>,
         /// Latest allowed tick.
         before: u64,
     },
@@ -362,7 +366,7 @@ pub fn tick_at(t: f64, dt: f32) -> u64 {
     if ticks <= 0.0 { 0 } else { ticks.ceil() as u64 }
 }
 
-impl Expectation {
+impl<V> Expectation<V> {
     /// Whether `value` is within the bounds.
     pub fn holds(&self, value: f64) -> bool {
         self.min.is_none_or(|lo| value >= lo) && self.max.is_none_or(|hi| value <= hi)
@@ -405,7 +409,7 @@ fn window(from: u64, to: u64, dt: f64) -> String {
 }
 
 /// What `e` checks, in words (`names`: the scenario's, `dt` its step).
-pub fn describe(e: &Expectation, names: &SceneNames, dt: f64) -> String {
+pub fn describe<V>(e: &Expectation<V>, names: &SceneNames, dt: f64) -> String {
     let group = |g: u16| names.groups.get(g as usize).copied().unwrap_or("?");
     let subject = match &e.subject {
         Subject::Metric(m) => m.name(names),

@@ -158,7 +158,7 @@ pub struct Scenario<V = Vec2> {
     /// The `[[measure]]` areas, in file order (its lines are among `gates`).
     pub measures: Vec<MeasureArea>,
     /// The `[[expect]]` entries, in file order: checks on the run's outcome.
-    pub expectations: Vec<expectation::Expectation>,
+    pub expectations: Vec<expectation::Expectation<V>>,
     /// Problems that do not stop a run (e.g. an exit outside the bounds), located like errors.
     pub warnings: Vec<ScenarioError>,
     /// BLAKE3 of the file's bytes.
@@ -410,10 +410,10 @@ impl<V: crate::world::Dimension> Scenario<V> {
         for e in &mut self.expectations {
             use expectation::{Check, Subject};
             if let Subject::InRegion { region: r, .. } = &mut e.subject {
-                *r = region(r);
+                *r = scaled(r, s);
             }
             if let Check::Reach { region: r, .. } = &mut e.check {
-                *r = region(r);
+                *r = scaled(r, s);
             }
         }
     }

@@ -34,8 +34,8 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         names: &ExpectNames,
         dt: f32,
         ticks: u64,
-    ) -> Option<Vec<Expectation>> {
-        let mut out: Vec<Expectation> = Vec::new();
+    ) -> Option<Vec<Expectation<V>>> {
+        let mut out: Vec<Expectation<V>> = Vec::new();
         for (i, e) in raw.iter().enumerate() {
             let expectation = self.expectation(i, e, names, dt, ticks)?;
             if out.iter().any(|o| o.name == expectation.name) {
@@ -54,7 +54,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         names: &ExpectNames,
         dt: f32,
         ticks: u64,
-    ) -> Option<Expectation> {
+    ) -> Option<Expectation<V>> {
         use Seg::{Index, Key};
         let base = [Key("expect"), Index(i)];
         let at = |k: &'static str| [Key("expect"), Index(i), Key(k)];
@@ -97,7 +97,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         };
         let region = match &e.region {
             Some(r) => {
-                Some(self.plane_region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?)
+                Some(self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?)
             }
             None => None,
         };

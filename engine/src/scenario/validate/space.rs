@@ -51,12 +51,6 @@ impl<V: Vector> Validator<'_, V> {
                     format!("`{key}` is planar: a scenario with `dimensions = 3` cannot have it yet (exits, gates, measurement areas, sources and waiting areas are built for the plane)"),
                 );
             }
-            if let Some(e) = raw.expect.iter().position(|e| e.region.is_some()) {
-                return self.fail(
-                    &[Key("expect"), Seg::Index(e), Key("region")],
-                    "an expectation's region is planar so far: in space, expect on metrics (e.g. `polarisation`, `overlap_pairs`, `groups.NAME.target_distance.max`)",
-                );
-            }
             for (g, group) in raw.groups.iter().enumerate() {
                 let at = |k: &'static str| [Key("groups"), Seg::Index(g), Key(k)];
                 let model = match &group.model {
