@@ -172,6 +172,82 @@ fn the_sqlite_trace_holds_the_csv_traces_rows_and_the_walkable_area_of_every_fra
     assert!(open.starts_with("POLYGON ((") && open.matches("), (").count() == 1, "{open}");
 }
 
+/// The columns of a table or view, in order.
+fn columns(db: &Connection, name: &str) -> Vec<String> {
+    db.prepare(&format!("PRAGMA table_info({name})"))
+        .expect("table_info")
+        .query_map([], |r| r.get(1))
+        .expect("rows")
+        .map(|r| r.expect("row"))
+        .collect()
+}
+
+#[test]
+fn the_sqlite_trace_stores_a_row_per_agent_once_and_reads_a_frame_without_a_scan() {
+    let dir = scratch_dir("trace_sqlite_layout");
+    let scenario = write(&dir, "room.toml", ROOM);
+    let path = dir.join("t.sqlite");
+    ok(&throng(&["run", s(&scenario), "--trace", s(&path), "--trace-every", "5", "--quiet"]));
+    let db = Connection::open(&path).expect("opens");
+    // JuPedSim's relations as its layout names them, over one table clustered by frame and id.
+    assert_eq!(columns(&db, "trajectory_data"), ["frame", "id", "pos_x", "pos_y", "ori_x", "ori_y"]);
+    assert_eq!(columns(&db, "throng_agents"), ["frame", "id", "grp", "vel_x", "vel_y", "radius"]);
+    let kind = |name: &str| -> String {
+        db.query_row("SELECT type FROM sqlite_schema WHERE name = ?1", [name], |r| r.get(0)).expect(name)
+    };
+    assert_eq!((kind("trajectory_data"), kind("throng_agents")), ("view".into(), "view".into()));
+    assert_eq!(kind("throng_trajectory"), "table");
+    let stored: i64 =
+        db.query_row("SELECT COUNT(*) FROM throng_trajectory", [], |r| r.get(0)).expect("count");
+    assert_eq!(stored, 13 * 30, "one stored row per agent per frame");
+    let groups: Vec<(i64, String)> = db
+        .prepare("SELECT grp, name FROM throng_groups")
+        .expect("query")
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("rows")
+        .map(|r| r.expect("row"))
+        .collect();
+    assert_eq!(groups, [(0, "walkers".to_string())]);
+    // A frame's rows, as JuPedSim's own reader asks for them, come by key, not by a scan.
+    let plan: Vec<String> = db
+        .prepare(
+            "EXPLAIN QUERY PLAN SELECT id, pos_x, pos_y, ori_x, ori_y FROM trajectory_data
+             WHERE frame == 3 ORDER BY id ASC",
+        )
+        .expect("plan")
+        .query_map([], |r| r.get(3))
+        .expect("rows")
+        .map(|r| r.expect("row"))
+        .collect();
+    assert_eq!(plan, ["SEARCH throng_trajectory USING PRIMARY KEY (frame=?)"]);
+}
+
+#[test]
+fn resuming_into_a_sqlite_trace_of_the_older_layout_is_refused_by_name() {
+    let dir = scratch_dir("trace_sqlite_older");
+    let scenario = write(&dir, "room.toml", ROOM);
+    let path = dir.join("t.sqlite");
+    let ck = dir.join("ck");
+    let args = ["run", s(&scenario), "--trace", s(&path), "--checkpoint-every", "20"];
+    ok(&throng(&[&args[..], &["--checkpoint-dir", s(&ck), "--quiet"]].concat()));
+    // The same trace as the layout before one table held it: JuPedSim's and throng's tables.
+    std::fs::remove_file(&path).expect("remove");
+    let db = Connection::open(&path).expect("creates");
+    db.execute_batch(
+        "CREATE TABLE metadata (key TEXT NOT NULL UNIQUE PRIMARY KEY, value TEXT NOT NULL);
+         INSERT INTO metadata VALUES ('throng.trace_every', '1'), ('throng.dt', '0.1');
+         CREATE TABLE trajectory_data (frame INTEGER, id INTEGER, pos_x REAL, pos_y REAL, ori_x REAL, ori_y REAL);
+         CREATE TABLE frame_data (frame INTEGER, geometry_hash INTEGER);
+         CREATE TABLE geometry (hash INTEGER, wkt TEXT);
+         CREATE TABLE throng_agents (frame INTEGER, id INTEGER, grp TEXT, vel_x REAL, vel_y REAL, radius REAL);",
+    )
+    .expect("the older layout");
+    drop(db);
+    let out = throng(&["run", "--resume", s(&ck.join("tick-0000000040.ckpt")), "--quiet"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("t.sqlite") && err.contains("older throng") && err.contains("afresh"), "{err}");
+}
 /// The frames of a PedPy text trace: (id, frame, x, y) rows, after its three header lines.
 fn txt_rows(path: &Path) -> Vec<(i64, i64, f32, f32)> {
     let text = std::fs::read_to_string(path).expect("the text trace");
