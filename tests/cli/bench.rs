@@ -252,3 +252,21 @@ fn bench_rejects_bad_options_with_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("scenarios/no_such.toml"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn bench_times_a_scene_with_listed_points_at_its_own_count_and_refuses_to_grow_it() {
+    // alarm.toml places its guards at listed points: its own count needs no scaling.
+    let own = ["bench", "scenarios/alarm.toml", "--ticks", "2", "--warmup", "0", "--repeats", "1", "--json"];
+    let out = throng(&own);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let results = report["results"].as_array().expect("results");
+    assert!(!results.is_empty() && results.iter().all(|r| r["agents"] == 5), "{report}");
+    let out = throng(&[&own[..], &["--agents", "5000"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("group \"guards\" spawns at listed points, which cannot be scaled"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -282,13 +282,17 @@ impl<V: crate::world::Dimension> Scenario<V> {
     /// every source's rate and maximum) is multiplied by `k = agents / agent_count()`, and all
     /// geometry (bounds, spawn regions, targets, obstacles, paths, exits, gates, source regions)
     /// by `√k` about the origin. Agent parameters, radii and sensing stay as they are, so each
-    /// agent sees the same neighbourhood. Fails for `points` spawns, which cannot grow.
+    /// agent sees the same neighbourhood. Fails for `points` spawns, which cannot grow, unless
+    /// `agents` is the scenario's own count: then the scenario comes back as it is.
     pub fn scaled(&self, agents: u64) -> Result<Scenario<V>, ScaleError> {
         if agents == 0 || agents > MAX_AGENTS {
             return Err(ScaleError::Agents { agents });
         }
         if self.agent_count() == 0 {
             return Err(ScaleError::NoAgents);
+        }
+        if agents == self.agent_count() {
+            return Ok(self.clone());
         }
         let k = agents as f64 / self.agent_count() as f64;
         // Lengths grow as the square root of the count in the plane, the cube root in space.

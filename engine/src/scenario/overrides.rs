@@ -543,6 +543,17 @@ mod tests {
     }
 
     #[test]
+    fn listed_points_scale_only_to_their_own_count() {
+        let text = "version = 1\nname = \"s\"\nseed = 1\ndt = 0.1\nticks = 5\n[bounds]\nmin = [0, 0]\nmax = [40, 40]\n[[groups]]\nname = \"a\"\ncount = 2\nspawn = { kind = \"points\", points = [[1, 1], [2, 2]] }\nmax_speed = 1.0\nmax_force = 1.0\n";
+        let s = Scenario::parse(text, "s.toml").unwrap();
+        // Its own count: the same scenario, name and all (bench and --agents ask this).
+        let same = s.scaled(2).unwrap();
+        assert_eq!((same.name.as_str(), same.agent_count(), same.bounds.max), ("s", 2, s.bounds.max));
+        let e = s.scaled(3).unwrap_err();
+        assert_eq!(e.to_string(), "group \"a\" spawns at listed points, which cannot be scaled");
+    }
+
+    #[test]
     fn tables_split_into_leaves() {
         let out = parse_set("groups.boids.max_speed={ min = 1, max = 2 }", "--set").unwrap();
         let keys: Vec<&str> = out.iter().map(|o| o.key.as_str()).collect();
