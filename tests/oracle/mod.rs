@@ -3,6 +3,7 @@
 //! brute force against all pairs), the obstacle index's candidates, and the metrics' overlapping
 //! pairs.
 
+mod nearest_of_group;
 mod neighbours;
 mod neighbours_in_space;
 mod obstacles;
