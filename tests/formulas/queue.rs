@@ -1,7 +1,7 @@
 //! Queue braking: the brake force, the blocker search, the hard stop, and one pipeline step of
 //! two agents in a line.
 
-use throng_engine::behaviours::{hard_stop_per_tick, queue_brake_force};
+use throng_engine::behaviours::{hard_stop_per_tick, look_along, queue_brake_force};
 use throng_engine::index::Neighbours;
 use throng_engine::math::Vec2;
 use throng_engine::passes::queue_brake;
@@ -110,8 +110,8 @@ fn run_queue_brake(
 fn queue_rear_agent_brakes_behind_a_blocker() {
     // queue_ahead 1, queue_radius 0.5, separation_radius 0.5, max_separation 1.
     // Rear (id 0) at (0, 0), v = (1, 0), steering (2, 0.5); blocker (id 1) at (1.2, 0.3), v = 0.
-    // Rear: ahead = (0, 0) + (1, 0) * 1 = (1, 0); |ahead - b|² = 0.2² + 0.3² = 0.13 <= 0.25:
-    // blocked. Separation: |p - b|² = 1.44 + 0.09 = 1.53 > 0.25, so no neighbour: 0.
+    // Rear: it looks along v + steering * 0.1 s = (1.2, 0.05), so ahead = (0.99913, 0.04163);
+    // |ahead - b|² = 0.20087² + 0.25837² = 0.107 <= 0.25: blocked. Separation: |p - b|² = 1.44 + 0.09 = 1.53 > 0.25, so no neighbour: 0.
     // brake = -(2, 0.5) * 0.8 - (1, 0) + 0 = (-2.6, -0.4); steering = (2, 0.5) + brake = (-0.6, 0.1).
     // |p - b|² = 1.53 > 0.25: no hard stop, v stays (1, 0).
     // Blocker: v = 0, so ahead = its own position; the rear agent is 1.237 away > 0.5: free.
@@ -134,14 +134,15 @@ fn queue_hard_stop_and_separation_when_the_blocker_is_close() {
     // queue_ahead 0.5, queue_radius 0.5, separation_radius 1, max_separation 2.
     // Rear (id 0) at (0, 0), v = (0, 2), steering (0.5, 1); blocker (id 1) at (0.25, 0.375),
     // v = (0, 2).
-    // Rear: ahead = (0, 0.5); |ahead - b|² = 0.0625 + 0.015625 = 0.078125 <= 0.25: blocked.
+    // Rear: it looks along v + steering * 0.1 s = (0.05, 2.1), so ahead = (0.0119, 0.49986);
+    // |ahead - b|² = 0.2381² + 0.12486² = 0.0723 <= 0.25: blocked.
     // Separation over neighbours within 1 (|p - b|² = 0.203125): s = (0.25, 0.375) = (2, 3)/8,
     // norm(-s) * 2 = -(2, 3)/sqrt(13) * 2 = (-1.1094004, -1.6641006).
     // brake = -(0.5, 1) * 0.8 - (0, 2) + sep = (-0.4 - 1.1094004, -0.8 - 2 - 1.6641006)
     // = (-1.5094004, -4.4641006); steering = (0.5, 1) + brake = (-1.0094004, -3.4641006).
     // |p - b|² = 0.203125 <= 0.25: hard stop, v = (0, 2) * 0.3 = (0, 0.6) (the brake used the
     // velocity before the stop).
-    // Blocker: ahead = (0.25, 0.875); the rear agent is |(0.25, 0.875)|² = 0.828 > 0.25 away: free.
+    // Blocker: it looks along (0, 2) + (0, 1) * 0.1 = (0, 2.1), ahead = (0.25, 0.875); the rear agent is |(0.25, 0.875)|² = 0.828 > 0.25 away: free.
     let groups = queue_groups(0.5, 0.5, 1.0, 2.0);
     let (s, vel, blocked) = run_queue_brake(
         &groups,
@@ -154,6 +155,29 @@ fn queue_hard_stop_and_separation_when_the_blocker_is_close() {
     assert_close(s[0], v(-1.0094004, -3.4641006));
     assert_close(vel[0], v(0.0, 0.6));
     assert_eq!((s[1], vel[1]), (v(0.0, 1.0), v(0.0, 2.0)));
+}
+
+#[test]
+fn a_queuer_pressed_against_a_wall_looks_where_its_steering_pushes_it() {
+    // A wall takes the inward part of the velocity away every tick: the agent at (0, 0) is left
+    // with v = (0, -0.05), a slide away from the door, while its steering (2, 0.5) pushes it
+    // toward the door. It looks along v + steering * 0.1 s = (0, -0.05) + (0.2, 0.05) = (0.2, 0),
+    // so ahead = (1, 0) (queue_ahead 1), and the agent at (1.2, 0.3) is 0.13 <= 0.25 from it:
+    // blocked. Along v alone it would look at (0, -1), 2.93 from that agent, and not brake.
+    // brake = -(2, 0.5) * 0.8 - (0, -0.05) + 0 (no one within 0.5) = (-1.6, -0.35); steering =
+    // (2, 0.5) + brake = (0.4, 0.15).
+    assert_close(look_along(v(0.0, -0.05), v(2.0, 0.5)), v(0.2, 0.0));
+    let groups = queue_groups(1.0, 0.5, 0.5, 1.0);
+    let (s, vel, blocked) = run_queue_brake(
+        &groups,
+        &[0, 1],
+        &[v(0.0, 0.0), v(1.2, 0.3)],
+        &[v(2.0, 0.5), Vec2::ZERO],
+        &[v(0.0, -0.05), Vec2::ZERO],
+    );
+    assert_eq!(blocked, [true, false]);
+    assert_close(s[0], v(0.4, 0.15));
+    assert_eq!(vel[0], v(0.0, -0.05));
 }
 
 /// The hard stop keeps `hard_stop_factor` of the speed per 0.1 s, whatever the step: 0.3 per

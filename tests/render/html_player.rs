@@ -212,15 +212,15 @@ fn the_player_carries_doors_per_frame_and_the_events_timeline() {
     let data: serde_json::Value = serde_json::from_str(&html[start..end]).expect("JSON");
     assert_eq!(data["doors"][0]["name"], "east_door");
     assert_eq!(data["door_states"], serde_json::json!(["0", "1"]), "open, then closed");
-    // Frames at ticks 0, 100, 200, 300, 400, ... and 986; the door closes as tick 301 starts
+    // Frames at ticks 0, 100, 200, 300, 400, ... and 1022; the door closes as tick 301 starts
     // (the event's tick is 300: ticks completed), so the frame at 300 still shows it open.
     let states: Vec<u64> =
         data["frames"].as_array().expect("frames").iter().map(|f| f[2].as_u64().expect("state")).collect();
     assert_eq!(&states[..5], [0, 0, 0, 0, 1]);
-    assert_eq!(data["ticks"].as_array().and_then(|t| t.last()).and_then(|t| t.as_u64()), Some(986));
+    assert_eq!(data["ticks"].as_array().and_then(|t| t.last()).and_then(|t| t.as_u64()), Some(1022));
     assert_eq!(
         data["events"],
-        serde_json::json!([[300, "the east door closes"], [986, "stop when the room is empty"]])
+        serde_json::json!([[300, "the east door closes"], [1022, "stop when the room is empty"]])
     );
     // In the browser, the timeline marks and the legend's last event pass the self-test (on
     // the first 60 s, while the room still has agents to draw).

@@ -298,5 +298,5 @@ fn a_run_stopped_by_an_event_renders_up_to_its_last_tick() {
     let dir = scratch_dir("render_stopped");
     let out = dir.join("closing.png");
     let stdout = ok(&throng(&["render", s(&root().join("scenarios/closing.toml")), "--out", s(&out)]));
-    assert!(stdout.contains("tick 986, 0 agents"), "{stdout}");
+    assert!(stdout.contains("tick 1022, 0 agents"), "{stdout}");
 }

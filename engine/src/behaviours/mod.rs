@@ -27,7 +27,7 @@ pub use obstacle_avoidance::{
 };
 pub use path_following::{follow_path, path_advance};
 pub use pursuit::{evade, pursuit};
-pub use queue::{hard_stop_per_tick, queue_brake_force};
+pub use queue::{hard_stop_per_tick, look_along, queue_brake_force};
 pub use random_walk::{WALK_FINAL, WALK_NONE, WALK_WAYPOINT, random_walk_step};
 pub use seek::{arrive, flee, seek};
 pub use targets::{ResolvedTarget, moving_point, resolve_targets};

@@ -10,7 +10,8 @@ use crate::math::{Vector, norm};
 use crate::world::{Bounds, Group};
 
 /// The `queue_brake` pass, after `steer` because it reads the summed steering. For an agent
-/// of a queueing group: `ahead = p + norm(v) · queue_ahead`; the blocker is the neighbour
+/// of a queueing group: `ahead = p + norm(v + steering · τ) · queue_ahead` (see
+/// [`look_along`]); the blocker is the neighbour
 /// nearest to `ahead` within `queue_radius` of it (ties by id). With a blocker,
 /// `steering += -steering · brake_factor - v + separation`, and if the blocker is within
 /// `queue_radius` of the agent itself, `v *= hard_stop_factor^(dt / 0.1 s)` before
@@ -51,7 +52,7 @@ pub fn queue_brake<V: Vector>(
                 return;
             };
             let p = position[i];
-            let ahead = p + norm(*v) * queue_ahead;
+            let ahead = p + norm(look_along(*v, *steer)) * queue_ahead;
             // A blocker lies within `queue_radius` of `ahead`, so within `queue_ahead +
             // queue_radius` of the agent (plus slack for rounding): the nearer prefix of the
             // list holds every possible one, and the exact test below decides.
