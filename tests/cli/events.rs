@@ -182,7 +182,7 @@ fn metrics_files_and_plots_mark_the_events() {
         .collect();
     assert_eq!(
         marked,
-        [("158", "the north door opens; the northern half heads north"), ("201", "the east door opens")]
+        [("156", "the north door opens; the northern half heads north"), ("201", "the east door opens")]
     );
     for (input, svg) in
         [(csv.to_str().expect("utf-8"), "from-file.svg"), ("scenarios/doors.toml", "from-run.svg")]

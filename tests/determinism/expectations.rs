@@ -29,7 +29,7 @@ fn verdicts_do_not_depend_on_threads_or_index() {
     let reference = straight(&scenario, 1, IndexKind::Kd);
     assert!(reference.iter().all(|o| o.status == Status::Pass), "{reference:#?}");
     let first = reference.iter().find(|o| o.name.contains("empties")).expect("the emptying check");
-    assert_eq!(first.time_s, Some(1191.0 * scenario.dt as f64));
+    assert_eq!(first.time_s, Some(1242.0 * scenario.dt as f64));
     for threads in [2, 3, 4, 8] {
         assert_eq!(straight(&scenario, threads, IndexKind::Kd), reference, "{threads} threads");
     }
