@@ -84,6 +84,48 @@ impl ScenarioOverrides {
         let sets = parse_sets(&self.set, self.agents)?;
         Ok(overrides::load_as(path, &sets)?)
     }
+
+    /// [`ScenarioOverrides::load_as`] for a run of `ticks` ticks when given (`--ticks`): its
+    /// warnings are those of a run that long (see [`warn_for_length`]).
+    pub fn load_for<V: throng_engine::world::Dimension>(
+        &self,
+        path: &std::path::Path,
+        ticks: Option<u64>,
+    ) -> Result<Scenario<V>> {
+        let sets = parse_sets(&self.set, self.agents)?;
+        let mut scenario = overrides::load_as(path, &sets)?;
+        if let Some(ticks) = ticks {
+            warn_for_length(&mut scenario, path, &sets, ticks)?;
+        }
+        Ok(scenario)
+    }
+}
+
+/// The scenario's warnings for a run of `ticks` ticks: when `--ticks` (or the plan) differs
+/// from the file's `ticks`, the warnings about times past the run's end are those of the run
+/// as it will go, not of the file's length (the file is read again with `ticks` set).
+pub fn warn_for_length<V: throng_engine::world::Dimension>(
+    scenario: &mut Scenario<V>,
+    path: &std::path::Path,
+    sets: &[Override],
+    ticks: u64,
+) -> Result<()> {
+    if ticks == scenario.ticks {
+        return Ok(());
+    }
+    let mut at_length: Vec<Override> = sets.iter().filter(|o| o.key != "ticks").cloned().collect();
+    at_length.extend(overrides::parse_set(&format!("ticks={ticks}"), "--ticks")?);
+    let before = std::mem::take(&mut scenario.warnings);
+    for mut w in overrides::load_as::<V>(path, &at_length)?.warnings {
+        // New with the length: say so, rather than blame the overrides.
+        if !before.iter().any(|b| b.key == w.key && b.message == w.message)
+            && let Some(m) = w.message.strip_suffix(" (with overrides)")
+        {
+            w.message = format!("{m} (a run of {ticks} ticks)");
+        }
+        scenario.warnings.push(w);
+    }
+    Ok(())
 }
 
 /// The dimensions the scenario file at `path` declares (`dimensions = 3`: space), so a command

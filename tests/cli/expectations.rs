@@ -120,6 +120,39 @@ fn verdicts_match_the_hand_worked_values() {
     assert!(text(&out.stderr).contains("4 of 11 expectations did not pass"), "{}", text(&out.stderr));
 }
 
+/// The warning about a time past the run's end follows the run's own length: `--ticks` longer
+/// than the file's takes it away, shorter brings it (in `run`, `plot` and `render` alike).
+#[test]
+fn the_runs_end_in_warnings_is_the_end_of_the_run_asked_for() {
+    let dir = scratch_dir("expect_run_length");
+    let path = write(
+        &dir,
+        "still.toml",
+        with_expectations(&["check = \"at\"\nat_s = 5\nmetric = \"agents_active\"\nmin = 0"]),
+    );
+    let warned = |extra: &[&str]| -> String {
+        let mut args = vec!["run", scenario_path(&path), "--quiet"];
+        args.extend_from_slice(extra);
+        let out = throng(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stderr)
+    };
+    // The file's 20 ticks end at 2 s: at_s = 5 is past it.
+    assert!(warned(&[]).contains("at_s = 5 is after the run's end (2 s)"));
+    // 60 ticks end at 6 s: no warning.
+    assert!(!warned(&["--ticks", "60"]).contains("after the run's end"), "{}", warned(&["--ticks", "60"]));
+    // 30 ticks (3 s), with the file's own 20 set longer: the run's length decides.
+    let err = warned(&["--ticks", "30", "--set", "ticks=100"]);
+    assert!(
+        err.contains("at_s = 5 is after the run's end (3 s)") && err.contains("(a run of 30 ticks)"),
+        "{err}"
+    );
+    let svg = dir.join("p.svg");
+    let out = throng(&["plot", scenario_path(&path), "--ticks", "60", "--out", svg.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains("after the run's end"), "{}", text(&out.stderr));
+}
+
 #[test]
 fn run_json_lists_each_verdict() {
     let dir = scratch_dir("expect_json");

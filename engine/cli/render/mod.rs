@@ -199,9 +199,10 @@ fn display_radius(p: &Param) -> f32 {
 fn load_scenario<V: Dimension>(
     path: &Path,
     overrides: &crate::args::ScenarioOverrides,
+    ticks: Option<u64>,
     quiet: bool,
 ) -> Result<Scenario<V>> {
-    let scenario = overrides.load_as::<V>(path)?;
+    let scenario = overrides.load_for::<V>(path, ticks)?;
     if !quiet {
         for w in &scenario.warnings {
             eprintln!("warning: {w}");
@@ -282,7 +283,7 @@ fn scene_of<V: Dimension>(
 
 /// A scenario input, run here, with points `V`.
 fn run_input<V: throng_engine::index::Point>(args: &RenderArgs) -> Result<Input> {
-    let mut scenario = load_scenario::<V>(&args.input, &args.overrides, args.quiet)?;
+    let mut scenario = load_scenario::<V>(&args.input, &args.overrides, args.ticks, args.quiet)?;
     if let Some(seed) = args.seed {
         scenario.seed = seed;
     }
@@ -306,7 +307,7 @@ fn run_input<V: throng_engine::index::Point>(args: &RenderArgs) -> Result<Input>
 fn trace_input<V: Dimension>(args: &RenderArgs) -> Result<Input> {
     let overridden = !args.overrides.set.is_empty() || args.overrides.agents.is_some();
     let scenario = match &args.scenario {
-        Some(path) => Some(load_scenario::<V>(path, &args.overrides, args.quiet)?),
+        Some(path) => Some(load_scenario::<V>(path, &args.overrides, None, args.quiet)?),
         None if overridden => {
             bail!("--set and --agents apply to a scenario; with a trace, give its --scenario")
         }

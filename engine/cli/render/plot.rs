@@ -321,7 +321,7 @@ fn run_metrics(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
 }
 
 fn run_metrics_in<V: throng_engine::index::Point>(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
-    let mut scenario = args.overrides.load_as::<V>(&args.input)?;
+    let mut scenario = args.overrides.load_for::<V>(&args.input, args.ticks)?;
     if !args.quiet {
         for w in &scenario.warnings {
             eprintln!("warning: {w}");

@@ -31,11 +31,13 @@ pub fn start<V: Point>(args: &RunArgs, settings: RunSettings) -> Result<Start<V>
         let Some(path) = args.scenario.as_deref() else {
             bail!("give a scenario file to run, or --resume DIR to continue a run from its checkpoints");
         };
-        let mut scenario = overrides::load_as::<V>(path, &args::parse_sets(&args.set, args.agents)?)?;
+        let sets = args::parse_sets(&args.set, args.agents)?;
+        let mut scenario = overrides::load_as::<V>(path, &sets)?;
         if let Some(seed) = args.seed {
             scenario.seed = seed;
         }
         let plan = RunPlan::fresh(args, path, scenario.ticks)?;
+        args::warn_for_length(&mut scenario, path, &sets, plan.ticks)?;
         crate::memory::check(&scenario, args.max_memory.bytes, &format!("{}", path.display()))?;
         let mut sim = Simulation::new(&scenario, RunSettings { metrics: !plan.no_metrics, ..settings })?;
         sim.set_plan(plan.to_text());
@@ -89,6 +91,7 @@ pub fn start<V: Point>(args: &RunArgs, settings: RunSettings) -> Result<Start<V>
         }
     };
     let mut scenario = overrides::load_as::<V>(&path, &sets)?;
+    args::warn_for_length(&mut scenario, &path, &sets, plan.ticks)?;
     crate::memory::check(&scenario, args.max_memory.bytes, &format!("{}", path.display()))?;
     let legacy = saved.header.plan.is_empty();
     let mut sim = Simulation::resume_from(
