@@ -39,7 +39,16 @@ const TEMPLATE: &str = include_str!("player.html");
 /// The player of a run in space: the same data with z, an orbiting camera.
 const TEMPLATE_SPACE: &str = include_str!("player_space.html");
 const DATA_MARK: &str = "/*THRONG_DATA*/";
+/// Drawing on demand and playback, the same in both players, included at this mark.
+const PLAYBACK: &str = include_str!("player_playback.js");
+const PLAYBACK_MARK: &str = "/*THRONG_PLAYBACK*/";
 const TITLE_MARK: &str = "THRONG_TITLE";
+
+/// A player `template` with its playback code, the run's `json` and its `title` in place (the
+/// code first, so that nothing in the run's text is taken for a mark).
+fn page(template: &str, json: &str, title: &str) -> String {
+    template.replacen(PLAYBACK_MARK, PLAYBACK, 1).replacen(DATA_MARK, json, 1).replacen(TITLE_MARK, title, 1)
+}
 
 /// Collects frames, then writes the page.
 #[derive(Default)]
@@ -279,7 +288,7 @@ impl HtmlBuilder {
             data.insert("targets".into(), Value::Array(targets.iter().filter_map(target).collect()));
             let json = serde_json::to_string(&Value::Object(data))?.replace("</", "<\\/");
             let title = escape_html(&scene.name);
-            return Ok(TEMPLATE_SPACE.replacen(DATA_MARK, &json, 1).replacen(TITLE_MARK, &title, 1));
+            return Ok(page(TEMPLATE_SPACE, &json, &title));
         }
         if let Some(g) = &scene.geometry {
             let region = |r: &Region| match *r {
@@ -342,7 +351,7 @@ impl HtmlBuilder {
         let json = serde_json::to_string(&Value::Object(data))?.replace("</", "<\\/");
         let title = escape_html(&scene.name);
         // The data first: the title mark (in <head>) still comes before it, whatever the data holds.
-        Ok(TEMPLATE.replacen(DATA_MARK, &json, 1).replacen(TITLE_MARK, &title, 1))
+        Ok(page(TEMPLATE, &json, &title))
     }
 }
 
@@ -425,6 +434,7 @@ mod tests {
     fn the_template_has_its_marks() {
         for template in [TEMPLATE, TEMPLATE_SPACE] {
             assert_eq!(template.matches(DATA_MARK).count(), 1);
+            assert_eq!(template.matches(PLAYBACK_MARK).count(), 1);
             assert_eq!(template.matches(TITLE_MARK).count(), 1);
             assert!(!template.contains("http://") && !template.contains("https://"), "no network");
         }
