@@ -366,6 +366,14 @@ pub fn tick_at(t: f64, dt: f32) -> u64 {
     if ticks <= 0.0 { 0 } else { ticks.ceil() as u64 }
 }
 
+/// The end of a run of `ticks` ticks of `dt`, in seconds as a message shows it: with the step
+/// as written (0.05, not the 32-bit 0.0500000007), to the microsecond, so 1,200 ticks of 0.05 s
+/// read "60 s", not "60.000001 s".
+pub fn run_end_shown(ticks: u64, dt: f32) -> f64 {
+    let written: f64 = dt.to_string().parse().unwrap_or(f64::from(dt));
+    (ticks as f64 * written * 1e6).round() / 1e6
+}
+
 impl<V> Expectation<V> {
     /// Whether `value` is within the bounds.
     pub fn holds(&self, value: f64) -> bool {
@@ -456,6 +464,15 @@ mod tests {
         assert_eq!(tick_at(0.25, 0.1), 3);
         assert_eq!(tick_at(300.0, 0.05), 6000);
         assert_eq!(tick_at(1.0, 0.3), 4);
+    }
+
+    #[test]
+    fn the_runs_end_is_shown_with_the_step_as_written() {
+        // 1200 × 0.05f32 = 60.0000009; 3 × 0.1f32 = 0.3000000045.
+        assert_eq!(run_end_shown(1200, 0.05), 60.0);
+        assert_eq!(run_end_shown(3, 0.1), 0.3);
+        assert_eq!(run_end_shown(7, 0.3), 2.1);
+        assert_eq!(run_end_shown(0, 0.1), 0.0);
     }
 
     #[test]

@@ -125,7 +125,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                 return v.fail(&at(key), format!("expected a time from 0 to 1e9 seconds, found {t}"));
             }
             if t > end_s + 1e-9 {
-                let shown = (end_s * 1e6).round() / 1e6;
+                let shown = crate::scenario::expectation::run_end_shown(ticks, dt);
                 v.warn(
                     &at(key),
                     format!("{key} = {t} is after the run's end ({shown} s): the event never fires"),

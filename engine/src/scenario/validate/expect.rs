@@ -77,9 +77,9 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         ];
         let article = if kind.starts_with(['a', 'e']) { "an" } else { "a" };
         self.only_allowed(&base, &present, CHECKS[k].1, &format!("{article} \"{kind}\" expectation"))?;
-        // The run's end in seconds, as written in messages (to the microsecond: `dt` is 32-bit).
+        // The run's end in seconds (as the engine counts it, with the 32-bit `dt`).
         let end_s = ticks as f64 * dt as f64;
-        let end_shown = (end_s * 1e6).round() / 1e6;
+        let end_shown = crate::scenario::expectation::run_end_shown(ticks, dt);
         let time = |v: &mut Self, key: &'static str, t: Option<f64>| -> Option<Option<u64>> {
             let Some(t) = t else { return Some(None) };
             if !(t.is_finite() && (0.0..=MAX_TIME_S).contains(&t)) {
