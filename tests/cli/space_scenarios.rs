@@ -397,6 +397,21 @@ fn a_batch_sweeps_a_scenario_in_space() {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// The scenario in space `text` (named `origin` in errors), run for `ticks` ticks with the
+/// default settings.
+fn run_text_in_space(
+    text: &str,
+    origin: &str,
+    ticks: u64,
+) -> throng_engine::Simulation<throng_engine::math::Vec3> {
+    let scenario = throng_engine::Scenario::<throng_engine::math::Vec3>::parse_as(text, origin)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut sim =
+        throng_engine::Simulation::new(&scenario, throng_engine::RunSettings::default()).expect("a pool");
+    sim.run(ticks).unwrap_or_else(|e| panic!("{e}"));
+    sim
+}
+
 /// Events run in space: a condition on the agents inside a ball, a `set` that changes a
 /// group's speed, and `stop`; their regions and points take three coordinates.
 #[test]
@@ -431,11 +446,7 @@ name = "arrived"
 when = { region = { kind = "sphere", centre = [20, 20, 35], radius = 3 }, min = 20 }
 action = "stop"
 "#;
-    let scenario = throng_engine::Scenario::<throng_engine::math::Vec3>::parse_as(text, "events.toml")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut sim =
-        throng_engine::Simulation::new(&scenario, throng_engine::RunSettings::default()).expect("a pool");
-    sim.run(400).unwrap_or_else(|e| panic!("{e}"));
+    let sim = run_text_in_space(text, "events.toml", 400);
     let w = sim.world();
     assert!(w.stopped, "all twenty reached the ball round the top");
     // Climbing about 31 units: at 1 unit/s that would take over 30 s; at 3 after 2 s, about 12.
@@ -492,11 +503,7 @@ at_s = 0
 region = { kind = "box", min = [17, 17, 32], max = [23, 23, 38] }
 max = 0
 "#;
-    let scenario = throng_engine::Scenario::<throng_engine::math::Vec3>::parse_as(text, "regions.toml")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut sim =
-        throng_engine::Simulation::new(&scenario, throng_engine::RunSettings::default()).expect("a pool");
-    sim.run(300).unwrap_or_else(|e| panic!("{e}"));
+    let sim = run_text_in_space(text, "regions.toml", 300);
     let outcomes = sim.outcomes().expect("expectations");
     assert_eq!(outcomes.len(), 3);
     for o in &outcomes {
