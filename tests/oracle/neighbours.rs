@@ -617,11 +617,34 @@ fn a_short_first_reach_gives_the_same_lists_as_the_whole_radius() {
         index::short_reach(&ordered.groups, &ordered.group, &lists, &mut picked);
         assert!(picked[0] > 0.0 && picked[0] < 6.0, "seed {seed}: a short reach is picked: {picked:?}");
         for reach in [picked.clone(), vec![0.5, 0.5], vec![picked[0] * 0.8, picked[1] * 0.8]] {
-            let got = neighbour_lists_reaching(IndexKind::Kd, &ordered, &reach);
-            for (k, list) in got.into_iter().enumerate() {
-                let list: List = list.into_iter().map(|(row, d)| (order[row as usize] as u32, d)).collect();
-                assert_eq!(list, brute[order[k]], "seed {seed}, reach {reach:?}, row {}", order[k]);
+            // The grid's blocks of cells use the short reach the same way as the k-d clusters.
+            for kind in [IndexKind::Kd, IndexKind::Grid] {
+                let got = neighbour_lists_reaching(kind, &ordered, &reach);
+                for (k, list) in got.into_iter().enumerate() {
+                    let list: List =
+                        list.into_iter().map(|(row, d)| (order[row as usize] as u32, d)).collect();
+                    assert_eq!(
+                        list, brute[order[k]],
+                        "{kind}, seed {seed}, reach {reach:?}, row {}",
+                        order[k]
+                    );
+                }
             }
         }
+    }
+}
+
+#[test]
+fn wrapped_worlds_a_few_cells_wide_give_identical_lists() {
+    // The grid shares a block of cells among the rows of one cell. On a wrapped world of 2 to
+    // 8 cells a side the block crosses seams, fills the world, or would hold a cell twice
+    // (then each row queries alone); every case gives the brute-force lists, with the rows in
+    // spatial order (long runs of rows in one cell) and not.
+    for (seed, cells) in (2..=8).enumerate() {
+        let side = 4.0 * cells as f32 + 0.5;
+        let case = Case::cloud(40 + seed as u64, 600, wrap(0.0, side), 0.0, side, (4.0, 12), (1.5, 64));
+        let (_, stats) = assert_kd_matches_brute(&case);
+        assert!(stats.across_seam > 0, "{cells} cells: no pair across a seam: {stats:?}");
+        assert!(stats.truncated > 0, "{cells} cells: the caps never bit: {stats:?}");
     }
 }

@@ -18,9 +18,9 @@ pub(super) struct Grid<V = Vec2> {
     cell_start: Vec<u32>,
     /// Rows, grouped by cell, ascending within a cell.
     rows: Vec<u32>,
-    /// Position and id of each entry of `rows`, in the same (cell) order, so scanning a cell
-    /// reads contiguous memory.
-    points: Vec<V>,
+    /// Coordinates (one column per axis, the absent ones empty) and id of each entry of `rows`,
+    /// in the same (cell) order, so scanning a cell reads contiguous memory.
+    axes: [Vec<f32>; 3],
     ids: Vec<u32>,
     /// Each row's cell (scratch for the counting sort).
     cell_of: Vec<u32>,
@@ -35,7 +35,7 @@ impl<V: Vector> Default for Grid<V> {
             wrap: false,
             cell_start: Vec::new(),
             rows: Vec::new(),
-            points: Vec::new(),
+            axes: Default::default(),
             ids: Vec::new(),
             cell_of: Vec::new(),
         }
@@ -84,7 +84,7 @@ impl<V: Vector> Grid<V> {
             wrap,
             cell_start: std::mem::take(&mut self.cell_start),
             rows: std::mem::take(&mut self.rows),
-            points: std::mem::take(&mut self.points),
+            axes: std::mem::take(&mut self.axes),
             ids: std::mem::take(&mut self.ids),
             cell_of: std::mem::take(&mut self.cell_of),
         };
@@ -106,8 +106,10 @@ impl<V: Vector> Grid<V> {
         }
         self.rows.clear();
         self.rows.resize(n, 0);
-        self.points.clear();
-        self.points.resize(n, V::ZERO);
+        for axis in self.axes.iter_mut().take(V::DIMENSIONS) {
+            axis.clear();
+            axis.resize(n, 0.0);
+        }
         self.ids.clear();
         self.ids.resize(n, 0);
         // Scatter with a running cursor per cell; rows stay ascending within each cell.
@@ -115,7 +117,9 @@ impl<V: Vector> Grid<V> {
             let slot = &mut self.cell_start[c as usize];
             let k = *slot as usize;
             self.rows[k] = row as u32;
-            self.points[k] = positions[row];
+            for a in 0..V::DIMENSIONS {
+                self.axes[a][k] = positions[row].axis(a);
+            }
             self.ids[k] = ids[row];
             *slot += 1;
         }
@@ -126,15 +130,141 @@ impl<V: Vector> Grid<V> {
         self.cell_start[0] = 0;
     }
 
-    /// The cell of `p` along each axis, clamped into the grid (0 along absent axes).
+    /// The cell of `p` along each axis, clamped into the grid (0 along absent axes): for a
+    /// row's position, the cell the row was put in at the last build.
     #[inline]
-    fn cell_coords(&self, p: V) -> [i64; 3] {
+    pub(super) fn cell_coords(&self, p: V) -> [i64; 3] {
         let c = (p - self.origin) * self.inv_cell;
         let mut cell = [0i64; 3];
         for (a, cell) in cell.iter_mut().enumerate().take(V::DIMENSIONS) {
             *cell = (c.axis(a).floor() as i64).clamp(0, self.n[a] - 1);
         }
         cell
+    }
+
+    /// The row of entry `e` (entries are in cell order; see [`Grid::block_runs`]).
+    #[inline]
+    pub(super) fn row(&self, e: usize) -> u32 {
+        self.rows[e]
+    }
+
+    /// The position of entry `e`.
+    #[inline]
+    pub(super) fn point(&self, e: usize) -> V {
+        V::from_fn(|a| self.axes[a][e])
+    }
+
+    /// The id of entry `e`.
+    #[inline]
+    pub(super) fn id(&self, e: usize) -> u32 {
+        self.ids[e]
+    }
+
+    /// Writes into `hits` (from the start, growing it as needed) the entries of `runs` that lie
+    /// within `√r_sq` of `p` by the plain difference `q - p`, leaving out the entry of row
+    /// `skip`, and returns how many. The squared distance is summed in axis order, as
+    /// `length_squared` adds it, so it is the same bits as `(q - p).length_squared()`.
+    #[inline]
+    pub(super) fn scan_plain(
+        &self,
+        runs: &[(u32, u32)],
+        p: V,
+        r_sq: f32,
+        skip: u32,
+        hits: &mut Vec<u32>,
+    ) -> usize {
+        let total: usize = runs.iter().map(|&(a, b)| (b - a) as usize).sum();
+        if hits.len() < total {
+            hits.resize(total, 0);
+        }
+        // A plain slice, so the loops keep its address in a register.
+        let hits: &mut [u32] = &mut hits[..total];
+        let mut n = 0;
+        let (x0, y0) = (p.axis(0), p.axis(1));
+        let z0 = if V::DIMENSIONS == 3 { p.axis(2) } else { 0.0 };
+        let [xs, ys, zs] = &self.axes;
+        for &(a, b) in runs {
+            let (a, b) = (a as usize, b as usize);
+            let (xs, ys, rows) = (&xs[a..b], &ys[a..b], &self.rows[a..b]);
+            // Each entry written unconditionally, kept by advancing the count: no branch to
+            // mispredict on the one in four or so in range.
+            if V::DIMENSIONS == 2 {
+                for (k, ((&x, &y), &row)) in xs.iter().zip(ys).zip(rows).enumerate() {
+                    let (dx, dy) = (x - x0, y - y0);
+                    hits[n] = (a + k) as u32;
+                    n += usize::from(dx * dx + dy * dy <= r_sq && row != skip);
+                }
+            } else {
+                let zs = &zs[a..b];
+                for (k, (((&x, &y), &z), &row)) in xs.iter().zip(ys).zip(zs).zip(rows).enumerate() {
+                    let (dx, dy, dz) = (x - x0, y - y0, z - z0);
+                    hits[n] = (a + k) as u32;
+                    n += usize::from(dx * dx + dy * dy + dz * dz <= r_sq && row != skip);
+                }
+            }
+        }
+        n
+    }
+
+    /// Appends to `runs`, as runs `(a, b)` of entries `a..b` (see [`Grid::row`]), every entry of
+    /// the cells within `k` cells of the box of cells `lo..=hi` (cell coordinates) along each
+    /// axis, `k` the fewest cells that span `reach`: every agent within `reach` of any point of
+    /// those cells is among them, each cell once. Returns `None`, having appended nothing, when a
+    /// wrapped axis has too few cells to hold the block without a repeat; else whether the block
+    /// is *plain*: it crosses no seam and spans less than half the world, so `q - p` is the
+    /// world's offset between a point of the box and any point of the block.
+    pub(super) fn block_runs(
+        &self,
+        lo: [i64; 3],
+        hi: [i64; 3],
+        reach: f32,
+        runs: &mut Vec<(u32, u32)>,
+    ) -> Option<bool> {
+        let [nx, ny, nz] = self.n;
+        let mut span = [(0i64, 0i64); 3];
+        let mut plain = true;
+        for a in 0..V::DIMENSIONS {
+            let n = self.n[a];
+            let k = ((reach * self.inv_cell.axis(a)).ceil() as i64).max(1);
+            let (from, to) = (lo[a] - k, hi[a] + k);
+            if self.wrap {
+                if to - from + 1 > n {
+                    return None;
+                }
+                // Plain: no seam crossed, and a row and a pooled point less than half the
+                // world apart (at most `hi - lo + k + 1` cells, with a cell spare).
+                plain &= from >= 0 && to < n && 2 * (hi[a] - lo[a] + k + 1) < n;
+                span[a] = (from, to);
+            } else {
+                span[a] = (from.max(0), to.min(n - 1));
+            }
+        }
+        let wrapped = |c: i64, n: i64| {
+            if c < 0 {
+                c + n
+            } else if c >= n {
+                c - n
+            } else {
+                c
+            }
+        };
+        for z in span[2].0..=span[2].1 {
+            for y in span[1].0..=span[1].1 {
+                let base = (wrapped(z, nz) * ny + wrapped(y, ny)) * nx;
+                let (x0, x1) = span[0];
+                if x0 >= 0 && x1 < nx {
+                    // One run for the whole row of cells.
+                    let (a, b) = (base + x0, base + x1 + 1);
+                    runs.push((self.cell_start[a as usize], self.cell_start[b as usize]));
+                } else {
+                    for x in x0..=x1 {
+                        let c = (base + wrapped(x, nx)) as usize;
+                        runs.push((self.cell_start[c], self.cell_start[c + 1]));
+                    }
+                }
+            }
+        }
+        Some(plain)
     }
 
     /// Calls `visit(row, position, id)` for every agent in a cell overlapping the square (the
@@ -171,10 +301,8 @@ impl<V: Vector> Grid<V> {
                 for _ in x0..=x1 {
                     let c = (row_base + cx) as usize;
                     let (a, b) = (self.cell_start[c] as usize, self.cell_start[c + 1] as usize);
-                    for ((&row, &q), &id) in
-                        self.rows[a..b].iter().zip(&self.points[a..b]).zip(&self.ids[a..b])
-                    {
-                        visit(row, q, id);
+                    for e in a..b {
+                        visit(self.rows[e], self.point(e), self.ids[e]);
                     }
                     cx += 1;
                     if cx == nx {

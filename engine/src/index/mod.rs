@@ -6,6 +6,7 @@
 //! world's own offset function decides membership. Candidates are sorted by (distance², id)
 //! and only then truncated to the group's cap.
 
+mod candidate;
 mod grid;
 mod kd;
 mod neighbours;

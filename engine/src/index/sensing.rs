@@ -1,20 +1,12 @@
 //! Sensing: each agent's neighbours within its sensing radius, sorted by (distance², id) and
 //! capped, from the index (clustered queries) or from reused candidates.
 
+use super::candidate::{Candidate, sort_key, write_sorted};
 use super::kd::query_tree;
 use super::skin::CandidateChunk;
 use super::{CandidateLists, IndexKind, Neighbours, Point, SpatialIndex};
 use crate::math::Vector;
 use crate::world::{Bounds, BoundsKind, Group};
-
-/// One candidate neighbour while a list is being sorted.
-#[derive(Clone, Copy, Default)]
-pub struct Candidate<V> {
-    /// (distance², id), see [`sort_key`].
-    key: u64,
-    row: u32,
-    offset: V,
-}
 
 /// Per-worker scratch of `sense_neighbours`, reused across agents and ticks (one per
 /// dimension, [`Point::with_sense_scratch`]).
@@ -31,6 +23,8 @@ pub struct SenseScratch<V> {
     pool_id: Vec<u32>,
     /// Squared distances from one row of the cluster to each pooled candidate.
     pool_d_sq: Vec<f32>,
+    /// The grid's runs of entries that a cluster of rows shares (see `Grid::block_runs`).
+    pool_runs: Vec<(u32, u32)>,
 }
 
 impl<V> Default for SenseScratch<V> {
@@ -42,40 +36,14 @@ impl<V> Default for SenseScratch<V> {
             pool_axes: Default::default(),
             pool_id: Vec::new(),
             pool_d_sq: Vec::new(),
+            pool_runs: Vec::new(),
         }
-    }
-}
-
-/// A key that orders candidates by (distance², id) with one integer comparison: for finite
-/// non-negative floats the bit patterns order exactly as the values do.
-#[inline]
-fn sort_key(d_sq: f32, id: u32) -> u64 {
-    debug_assert!(d_sq >= 0.0 && d_sq.is_finite());
-    ((d_sq.to_bits() as u64) << 32) | id as u64
-}
-
-/// Sorts a short list by key with insertion sort: lists hold about a dozen candidates, where
-/// this beats the standard library's general sort. Keys are unique (they contain the id) except
-/// for the repeats `sense_neighbours` removes.
-#[inline]
-fn insertion_sort<V: Copy>(c: &mut [Candidate<V>]) {
-    for i in 1..c.len() {
-        let x = c[i];
-        let mut j = i;
-        while j > 0 && c[j - 1].key > x.key {
-            c[j] = c[j - 1];
-            j -= 1;
-        }
-        c[j] = x;
     }
 }
 
 /// Rows per parallel task in `sense_neighbours`: enough that the per-task overhead (and the
 /// borrow of the thread's scratch) is paid rarely, small enough to balance two to eight workers.
 pub(super) const SENSE_CHUNK: usize = 128;
-
-/// Lists of up to this many candidates are ordered by counting ranks rather than by sorting.
-const RANK_SORT_MAX: usize = 32;
 
 /// Most rows in one k-d query cluster (see [`sense_neighbours`]).
 const CLUSTER_MAX: usize = 32;
@@ -207,6 +175,8 @@ fn sense_within<V: Point>(
         (IndexKind::Kd, Some(tree)) if !may_repeat => Some(tree),
         _ => None,
     };
+    // The grid shares a block of cells among the rows of one cell (see `Grid::block_runs`).
+    let grid = (index.kind == IndexKind::Grid && !may_repeat).then_some(&index.grid);
     let extent = cluster_extent(V::DIMENSIONS);
     let radius_of = |i: usize| {
         let g = &groups[group[i] as usize];
@@ -246,52 +216,114 @@ fn sense_within<V: Point>(
                     i += 1;
                     continue;
                 }
-                let Some(tree) = tree else {
+                let SenseScratch { cands, hits, pool_row, pool_axes, pool_id, pool_d_sq, pool_runs } =
+                    scratch;
+                pool_row.clear();
+                pool_id.clear();
+                pool_axes.iter_mut().for_each(Vec::clear);
+                // A cluster of rows `i..last` and their shared candidates, pooled.
+                let (last, plain) = if let Some(tree) = tree {
+                    // Grow a cluster of consecutive rows while its box stays small.
+                    let r = reach_of(i);
+                    let (mut lo, mut hi, mut r_max) = (position[i], position[i], r);
+                    let mut last = i + 1;
+                    while last < end && last - i < CLUSTER_MAX {
+                        let q = position[last];
+                        let r_q = reach_of(last).max(r_max);
+                        let (lo2, hi2) = (lo.min(q), hi.max(q));
+                        if (hi2 - lo2).max_element() > extent * r_q {
+                            break;
+                        }
+                        (lo, hi, r_max) = (lo2, hi2, r_q);
+                        last += 1;
+                    }
+                    let centre = (lo + hi) * 0.5;
+                    // Half-diagonal, rounded up a little so every row is surely inside.
+                    let half_diag =
+                        0.5 * (hi - lo).length() * (1.0 + 1e-5) + 1e-6 * centre.abs().max_element();
+                    let reach = r_max + half_diag;
+                    if reaches_half(reach) {
+                        // Too wide to share on this small world: one query per row instead.
+                        last = i + 1;
+                    }
+                    let (reach, centre) = if last == i + 1 { (r, position[i]) } else { (reach, centre) };
+                    query_tree(tree, bounds, index.pad, centre, reach, |row| pool_row.push(row));
+                    // Gathered after the query, which keeps kiddo's visit loop to one push.
+                    for (a, pool) in pool_axes.iter_mut().enumerate().take(V::DIMENSIONS) {
+                        pool.extend(pool_row.iter().map(|&row| position[row as usize].axis(a)));
+                    }
+                    pool_id.extend(pool_row.iter().map(|&row| id[row as usize]));
+                    // Away from a wrapped world's seams, every pooled point lies well within
+                    // half the world of every row, where `Bounds::offset` is exactly `q - p`.
+                    let r_pad = reach + reach * 1e-4 + index.pad;
+                    let plain = bounds.kind == BoundsKind::Open
+                        || (centre - bounds.min).min_element() >= r_pad
+                            && (bounds.max - centre).min_element() >= r_pad;
+                    (last, plain)
+                } else if let Some(grid) = grid {
+                    // The consecutive rows of one cell share the block of cells around it (a
+                    // box of two cells a side, sharing a larger block among more rows, measured
+                    // slower in the plane and in space: docs/benchmarks.md).
+                    let cell = grid.cell_coords(position[i]);
+                    let mut r_max = reach_of(i);
+                    let mut last = i + 1;
+                    while last < end && last - i < CLUSTER_MAX && grid.cell_coords(position[last]) == cell {
+                        r_max = r_max.max(reach_of(last));
+                        last += 1;
+                    }
+                    let reach = r_max + r_max * 1e-4 + index.pad;
+                    pool_runs.clear();
+                    let Some(plain) = grid.block_runs(cell, cell, reach, pool_runs) else {
+                        // A world too small to share a block: one query per row.
+                        whole(i, r, cands);
+                        finish(i, cands);
+                        i += 1;
+                        continue;
+                    };
+                    // Each row scans the block's runs in place (no pool to gather).
+                    for (j, &p) in position.iter().enumerate().take(last).skip(i) {
+                        let r = reach_of(j);
+                        cands.clear();
+                        if r > 0.0 && plain {
+                            let n = grid.scan_plain(pool_runs, p, r * r, j as u32, hits);
+                            cands.extend(hits[..n].iter().map(|&e| {
+                                let e = e as usize;
+                                let offset = grid.point(e) - p;
+                                Candidate {
+                                    key: sort_key(offset.length_squared(), grid.id(e)),
+                                    row: grid.row(e),
+                                    offset,
+                                }
+                            }));
+                        } else if r > 0.0 {
+                            for e in pool_runs.iter().flat_map(|&(a, b)| a as usize..b as usize) {
+                                let offset = bounds.offset(p, grid.point(e));
+                                let d_sq = offset.length_squared();
+                                if d_sq <= r * r && grid.row(e) as usize != j {
+                                    cands.push(Candidate {
+                                        key: sort_key(d_sq, grid.id(e)),
+                                        row: grid.row(e),
+                                        offset,
+                                    });
+                                }
+                            }
+                        }
+                        // A short reach that finds fewer than the cap: the whole radius, alone.
+                        if r < radius_of(j) && cands.len() < groups[group[j] as usize].max_neighbours as usize
+                        {
+                            whole(j, radius_of(j), cands);
+                        }
+                        finish(j, cands);
+                    }
+                    i = last;
+                    continue;
+                } else {
                     // One query per row.
-                    whole(i, r, &mut scratch.cands);
-                    finish(i, &mut scratch.cands);
+                    whole(i, r, cands);
+                    finish(i, cands);
                     i += 1;
                     continue;
                 };
-                // Grow a cluster of consecutive rows while its box stays small.
-                let r = reach_of(i);
-                let (mut lo, mut hi, mut r_max) = (position[i], position[i], r);
-                let mut last = i + 1;
-                while last < end && last - i < CLUSTER_MAX {
-                    let q = position[last];
-                    let r_q = reach_of(last).max(r_max);
-                    let (lo2, hi2) = (lo.min(q), hi.max(q));
-                    if (hi2 - lo2).max_element() > extent * r_q {
-                        break;
-                    }
-                    (lo, hi, r_max) = (lo2, hi2, r_q);
-                    last += 1;
-                }
-                let centre = (lo + hi) * 0.5;
-                // Half-diagonal, rounded up a little so every row is surely inside.
-                let half_diag = 0.5 * (hi - lo).length() * (1.0 + 1e-5) + 1e-6 * centre.abs().max_element();
-                let reach = r_max + half_diag;
-                if reaches_half(reach) {
-                    // Too wide to share on this small world: one query per row instead.
-                    last = i + 1;
-                }
-                let (reach, centre) = if last == i + 1 { (r, position[i]) } else { (reach, centre) };
-                let SenseScratch { cands, hits, pool_row, pool_axes, pool_id, pool_d_sq } = scratch;
-                pool_row.clear();
-                pool_id.clear();
-                query_tree(tree, bounds, index.pad, centre, reach, |row| pool_row.push(row));
-                // Gathered after the query, which keeps kiddo's visit loop to one push.
-                for (a, pool) in pool_axes.iter_mut().enumerate().take(V::DIMENSIONS) {
-                    pool.clear();
-                    pool.extend(pool_row.iter().map(|&row| position[row as usize].axis(a)));
-                }
-                pool_id.extend(pool_row.iter().map(|&row| id[row as usize]));
-                // Away from a wrapped world's seams, every pooled point lies well within half
-                // the world of every row, where `Bounds::offset` is exactly `q - p`.
-                let r_pad = reach + reach * 1e-4 + index.pad;
-                let plain = bounds.kind == BoundsKind::Open
-                    || (centre - bounds.min).min_element() >= r_pad
-                        && (bounds.max - centre).min_element() >= r_pad;
                 for (j, &p) in position.iter().enumerate().take(last).skip(i) {
                     let r = reach_of(j);
                     // A short reach that finds fewer than the cap: the whole radius, alone.
@@ -433,59 +465,6 @@ fn sense_within<V: Point>(
                 },
             );
         }
-    }
-}
-
-/// Orders `cands` by (distance², id) and writes the first `cap` into `rows`, `dists` and
-/// `offsets` (one list's slots). With `dedup`, a candidate proposed twice (the same key twice)
-/// counts once. Returns how many were written.
-#[inline]
-fn write_sorted<V: Copy>(
-    cands: &mut [Candidate<V>],
-    cap: usize,
-    dedup: bool,
-    rows: &mut [u32],
-    dists: &mut [f32],
-    offsets: &mut [V],
-) -> usize {
-    let mut put = |s: usize, c: &Candidate<V>| {
-        rows[s] = c.row;
-        dists[s] = f32::from_bits((c.key >> 32) as u32);
-        offsets[s] = c.offset;
-    };
-    if dedup {
-        // A point proposed twice has the same key twice: sort all, keep one.
-        cands.sort_unstable_by_key(|c| c.key);
-        let mut kept = 0;
-        for k in 0..cands.len() {
-            if kept == 0 || cands[k].key != cands[kept - 1].key {
-                cands[kept] = cands[k];
-                kept += 1;
-            }
-        }
-        let count = kept.min(cap);
-        cands[..count].iter().enumerate().for_each(|(s, c)| put(s, c));
-        count
-    } else if cands.len() <= RANK_SORT_MAX {
-        // Keys are distinct (each holds its id): a candidate's rank is how many keys are
-        // smaller. Counting has no data-dependent branches, which beats a sort's
-        // mispredictions on a dozen items, and the cap is a bound check.
-        for c in cands.iter() {
-            let rank = cands.iter().filter(|o| o.key < c.key).count();
-            if rank < cap {
-                put(rank, c);
-            }
-        }
-        cands.len().min(cap)
-    } else {
-        // The `cap` smallest keys, then only those sorted.
-        let keep = cands.len().min(cap);
-        if cands.len() > cap {
-            cands.select_nth_unstable_by_key(cap, |c| c.key);
-        }
-        insertion_sort(&mut cands[..keep]);
-        cands[..keep].iter().enumerate().for_each(|(s, c)| put(s, c));
-        keep
     }
 }
 

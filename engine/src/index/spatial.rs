@@ -14,7 +14,7 @@ pub struct SpatialIndex<V: Point = Vec2> {
     /// Absolute slack added to k-d query radii, covering the rounding of shifted images.
     pub(super) pad: f32,
     pub(super) all: PointSet<V>,
-    grid: Grid<V>,
+    pub(super) grid: Grid<V>,
     /// One set per group; filled only for groups some `NearestOf` target names.
     groups: Vec<PointSet<V>>,
 }
