@@ -104,7 +104,7 @@ fn neighbour_lists(kind: IndexKind, case: &Case) -> Vec<List> {
 /// [`neighbour_lists`] with a short first reach per group (see `index::short_reach`).
 fn neighbour_lists_reaching(kind: IndexKind, case: &Case, short_reach: &[f32]) -> Vec<List> {
     let mut index = SpatialIndex::new(kind);
-    // The grid's cells are as wide as the largest sensing radius, as in the pipeline.
+    // The grid's cells are as wide as the largest sensing radius, as in the pipeline without a skin.
     let cell = case.groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max).max(1e-3);
     let targeted = vec![false; case.groups.len()];
     index.build_with_cell(&case.bounds, &case.positions, &case.ids, &case.group, &targeted, cell);
@@ -647,4 +647,21 @@ fn wrapped_worlds_a_few_cells_wide_give_identical_lists() {
         assert!(stats.across_seam > 0, "{cells} cells: no pair across a seam: {stats:?}");
         assert!(stats.truncated > 0, "{cells} cells: the caps never bit: {stats:?}");
     }
+}
+
+#[test]
+fn grid_cells_are_as_wide_as_the_widest_reach_sensing_asks() {
+    // Groups that sense (radius 3 and 2) and one that does not (radius 9, no neighbours).
+    let groups = [group("a", 3.0, 10), group("b", 2.0, 4), group("c", 9.0, 0)];
+    let mut cache = index::SensingCache::<Vec2>::default();
+    assert_eq!(cache.widest_reach(&groups), 3.0, "no skin: the largest radius of a group that senses");
+    cache.short_reach = vec![2.5, 0.0, 0.0];
+    assert_eq!(cache.widest_reach(&groups), 2.5, "a's short reach, still wider than b's radius");
+    cache.short_reach = vec![1.0, 0.0, 0.0];
+    assert_eq!(cache.widest_reach(&groups), 2.0, "b's whole radius, a's short reach below it");
+    cache.short_reach = vec![4.0, 0.0, 0.0];
+    assert_eq!(cache.widest_reach(&groups), 3.0, "a short reach past the radius is not used");
+    cache.set_skin(0.5);
+    assert_eq!(cache.widest_reach(&groups), 3.5, "with a skin: radius plus skin, no short reach");
+    assert_eq!(cache.widest_reach(&[group("c", 9.0, 0)]), 1e-3, "nobody senses: the smallest cell");
 }

@@ -35,7 +35,7 @@ pub enum IndexKind {
     Kd,
     /// Every pair tested, O(N²): the oracle the k-d tree is checked against.
     Brute,
-    /// An exact uniform grid with cells as wide as the largest sensing radius, rebuilt every
+    /// An exact uniform grid with cells as wide as the widest sensing reach, rebuilt every
     /// tick by a counting sort into reused buffers. Same lists as the others, bit for bit.
     Grid,
 }

@@ -18,7 +18,8 @@ pub fn refresh_obstacle_index(obstacles: &[Obstacle], bounds: &Bounds, index: &m
     }
 }
 
-/// Packs positions and rebuilds the agents' k-d trees or grid; with `all` false, only the
+/// Packs positions and rebuilds the agents' k-d trees or grid (cells `cell` wide: the widest
+/// reach sensing asks, `SensingCache::widest_reach`); with `all` false, only the
 /// nearest-of-group sets (the neighbour lists come from reused candidates this tick).
 /// `targeted[g]` is set for every group some `NearestOf` target names.
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches; see docs/pipeline.md
@@ -29,6 +30,7 @@ pub fn build_agent_index<V: Point>(
     id: &[u32],
     group: &[u16],
     all: bool,
+    cell: f32,
     index: &mut SpatialIndex<V>,
     targeted: &mut Vec<bool>,
 ) {
@@ -39,9 +41,8 @@ pub fn build_agent_index<V: Point>(
             targeted[*g as usize] = true;
         }
     }
-    let cell = ctx.groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max);
     if all {
-        index.build_with_cell(ctx.bounds, position, id, group, targeted, cell.max(1e-3));
+        index.build_with_cell(ctx.bounds, position, id, group, targeted, cell);
     } else {
         index.build_groups_only(ctx.bounds, position, group, targeted);
     }

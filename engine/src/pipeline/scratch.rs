@@ -170,6 +170,7 @@ impl<V: Point> Scratch<V> {
         });
         let Scratch { index, targeted, obstacle_index, threat, heading, sensing, .. } = self;
         let all = sensing.due || sensing.skin <= 0.0;
+        let cell = sensing.widest_reach(&world.groups);
         let a = &world.agents;
         let ctx = context(world);
         let (((), build), (((), threats), ((), headings))) = rayon::join(
@@ -182,6 +183,7 @@ impl<V: Point> Scratch<V> {
                         &a.id,
                         &a.group,
                         all,
+                        cell,
                         index,
                         targeted,
                     )
@@ -225,6 +227,7 @@ impl<V: Point> Scratch<V> {
                     &a.id,
                     &a.group,
                     true,
+                    self.sensing.widest_reach(&world.groups),
                     &mut self.index,
                     &mut self.targeted,
                 );
