@@ -1,5 +1,5 @@
 //! The exact uniform grid: cells as wide as the widest reach sensing asks (the largest sensing
-//! radius, plus the skin or shortened to the short reach), rebuilt by a counting sort.
+//! radius plus the skin), rebuilt by a counting sort.
 //! One implementation for the plane and for space: a grid in the plane is a grid in space one
 //! cell deep (its `n[2]` is 1 and every point's third cell coordinate 0).
 

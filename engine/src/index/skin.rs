@@ -121,25 +121,15 @@ impl<V: Vector> SensingCache<V> {
         }
     }
 
-    /// The widest reach the next sensing asks of the index, for the grid's cells (which
-    /// answer a query no wider than a cell from the block of cells around it): over the groups
-    /// that sense, the sensing radius plus the skin, or with no skin the group's short reach
-    /// where it has one. At least 1e-3.
+    /// The widest reach a sensing tick asks of the index, for the grid's cells (which answer
+    /// a query no wider than a cell from the block of cells around it): over the groups that
+    /// sense, the sensing radius plus the skin. At least 1e-3. (A short reach is not used:
+    /// cells that narrow made the rows that fall back to their whole radius read a 5 × 5
+    /// block, and ORCA's uniform scene about 3 % slower; docs/benchmarks.md.)
     pub fn widest_reach(&self, groups: &[Group]) -> f32 {
-        let reach = |(g, group): (usize, &Group)| {
-            let r = group.sensing_radius.max(0.0);
-            if group.max_neighbours == 0 {
-                0.0
-            } else if self.skin > 0.0 {
-                r + self.skin
-            } else {
-                match self.short_reach.get(g) {
-                    Some(&s) if s > 0.0 && s < r => s,
-                    _ => r,
-                }
-            }
-        };
-        groups.iter().enumerate().map(reach).fold(0.0f32, f32::max).max(1e-3)
+        let reach =
+            |g: &Group| if g.max_neighbours == 0 { 0.0 } else { g.sensing_radius.max(0.0) + self.skin };
+        groups.iter().map(reach).fold(0.0f32, f32::max).max(1e-3)
     }
 
     /// Records the state complete candidates were just found in. Candidates are not kept
