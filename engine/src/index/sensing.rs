@@ -260,10 +260,11 @@ fn sense_within<V: Point>(
                         || (centre - bounds.min).min_element() >= r_pad
                             && (bounds.max - centre).min_element() >= r_pad;
                     (last, plain)
-                } else if let Some(grid) = grid {
+                } else if let Some((grid, last, plain)) = grid.and_then(|grid| {
                     // The consecutive rows of one cell share the block of cells around it (a
                     // box of two cells a side, sharing a larger block among more rows, measured
-                    // slower in the plane and in space: docs/benchmarks.md).
+                    // slower in the plane and in space: docs/benchmarks.md). `None` on a world
+                    // too small to hold the block.
                     let cell = grid.cell_coords(position[i]);
                     let mut r_max = reach_of(i);
                     let mut last = i + 1;
@@ -273,13 +274,8 @@ fn sense_within<V: Point>(
                     }
                     let reach = r_max + r_max * 1e-4 + index.pad;
                     pool_runs.clear();
-                    let Some(plain) = grid.block_runs(cell, cell, reach, pool_runs) else {
-                        // A world too small to share a block: one query per row.
-                        whole(i, r, cands);
-                        finish(i, cands);
-                        i += 1;
-                        continue;
-                    };
+                    grid.block_runs(cell, cell, reach, pool_runs).map(|plain| (grid, last, plain))
+                }) {
                     // Each row scans the block's runs in place (no pool to gather).
                     for (j, &p) in position.iter().enumerate().take(last).skip(i) {
                         let r = reach_of(j);
@@ -318,7 +314,7 @@ fn sense_within<V: Point>(
                     i = last;
                     continue;
                 } else {
-                    // One query per row.
+                    // One query per row (no tree, or a world too small for the grid's blocks).
                     whole(i, r, cands);
                     finish(i, cands);
                     i += 1;
