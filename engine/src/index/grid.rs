@@ -208,33 +208,27 @@ impl<V: Vector> Grid<V> {
     }
 
     /// Appends to `runs`, as runs `(a, b)` of entries `a..b` (see [`Grid::row`]), every entry of
-    /// the cells within `k` cells of the box of cells `lo..=hi` (cell coordinates) along each
-    /// axis, `k` the fewest cells that span `reach`: every agent within `reach` of any point of
-    /// those cells is among them, each cell once. Returns `None`, having appended nothing, when a
-    /// wrapped axis has too few cells to hold the block without a repeat; else whether the block
-    /// is *plain*: it crosses no seam and spans less than half the world, so `q - p` is the
-    /// world's offset between a point of the box and any point of the block.
-    pub(super) fn block_runs(
-        &self,
-        lo: [i64; 3],
-        hi: [i64; 3],
-        reach: f32,
-        runs: &mut Vec<(u32, u32)>,
-    ) -> Option<bool> {
+    /// the cells within `k` cells of cell `at` (cell coordinates) along each axis, `k` the fewest
+    /// cells that span `reach`: every agent within `reach` of any point of cell `at` is among
+    /// them, each cell once. Returns `None`, having appended nothing, when a wrapped axis has
+    /// too few cells to hold the block without a repeat; else whether the block is *plain*: it
+    /// crosses no seam and spans less than half the world, so `q - p` is the world's offset
+    /// between a point of cell `at` and any point of the block.
+    pub(super) fn block_runs(&self, at: [i64; 3], reach: f32, runs: &mut Vec<(u32, u32)>) -> Option<bool> {
         let [nx, ny, nz] = self.n;
         let mut span = [(0i64, 0i64); 3];
         let mut plain = true;
         for a in 0..V::DIMENSIONS {
             let n = self.n[a];
             let k = ((reach * self.inv_cell.axis(a)).ceil() as i64).max(1);
-            let (from, to) = (lo[a] - k, hi[a] + k);
+            let (from, to) = (at[a] - k, at[a] + k);
             if self.wrap {
-                if to - from + 1 > n {
+                if 2 * k + 1 > n {
                     return None;
                 }
-                // Plain: no seam crossed, and a row and a pooled point less than half the
-                // world apart (at most `hi - lo + k + 1` cells, with a cell spare).
-                plain &= from >= 0 && to < n && 2 * (hi[a] - lo[a] + k + 1) < n;
+                // Plain: no seam crossed, and a point of cell `at` and an entry of the block
+                // less than half the world apart (at most `k + 1` cells, with a cell spare).
+                plain &= from >= 0 && to < n && 2 * (k + 1) < n;
                 span[a] = (from, to);
             } else {
                 span[a] = (from.max(0), to.min(n - 1));

@@ -261,10 +261,10 @@ fn sense_within<V: Point>(
                             && (bounds.max - centre).min_element() >= r_pad;
                     (last, plain)
                 } else if let Some((grid, last, plain)) = grid.and_then(|grid| {
-                    // The consecutive rows of one cell share the block of cells around it (a
-                    // box of two cells a side, sharing a larger block among more rows, measured
-                    // slower in the plane and in space: docs/benchmarks.md). `None` on a world
-                    // too small to hold the block.
+                    // The consecutive rows of one cell share the block of cells around it (rows
+                    // of a box of two cells a side sharing a larger block measured slower in
+                    // the plane and in space: docs/benchmarks.md). `None` on a world too small
+                    // to hold the block.
                     let cell = grid.cell_coords(position[i]);
                     let mut r_max = reach_of(i);
                     let mut last = i + 1;
@@ -274,7 +274,7 @@ fn sense_within<V: Point>(
                     }
                     let reach = r_max + r_max * 1e-4 + index.pad;
                     pool_runs.clear();
-                    grid.block_runs(cell, cell, reach, pool_runs).map(|plain| (grid, last, plain))
+                    grid.block_runs(cell, reach, pool_runs).map(|plain| (grid, last, plain))
                 }) {
                     // Each row scans the block's runs in place (no pool to gather).
                     for (j, &p) in position.iter().enumerate().take(last).skip(i) {
