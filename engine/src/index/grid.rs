@@ -3,8 +3,38 @@
 //! One implementation for the plane and for space: a grid in the plane is a grid in space one
 //! cell deep (its `n[2]` is 1 and every point's third cell coordinate 0).
 
+use super::candidate::{Candidate, sort_key};
+use super::scan::{Columns, scan_runs};
 use crate::math::{Vec2, Vector};
 use crate::world::{Bounds, BoundsKind};
+
+/// A run of a block of cells (see [`Grid::block_runs`]): entries `start..end`, whose offset
+/// from a point of the block's cell is `(q - p) - shift` when the block is
+/// [`BlockOffsets::Shifted`].
+#[derive(Clone, Copy)]
+pub(super) struct Run<V> {
+    pub(super) start: u32,
+    pub(super) end: u32,
+    /// Along each axis: the world's size where the run lies across the seam below the block's
+    /// cell, minus it across the seam above, 0 where it crosses no seam.
+    pub(super) shift: V,
+}
+
+/// How a point of a block's cell finds its offset to each entry of the block, the same bits as
+/// `Bounds::offset` in every case.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum BlockOffsets {
+    /// `q - p`: the block crosses no seam.
+    Plain,
+    /// `(q - p) - shift` of the entry's run: the block crosses a seam, and across it each run
+    /// lies one world's size away along each axis it crosses on. `Bounds::offset` subtracts
+    /// the size (or adds it, which is subtracting its negation) on exactly those axes, since
+    /// every entry of the block is less than half the world from the point (by half a cell).
+    Shifted,
+    /// `Bounds::offset` per entry: a wrapped world too few cells across for the block's
+    /// entries to be surely less than half the world from the point.
+    PerEntry,
+}
 
 /// A uniform grid over the agents: rows bucketed by cell with a counting sort into buffers
 /// that are reused every tick (no allocation once they have grown).
@@ -15,6 +45,8 @@ pub(super) struct Grid<V = Vec2> {
     /// Cells along each axis; 1 along the axes the dimension does not have.
     n: [i64; 3],
     wrap: bool,
+    /// The world's size along each axis when wrapped (a run's shift across a seam).
+    size: V,
     /// `cell_start[c]..cell_start[c + 1]` are the entries of cell `c` (x fastest, then y, z).
     cell_start: Vec<u32>,
     /// Rows, grouped by cell, ascending within a cell.
@@ -34,6 +66,7 @@ impl<V: Vector> Default for Grid<V> {
             inv_cell: V::ZERO,
             n: [1; 3],
             wrap: false,
+            size: V::ZERO,
             cell_start: Vec::new(),
             rows: Vec::new(),
             axes: Default::default(),
@@ -83,6 +116,7 @@ impl<V: Vector> Grid<V> {
             inv_cell: V::splat(1.0) / cell,
             n: cells_n,
             wrap,
+            size: extent,
             cell_start: std::mem::take(&mut self.cell_start),
             rows: std::mem::take(&mut self.rows),
             axes: std::mem::take(&mut self.axes),
@@ -94,10 +128,7 @@ impl<V: Vector> Grid<V> {
         self.cell_start.resize(cells + 1, 0);
         let mut cell_of = std::mem::take(&mut self.cell_of);
         cell_of.clear();
-        cell_of.extend(positions.iter().map(|&p| {
-            let c = self.cell_coords(p);
-            ((c[2] * cells_n[1] + c[1]) * cells_n[0] + c[0]) as u32
-        }));
+        cell_of.extend(positions.iter().map(|&p| self.cell_number(p) as u32));
         self.cell_of = cell_of;
         for &c in &self.cell_of {
             self.cell_start[c as usize + 1] += 1;
@@ -138,9 +169,18 @@ impl<V: Vector> Grid<V> {
         let c = (p - self.origin) * self.inv_cell;
         let mut cell = [0i64; 3];
         for (a, cell) in cell.iter_mut().enumerate().take(V::DIMENSIONS) {
-            *cell = (c.axis(a).floor() as i64).clamp(0, self.n[a] - 1);
+            // Truncation, not `floor` (a library call on baseline x86-64): they differ only
+            // below 0, where both clamp to 0.
+            *cell = (c.axis(a) as i64).clamp(0, self.n[a] - 1);
         }
         cell
+    }
+
+    /// The one number of the cell `cell_coords` gives (x fastest, then y, z).
+    #[inline]
+    pub(super) fn cell_number(&self, p: V) -> i64 {
+        let [x, y, z] = self.cell_coords(p);
+        (z * self.n[1] + y) * self.n[0] + x
     }
 
     /// The row of entry `e` (entries are in cell order; see [`Grid::block_runs`]).
@@ -168,56 +208,62 @@ impl<V: Vector> Grid<V> {
     #[inline]
     pub(super) fn scan_plain(
         &self,
-        runs: &[(u32, u32)],
+        runs: &[Run<V>],
         p: V,
         r_sq: f32,
         skip: u32,
         hits: &mut Vec<u32>,
     ) -> usize {
-        let total: usize = runs.iter().map(|&(a, b)| (b - a) as usize).sum();
-        if hits.len() < total {
-            hits.resize(total, 0);
-        }
-        // A plain slice, so the loops keep its address in a register.
-        let hits: &mut [u32] = &mut hits[..total];
-        let mut n = 0;
-        let (x0, y0) = (p.axis(0), p.axis(1));
-        let z0 = if V::DIMENSIONS == 3 { p.axis(2) } else { 0.0 };
         let [xs, ys, zs] = &self.axes;
-        for &(a, b) in runs {
-            let (a, b) = (a as usize, b as usize);
-            let (xs, ys, rows) = (&xs[a..b], &ys[a..b], &self.rows[a..b]);
-            // Each entry written unconditionally, kept by advancing the count: no branch to
-            // mispredict on the one in four or so in range.
-            if V::DIMENSIONS == 2 {
-                for (k, ((&x, &y), &row)) in xs.iter().zip(ys).zip(rows).enumerate() {
-                    let (dx, dy) = (x - x0, y - y0);
-                    hits[n] = (a + k) as u32;
-                    n += usize::from(dx * dx + dy * dy <= r_sq && row != skip);
-                }
-            } else {
-                let zs = &zs[a..b];
-                for (k, (((&x, &y), &z), &row)) in xs.iter().zip(ys).zip(zs).zip(rows).enumerate() {
-                    let (dx, dy, dz) = (x - x0, y - y0, z - z0);
-                    hits[n] = (a + k) as u32;
-                    n += usize::from(dx * dx + dy * dy + dz * dz <= r_sq && row != skip);
-                }
-            }
-        }
-        n
+        let cols = Columns { xs, ys, zs, rows: &self.rows };
+        scan_runs(&cols, runs.iter().map(|run| (run.start as usize, run.end as usize)), p, r_sq, skip, hits)
     }
 
-    /// Appends to `runs`, as runs `(a, b)` of entries `a..b` (see [`Grid::row`]), every entry of
+    /// Writes into `cands` (replacing what it held) every entry of `runs` within `√r_sq` of
+    /// `p` but the entry of row `skip`, with its offset `(q - p) - shift` and key: a
+    /// [`BlockOffsets::Shifted`] block's candidates for a point `p` of its cell.
+    #[inline]
+    pub(super) fn scan_shifted(
+        &self,
+        runs: &[Run<V>],
+        p: V,
+        r_sq: f32,
+        skip: u32,
+        cands: &mut Vec<Candidate<V>>,
+    ) {
+        let total: usize = runs.iter().map(|run| (run.end - run.start) as usize).sum();
+        if cands.len() < total {
+            cands.resize(total, Candidate::default());
+        }
+        let mut n = 0;
+        for run in runs {
+            for e in run.start as usize..run.end as usize {
+                let offset = (self.point(e) - p) - run.shift;
+                let d_sq = offset.length_squared();
+                let row = self.rows[e];
+                // Written unconditionally, kept by advancing the count (no branch to mispredict).
+                cands[n] = Candidate { key: sort_key(d_sq, self.ids[e]), row, offset };
+                n += usize::from(d_sq <= r_sq && row != skip);
+            }
+        }
+        cands.truncate(n);
+    }
+
+    /// Appends to `runs`, as runs of entries `start..end` (see [`Grid::row`]), every entry of
     /// the cells within `k` cells of cell `at` (cell coordinates) along each axis, `k` the fewest
     /// cells that span `reach`: every agent within `reach` of any point of cell `at` is among
     /// them, each cell once. Returns `None`, having appended nothing, when a wrapped axis has
-    /// too few cells to hold the block without a repeat; else whether the block is *plain*: it
-    /// crosses no seam and spans less than half the world, so `q - p` is the world's offset
-    /// between a point of cell `at` and any point of the block.
-    pub(super) fn block_runs(&self, at: [i64; 3], reach: f32, runs: &mut Vec<(u32, u32)>) -> Option<bool> {
+    /// too few cells to hold the block without a repeat; else how a point of cell `at` finds
+    /// its offset to the block's entries.
+    pub(super) fn block_runs(
+        &self,
+        at: [i64; 3],
+        reach: f32,
+        runs: &mut Vec<Run<V>>,
+    ) -> Option<BlockOffsets> {
         let [nx, ny, nz] = self.n;
         let mut span = [(0i64, 0i64); 3];
-        let mut plain = true;
+        let (mut crosses, mut sure) = (false, true);
         for a in 0..V::DIMENSIONS {
             let n = self.n[a];
             let k = ((reach * self.inv_cell.axis(a)).ceil() as i64).max(1);
@@ -226,14 +272,30 @@ impl<V: Vector> Grid<V> {
                 if 2 * k + 1 > n {
                     return None;
                 }
-                // Plain: no seam crossed, and a point of cell `at` and an entry of the block
-                // less than half the world apart (at most `k + 1` cells, with a cell spare).
-                plain &= from >= 0 && to < n && 2 * (k + 1) < n;
+                crosses |= from < 0 || to >= n;
+                // A point of cell `at` and an entry of the block are at most `k + 1` cells
+                // apart along the axis: less than half the world, by half a cell or more.
+                sure &= 2 * (k + 1) < n;
                 span[a] = (from, to);
             } else {
                 span[a] = (from.max(0), to.min(n - 1));
             }
         }
+        let offsets = match (crosses, sure) {
+            (false, true) => BlockOffsets::Plain,
+            (true, true) => BlockOffsets::Shifted,
+            (_, false) => BlockOffsets::PerEntry,
+        };
+        // The shift of cells `c` along axis `a` (unwrapped, so below 0 or from `n` across a seam).
+        let shift = |c: i64, a: usize| {
+            if c < 0 {
+                self.size.axis(a)
+            } else if c >= self.n[a] {
+                -self.size.axis(a)
+            } else {
+                0.0
+            }
+        };
         let wrapped = |c: i64, n: i64| {
             if c < 0 {
                 c + n
@@ -243,23 +305,33 @@ impl<V: Vector> Grid<V> {
                 c
             }
         };
+        let axes = V::DIMENSIONS;
         for z in span[2].0..=span[2].1 {
+            let shift_z = if axes == 3 { shift(z, 2) } else { 0.0 };
             for y in span[1].0..=span[1].1 {
+                let shift_y = shift(y, 1);
                 let base = (wrapped(z, nz) * ny + wrapped(y, ny)) * nx;
                 let (x0, x1) = span[0];
+                let run = |x: i64, start: i64, end: i64| {
+                    let shift = [shift(x, 0), shift_y, shift_z];
+                    Run {
+                        start: self.cell_start[start as usize],
+                        end: self.cell_start[end as usize],
+                        shift: V::from_fn(|a| shift[a]),
+                    }
+                };
                 if x0 >= 0 && x1 < nx {
                     // One run for the whole row of cells.
-                    let (a, b) = (base + x0, base + x1 + 1);
-                    runs.push((self.cell_start[a as usize], self.cell_start[b as usize]));
+                    runs.push(run(x0, base + x0, base + x1 + 1));
                 } else {
                     for x in x0..=x1 {
-                        let c = (base + wrapped(x, nx)) as usize;
-                        runs.push((self.cell_start[c], self.cell_start[c + 1]));
+                        let c = base + wrapped(x, nx);
+                        runs.push(run(x, c, c + 1));
                     }
                 }
             }
         }
-        Some(plain)
+        Some(offsets)
     }
 
     /// Calls `visit(row, position, id)` for every agent in a cell overlapping the square (the

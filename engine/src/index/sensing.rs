@@ -2,7 +2,9 @@
 //! capped, from the index (clustered queries) or from reused candidates.
 
 use super::candidate::{Candidate, sort_key, write_sorted};
+use super::grid::{BlockOffsets, Run};
 use super::kd::query_tree;
+use super::scan::{Columns, scan_runs};
 use super::skin::CandidateChunk;
 use super::{CandidateLists, IndexKind, Neighbours, Point, SpatialIndex};
 use crate::math::Vector;
@@ -21,10 +23,8 @@ pub struct SenseScratch<V> {
     pool_row: Vec<u32>,
     pool_axes: [Vec<f32>; 3],
     pool_id: Vec<u32>,
-    /// Squared distances from one row of the cluster to each pooled candidate.
-    pool_d_sq: Vec<f32>,
     /// The grid's runs of entries that a cluster of rows shares (see `Grid::block_runs`).
-    pool_runs: Vec<(u32, u32)>,
+    pool_runs: Vec<Run<V>>,
 }
 
 impl<V> Default for SenseScratch<V> {
@@ -35,7 +35,6 @@ impl<V> Default for SenseScratch<V> {
             pool_row: Vec::new(),
             pool_axes: Default::default(),
             pool_id: Vec::new(),
-            pool_d_sq: Vec::new(),
             pool_runs: Vec::new(),
         }
     }
@@ -216,8 +215,7 @@ fn sense_within<V: Point>(
                     i += 1;
                     continue;
                 }
-                let SenseScratch { cands, hits, pool_row, pool_axes, pool_id, pool_d_sq, pool_runs } =
-                    scratch;
+                let SenseScratch { cands, hits, pool_row, pool_axes, pool_id, pool_runs } = scratch;
                 pool_row.clear();
                 pool_id.clear();
                 pool_axes.iter_mut().for_each(Vec::clear);
@@ -260,27 +258,28 @@ fn sense_within<V: Point>(
                         || (centre - bounds.min).min_element() >= r_pad
                             && (bounds.max - centre).min_element() >= r_pad;
                     (last, plain)
-                } else if let Some((grid, last, plain)) = grid.and_then(|grid| {
+                } else if let Some((grid, last, offsets)) = grid.and_then(|grid| {
                     // The consecutive rows of one cell share the block of cells around it (rows
                     // of a box of two cells a side sharing a larger block measured slower in
                     // the plane and in space: docs/benchmarks.md). `None` on a world too small
                     // to hold the block.
-                    let cell = grid.cell_coords(position[i]);
+                    let cell = grid.cell_number(position[i]);
                     let mut r_max = reach_of(i);
                     let mut last = i + 1;
-                    while last < end && last - i < CLUSTER_MAX && grid.cell_coords(position[last]) == cell {
+                    while last < end && last - i < CLUSTER_MAX && grid.cell_number(position[last]) == cell {
                         r_max = r_max.max(reach_of(last));
                         last += 1;
                     }
                     let reach = r_max + r_max * 1e-4 + index.pad;
                     pool_runs.clear();
-                    grid.block_runs(cell, reach, pool_runs).map(|plain| (grid, last, plain))
+                    let at = grid.cell_coords(position[i]);
+                    grid.block_runs(at, reach, pool_runs).map(|offsets| (grid, last, offsets))
                 }) {
                     // Each row scans the block's runs in place (no pool to gather).
                     for (j, &p) in position.iter().enumerate().take(last).skip(i) {
                         let r = reach_of(j);
                         cands.clear();
-                        if r > 0.0 && plain {
+                        if r > 0.0 && offsets == BlockOffsets::Plain {
                             let n = grid.scan_plain(pool_runs, p, r * r, j as u32, hits);
                             cands.extend(hits[..n].iter().map(|&e| {
                                 let e = e as usize;
@@ -291,8 +290,10 @@ fn sense_within<V: Point>(
                                     offset,
                                 }
                             }));
+                        } else if r > 0.0 && offsets == BlockOffsets::Shifted {
+                            grid.scan_shifted(pool_runs, p, r * r, j as u32, cands);
                         } else if r > 0.0 {
-                            for e in pool_runs.iter().flat_map(|&(a, b)| a as usize..b as usize) {
+                            for e in pool_runs.iter().flat_map(|run| run.start as usize..run.end as usize) {
                                 let offset = bounds.offset(p, grid.point(e));
                                 let d_sq = offset.length_squared();
                                 if d_sq <= r * r && grid.row(e) as usize != j {
@@ -334,44 +335,24 @@ fn sense_within<V: Point>(
                     if r > 0.0 {
                         let r_sq = r * r;
                         if plain {
-                            let [px, py, pz] = &*pool_axes;
-                            let (x0, y0) = (p.axis(0), p.axis(1));
-                            pool_d_sq.clear();
-                            // The sum in axis order, as `length_squared` adds it.
-                            if V::DIMENSIONS == 2 {
-                                pool_d_sq.extend(px.iter().zip(py.iter()).map(|(&x, &y)| {
-                                    let (dx, dy) = (x - x0, y - y0);
-                                    dx * dx + dy * dy
-                                }));
-                            } else {
-                                let z0 = p.axis(2);
-                                pool_d_sq.extend(px.iter().zip(py.iter()).zip(pz.iter()).map(
-                                    |((&x, &y), &z)| {
-                                        let (dx, dy, dz) = (x - x0, y - y0, z - z0);
-                                        dx * dx + dy * dy + dz * dz
-                                    },
-                                ));
-                            }
-                            // Each index written unconditionally, kept by advancing the
-                            // count: no branch to mispredict on the one in four candidates
-                            // in range, and only a 4-byte store per candidate.
-                            let pool = pool_row.len();
-                            if hits.len() < pool {
-                                hits.resize(pool, 0);
-                            }
-                            let hits = &mut hits[..pool];
-                            let mut n = 0;
-                            for (k, (&d_sq, &row)) in pool_d_sq.iter().zip(pool_row.iter()).enumerate() {
-                                hits[n] = k as u32;
-                                n += usize::from(d_sq <= r_sq && row as usize != j);
-                            }
+                            let [xs, ys, zs] = &*pool_axes;
+                            let cols = Columns { xs, ys, zs, rows: pool_row };
+                            let n = scan_runs(
+                                &cols,
+                                std::iter::once((0, pool_row.len())),
+                                p,
+                                r_sq,
+                                j as u32,
+                                hits,
+                            );
                             cands.clear();
                             cands.extend(hits[..n].iter().map(|&k| {
                                 let k = k as usize;
+                                let offset = V::from_fn(|a| pool_axes[a][k] - p.axis(a));
                                 Candidate {
-                                    key: sort_key(pool_d_sq[k], pool_id[k]),
+                                    key: sort_key(offset.length_squared(), pool_id[k]),
                                     row: pool_row[k],
-                                    offset: V::from_fn(|a| pool_axes[a][k] - p.axis(a)),
+                                    offset,
                                 }
                             }));
                             finish_row(cands);
