@@ -3,22 +3,9 @@
 //! One implementation for the plane and for space: a grid in the plane is a grid in space one
 //! cell deep (its `n[2]` is 1 and every point's third cell coordinate 0).
 
-use super::candidate::{Candidate, sort_key};
-use super::scan::{Columns, scan_runs};
+use super::scan::{Columns, Run, scan_runs};
 use crate::math::{Vec2, Vector};
 use crate::world::{Bounds, BoundsKind};
-
-/// A run of a block of cells (see [`Grid::block_runs`]): entries `start..end`, whose offset
-/// from a point of the block's cell is `(q - p) - shift` when the block is
-/// [`BlockOffsets::Shifted`].
-#[derive(Clone, Copy)]
-pub(super) struct Run<V> {
-    pub(super) start: u32,
-    pub(super) end: u32,
-    /// Along each axis: the world's size where the run lies across the seam below the block's
-    /// cell, minus it across the seam above, 0 where it crosses no seam.
-    pub(super) shift: V,
-}
 
 /// How a point of a block's cell finds its offset to each entry of the block, the same bits as
 /// `Bounds::offset` in every case.
@@ -26,7 +13,7 @@ pub(super) struct Run<V> {
 pub(super) enum BlockOffsets {
     /// `q - p`: the block crosses no seam.
     Plain,
-    /// `(q - p) - shift` of the entry's run: the block crosses a seam, and across it each run
+    /// `(q - p) - shift` of the entry's run (see [`Run`]): the block crosses a seam, and across it each run
     /// lies one world's size away along each axis it crosses on. `Bounds::offset` subtracts
     /// the size (or adds it, which is subtracting its negation) on exactly those axes, since
     /// every entry of the block is less than half the world from the point (by half a cell).
@@ -202,51 +189,14 @@ impl<V: Vector> Grid<V> {
     }
 
     /// Writes into `hits` (from the start, growing it as needed) the entries of `runs` that lie
-    /// within `√r_sq` of `p` by the plain difference `q - p`, leaving out the entry of row
-    /// `skip`, and returns how many. The squared distance is summed in axis order, as
-    /// `length_squared` adds it, so it is the same bits as `(q - p).length_squared()`.
+    /// within `√r_sq` of `p`, by the offset `(q - p) - shift` of each run (`q - p` on a plain
+    /// block), leaving out the entry of row `skip`, and returns how many, in run order. The
+    /// squared distance is summed in axis order, the same bits as the offset's
+    /// `length_squared()`.
     #[inline]
-    pub(super) fn scan_plain(
-        &self,
-        runs: &[Run<V>],
-        p: V,
-        r_sq: f32,
-        skip: u32,
-        hits: &mut Vec<u32>,
-    ) -> usize {
+    pub(super) fn scan(&self, runs: &[Run<V>], p: V, r_sq: f32, skip: u32, hits: &mut Vec<u32>) -> usize {
         let [xs, ys, zs] = &self.axes;
-        let cols = Columns { xs, ys, zs, rows: &self.rows };
-        scan_runs(&cols, runs.iter().map(|run| (run.start as usize, run.end as usize)), p, r_sq, skip, hits)
-    }
-
-    /// Writes into `cands` (replacing what it held) every entry of `runs` within `√r_sq` of
-    /// `p` but the entry of row `skip`, with its offset `(q - p) - shift` and key: a
-    /// [`BlockOffsets::Shifted`] block's candidates for a point `p` of its cell.
-    #[inline]
-    pub(super) fn scan_shifted(
-        &self,
-        runs: &[Run<V>],
-        p: V,
-        r_sq: f32,
-        skip: u32,
-        cands: &mut Vec<Candidate<V>>,
-    ) {
-        let total: usize = runs.iter().map(|run| (run.end - run.start) as usize).sum();
-        if cands.len() < total {
-            cands.resize(total, Candidate::default());
-        }
-        let mut n = 0;
-        for run in runs {
-            for e in run.start as usize..run.end as usize {
-                let offset = (self.point(e) - p) - run.shift;
-                let d_sq = offset.length_squared();
-                let row = self.rows[e];
-                // Written unconditionally, kept by advancing the count (no branch to mispredict).
-                cands[n] = Candidate { key: sort_key(d_sq, self.ids[e]), row, offset };
-                n += usize::from(d_sq <= r_sq && row != skip);
-            }
-        }
-        cands.truncate(n);
+        scan_runs(&Columns { xs, ys, zs, rows: &self.rows }, runs, p, r_sq, skip, hits)
     }
 
     /// Appends to `runs`, as runs of entries `start..end` (see [`Grid::row`]), every entry of

@@ -9,6 +9,17 @@
 //! bounds-checked before it is made (a chunk that would read past a column's end is scanned
 //! one entry at a time instead), and every store is into a buffer sized for it first.
 
+/// A run of entries `start..end` whose offsets from the point scanned around are
+/// `(q - p) - shift`: `shift` is 0 where the run crosses no seam of a wrapped world, else the
+/// world's size along each axis it crosses on (see `Grid::block_runs`). Subtracting a zero
+/// shift changes no bits (not even a zero's sign), so a plain run gives `q - p` exactly.
+#[derive(Clone, Copy)]
+pub(super) struct Run<V> {
+    pub(super) start: u32,
+    pub(super) end: u32,
+    pub(super) shift: V,
+}
+
 /// Coordinate columns (`zs` empty in the plane) and each entry's row; the scan reads entries
 /// `a..b` of each run.
 pub(super) struct Columns<'a> {
@@ -24,19 +35,21 @@ use crate::math::Vector;
 const LANES: usize = 8;
 
 /// Writes into `hits` (from the start, growing it as needed) the index of every entry `e` of
-/// the runs `a..b` whose squared distance from `p` (`dx² + dy² (+ dz²)`, summed in axis order as
-/// `length_squared` sums it) is at most `r_sq` and whose row is not `skip`, in entry order;
-/// returns how many.
+/// the runs whose squared distance from `p` (the offset `(q - p) - shift` squared and summed in
+/// axis order, as `length_squared` sums it) is at most `r_sq` and whose row is not `skip`, in
+/// entry order; returns how many.
 #[inline]
 pub(super) fn scan_runs<V: Vector>(
     cols: &Columns<'_>,
-    runs: impl Iterator<Item = (usize, usize)> + Clone,
+    runs: &[Run<V>],
     p: V,
     r_sq: f32,
     skip: u32,
     hits: &mut Vec<u32>,
 ) -> usize {
-    let at = [p.axis(0), p.axis(1), if V::DIMENSIONS == 3 { p.axis(2) } else { 0.0 }];
+    let coords = |v: V| [v.axis(0), v.axis(1), if V::DIMENSIONS == 3 { v.axis(2) } else { 0.0 }];
+    let at = coords(p);
+    let runs = runs.iter().map(|run| (run.start as usize, run.end as usize, coords(run.shift)));
     if V::DIMENSIONS == 2 {
         scan_runs_in::<2>(cols, runs, at, r_sq, skip, hits)
     } else {
@@ -48,13 +61,13 @@ pub(super) fn scan_runs<V: Vector>(
 #[inline]
 fn scan_runs_in<const D: usize>(
     cols: &Columns<'_>,
-    runs: impl Iterator<Item = (usize, usize)> + Clone,
+    runs: impl Iterator<Item = (usize, usize, [f32; 3])> + Clone,
     p: [f32; 3],
     r_sq: f32,
     skip: u32,
     hits: &mut Vec<u32>,
 ) -> usize {
-    let total: usize = runs.clone().map(|(a, b)| b - a).sum();
+    let total: usize = runs.clone().map(|(a, b, _)| b - a).sum();
     if hits.len() < total + LANES {
         hits.resize(total + LANES, 0);
     }
@@ -70,20 +83,21 @@ fn scan_runs_in<const D: usize>(
 #[inline]
 fn scan_runs_scalar<const D: usize>(
     cols: &Columns<'_>,
-    runs: impl Iterator<Item = (usize, usize)>,
+    runs: impl Iterator<Item = (usize, usize, [f32; 3])>,
     p: [f32; 3],
     r_sq: f32,
     skip: u32,
     hits: &mut [u32],
 ) -> usize {
     let mut n = 0;
-    for (a, b) in runs {
-        n = scan_entries::<D>(cols, a, b, p, r_sq, skip, hits, n);
+    for (a, b, shift) in runs {
+        n = scan_entries::<D>(cols, a, b, p, shift, r_sq, skip, hits, n);
     }
     n
 }
 
-/// Entries `a..b` one at a time, appending to `hits[n..]`; returns the new count. Each index is
+/// Entries `a..b` (shifted by `shift`) one at a time, appending to `hits[n..]`; returns the
+/// new count. Each index is
 /// written unconditionally and kept by advancing the count: no branch to mispredict on the
 /// one in four or so in range.
 #[inline]
@@ -93,6 +107,7 @@ fn scan_entries<const D: usize>(
     a: usize,
     b: usize,
     p: [f32; 3],
+    shift: [f32; 3],
     r_sq: f32,
     skip: u32,
     hits: &mut [u32],
@@ -101,14 +116,14 @@ fn scan_entries<const D: usize>(
     let (xs, ys, rows) = (&cols.xs[a..b], &cols.ys[a..b], &cols.rows[a..b]);
     if D == 2 {
         for (k, ((&x, &y), &row)) in xs.iter().zip(ys).zip(rows).enumerate() {
-            let (dx, dy) = (x - p[0], y - p[1]);
+            let (dx, dy) = ((x - p[0]) - shift[0], (y - p[1]) - shift[1]);
             hits[n] = (a + k) as u32;
             n += usize::from(dx * dx + dy * dy <= r_sq && row != skip);
         }
     } else {
         let zs = &cols.zs[a..b];
         for (k, (((&x, &y), &z), &row)) in xs.iter().zip(ys).zip(zs).zip(rows).enumerate() {
-            let (dx, dy, dz) = (x - p[0], y - p[1], z - p[2]);
+            let (dx, dy, dz) = ((x - p[0]) - shift[0], (y - p[1]) - shift[1], (z - p[2]) - shift[2]);
             hits[n] = (a + k) as u32;
             n += usize::from(dx * dx + dy * dy + dz * dz <= r_sq && row != skip);
         }
@@ -147,7 +162,7 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn scan_runs<const D: usize>(
         cols: &Columns<'_>,
-        runs: impl Iterator<Item = (usize, usize)>,
+        runs: impl Iterator<Item = (usize, usize, [f32; 3])>,
         p: [f32; 3],
         r_sq: f32,
         skip: u32,
@@ -160,12 +175,13 @@ mod avx2 {
         let skip_v = _mm256_set1_epi32(skip as i32);
         let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
         let mut n = 0;
-        for (a, b) in runs {
+        for (a, b, shift) in runs {
+            let (sx, sy, sz) = (_mm256_set1_ps(shift[0]), _mm256_set1_ps(shift[1]), _mm256_set1_ps(shift[2]));
             let mut e = a;
             while e < b {
                 if e + LANES > len || n + LANES > hits.len() {
                     // Too near a column's end to load a whole chunk: the rest one at a time.
-                    n = scan_entries::<D>(cols, e, b, p, r_sq, skip, hits, n);
+                    n = scan_entries::<D>(cols, e, b, p, shift, r_sq, skip, hits, n);
                     break;
                 }
                 let left = b - e;
@@ -173,12 +189,13 @@ mod avx2 {
                 // SAFETY: `e + LANES <= len`, so each load reads inside its column, and
                 // `n + LANES <= hits.len()`, so the store writes inside `hits`.
                 unsafe {
-                    let dx = _mm256_sub_ps(_mm256_loadu_ps(cols.xs.as_ptr().add(e)), px);
-                    let dy = _mm256_sub_ps(_mm256_loadu_ps(cols.ys.as_ptr().add(e)), py);
+                    let dx = _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(cols.xs.as_ptr().add(e)), px), sx);
+                    let dy = _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(cols.ys.as_ptr().add(e)), py), sy);
                     // dx² + dy² (+ dz²), in that order, each product rounded: the scalar sum.
                     let mut d_sq = _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy));
                     if D == 3 {
-                        let dz = _mm256_sub_ps(_mm256_loadu_ps(cols.zs.as_ptr().add(e)), pz);
+                        let dz =
+                            _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(cols.zs.as_ptr().add(e)), pz), sz);
                         d_sq = _mm256_add_ps(d_sq, _mm256_mul_ps(dz, dz));
                     }
                     // `<=`, false for NaN as the scalar comparison is.
@@ -211,8 +228,8 @@ mod tests {
     }
 
     /// Every path of the scan against the scalar one, on runs of every length from 0 to 20
-    /// (whole chunks, tails, runs ending at the columns' end), points on the radius, repeats
-    /// of the skipped row, a NaN coordinate, in the plane and in space.
+    /// (whole chunks, tails, runs ending at the columns' end), shifted and not, points on the
+    /// radius, repeats of the skipped row, a NaN coordinate, in the plane and in space.
     #[test]
     fn every_path_finds_the_scalar_hits_in_the_same_order() {
         let mut state = 7u64;
@@ -230,49 +247,44 @@ mod tests {
         for start in [0usize, 3, 8, 9, 270, 280, 290] {
             for len in 0..=20usize {
                 let end = (start + len).min(count);
-                // Three runs: this one, an empty one, and the next eleven entries.
-                let runs = [(start, end), (end, end), (end.min(count - 11), end.min(count - 11) + 11)];
-                for p in [[2.0f32, 2.0, 2.0], [0.1, 3.9, 1.0]] {
-                    for skip in [0u32, 5, u32::MAX] {
-                        for r_sq in [0.0f32, 1.0, 2.25, 100.0] {
-                            for d3 in [false, true] {
-                                let scan = |hits: &mut Vec<u32>, scalar: bool| {
-                                    let total: usize = runs.iter().map(|&(a, b)| b - a).sum();
-                                    hits.clear();
-                                    hits.resize(total + LANES, 0);
-                                    let n = match (scalar, d3) {
-                                        (true, false) => scan_runs_scalar::<2>(
-                                            &cols,
-                                            runs.into_iter(),
-                                            p,
-                                            r_sq,
-                                            skip,
-                                            hits,
-                                        ),
-                                        (true, true) => scan_runs_scalar::<3>(
-                                            &cols,
-                                            runs.into_iter(),
-                                            p,
-                                            r_sq,
-                                            skip,
-                                            hits,
-                                        ),
-                                        (false, false) => {
-                                            scan_runs_in::<2>(&cols, runs.into_iter(), p, r_sq, skip, hits)
-                                        }
-                                        (false, true) => {
-                                            scan_runs_in::<3>(&cols, runs.into_iter(), p, r_sq, skip, hits)
-                                        }
+                let next = end.min(count - 11);
+                for shift in [[0.0f32, 0.0, 0.0], [4.0, -4.0, 0.0], [0.0, 0.0, -4.0]] {
+                    // Three runs: this one, an empty one, and the next eleven entries, shifted
+                    // (as a run across a seam of a world 4 wide is).
+                    let runs = [(start, end, [0.0; 3]), (end, end, shift), (next, next + 11, shift)];
+                    for p in [[2.0f32, 2.0, 2.0], [0.1, 3.9, 1.0], [3.9, 0.1, 3.9]] {
+                        for skip in [0u32, 5, u32::MAX] {
+                            for r_sq in [0.0f32, 1.0, 2.25, 100.0] {
+                                for d3 in [false, true] {
+                                    let scan = |hits: &mut Vec<u32>, scalar: bool| {
+                                        let total: usize = runs.iter().map(|&(a, b, _)| b - a).sum();
+                                        hits.clear();
+                                        hits.resize(total + LANES, 0);
+                                        let runs = runs.into_iter();
+                                        let n = match (scalar, d3) {
+                                            (true, false) => {
+                                                scan_runs_scalar::<2>(&cols, runs, p, r_sq, skip, hits)
+                                            }
+                                            (true, true) => {
+                                                scan_runs_scalar::<3>(&cols, runs, p, r_sq, skip, hits)
+                                            }
+                                            (false, false) => {
+                                                scan_runs_in::<2>(&cols, runs, p, r_sq, skip, hits)
+                                            }
+                                            (false, true) => {
+                                                scan_runs_in::<3>(&cols, runs, p, r_sq, skip, hits)
+                                            }
+                                        };
+                                        hits.truncate(n);
                                     };
-                                    hits.truncate(n);
-                                };
-                                scan(&mut expected, true);
-                                scan(&mut found, false);
-                                assert_eq!(
-                                    found, expected,
-                                    "start {start} len {len} p {p:?} skip {skip} r² {r_sq} 3D {d3}"
-                                );
-                                checked += usize::from(!expected.is_empty());
+                                    scan(&mut expected, true);
+                                    scan(&mut found, false);
+                                    let case = format!(
+                                        "start {start} len {len} shift {shift:?} p {p:?} skip {skip}"
+                                    );
+                                    assert_eq!(found, expected, "{case} r² {r_sq} 3D {d3}");
+                                    checked += usize::from(!expected.is_empty());
+                                }
                             }
                         }
                     }
@@ -284,8 +296,18 @@ mod tests {
         let mut hits = Vec::new();
         let n = scan_runs(
             &cols,
-            [(10usize, 12usize)].into_iter(),
+            &[Run { start: 10, end: 12, shift: crate::math::Vec2::ZERO }],
             crate::math::Vec2::new(2.0, 2.0),
+            2.25,
+            u32::MAX,
+            &mut hits,
+        );
+        assert_eq!(&hits[..n], &[10]);
+        // Shifted by the world's size, the same entry from the far side of a seam 5.5 wide.
+        let n = scan_runs(
+            &cols,
+            &[Run { start: 10, end: 12, shift: crate::math::Vec2::new(5.5, 0.0) }],
+            crate::math::Vec2::new(-3.5, 2.0),
             2.25,
             u32::MAX,
             &mut hits,

@@ -2,9 +2,9 @@
 //! capped, from the index (clustered queries) or from reused candidates.
 
 use super::candidate::{Candidate, sort_key, write_sorted};
-use super::grid::{BlockOffsets, Run};
+use super::grid::BlockOffsets;
 use super::kd::query_tree;
-use super::scan::{Columns, scan_runs};
+use super::scan::{Columns, Run, scan_runs};
 use super::skin::CandidateChunk;
 use super::{CandidateLists, IndexKind, Neighbours, Point, SpatialIndex};
 use crate::math::Vector;
@@ -280,7 +280,7 @@ fn sense_within<V: Point>(
                         let r = reach_of(j);
                         cands.clear();
                         if r > 0.0 && offsets == BlockOffsets::Plain {
-                            let n = grid.scan_plain(pool_runs, p, r * r, j as u32, hits);
+                            let n = grid.scan(pool_runs, p, r * r, j as u32, hits);
                             cands.extend(hits[..n].iter().map(|&e| {
                                 let e = e as usize;
                                 let offset = grid.point(e) - p;
@@ -291,7 +291,22 @@ fn sense_within<V: Point>(
                                 }
                             }));
                         } else if r > 0.0 && offsets == BlockOffsets::Shifted {
-                            grid.scan_shifted(pool_runs, p, r * r, j as u32, cands);
+                            let n = grid.scan(pool_runs, p, r * r, j as u32, hits);
+                            // The hits come in run order: walk the runs beside them for each
+                            // hit's shift.
+                            let mut run = 0;
+                            cands.extend(hits[..n].iter().map(|&e| {
+                                while !(pool_runs[run].start..pool_runs[run].end).contains(&e) {
+                                    run += 1;
+                                }
+                                let e = e as usize;
+                                let offset = (grid.point(e) - p) - pool_runs[run].shift;
+                                Candidate {
+                                    key: sort_key(offset.length_squared(), grid.id(e)),
+                                    row: grid.row(e),
+                                    offset,
+                                }
+                            }));
                         } else if r > 0.0 {
                             for e in pool_runs.iter().flat_map(|run| run.start as usize..run.end as usize) {
                                 let offset = bounds.offset(p, grid.point(e));
@@ -337,14 +352,8 @@ fn sense_within<V: Point>(
                         if plain {
                             let [xs, ys, zs] = &*pool_axes;
                             let cols = Columns { xs, ys, zs, rows: pool_row };
-                            let n = scan_runs(
-                                &cols,
-                                std::iter::once((0, pool_row.len())),
-                                p,
-                                r_sq,
-                                j as u32,
-                                hits,
-                            );
+                            let pool = [Run { start: 0, end: pool_row.len() as u32, shift: V::ZERO }];
+                            let n = scan_runs(&cols, &pool, p, r_sq, j as u32, hits);
                             cands.clear();
                             cands.extend(hits[..n].iter().map(|&k| {
                                 let k = k as usize;
