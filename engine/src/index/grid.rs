@@ -3,6 +3,7 @@
 //! One implementation for the plane and for space: a grid in the plane is a grid in space one
 //! cell deep (its `n[2]` is 1 and every point's third cell coordinate 0).
 
+use super::candidate::{Candidate, sort_key};
 use super::scan::{Columns, Run, scan_runs};
 use crate::math::{Vec2, Vector};
 use crate::world::{Bounds, BoundsKind};
@@ -170,22 +171,10 @@ impl<V: Vector> Grid<V> {
         (z * self.n[1] + y) * self.n[0] + x
     }
 
-    /// The row of entry `e` (entries are in cell order; see [`Grid::block_runs`]).
-    #[inline]
-    pub(super) fn row(&self, e: usize) -> u32 {
-        self.rows[e]
-    }
-
     /// The position of entry `e`.
     #[inline]
     pub(super) fn point(&self, e: usize) -> V {
         V::from_fn(|a| self.axes[a][e])
-    }
-
-    /// The id of entry `e`.
-    #[inline]
-    pub(super) fn id(&self, e: usize) -> u32 {
-        self.ids[e]
     }
 
     /// Writes into `hits` (from the start, growing it as needed) the entries of `runs` that lie
@@ -197,6 +186,54 @@ impl<V: Vector> Grid<V> {
     pub(super) fn scan(&self, runs: &[Run<V>], p: V, r_sq: f32, skip: u32, hits: &mut Vec<u32>) -> usize {
         let [xs, ys, zs] = &self.axes;
         scan_runs(&Columns { xs, ys, zs, rows: &self.rows }, runs, p, r_sq, skip, hits)
+    }
+
+    /// Writes into `cands` (after what it holds) every entry of a block's `runs` within `r` of
+    /// `p`, a point of the block's cell, but the entry of row `skip`: its key and its offset,
+    /// the same bits as `Bounds::offset` in each of the block's [`BlockOffsets`] cases.
+    #[allow(clippy::too_many_arguments)] // a block, a point, a reach, and two buffers
+    pub(super) fn block_candidates(
+        &self,
+        runs: &[Run<V>],
+        offsets: BlockOffsets,
+        bounds: &Bounds<V>,
+        p: V,
+        r: f32,
+        skip: u32,
+        hits: &mut Vec<u32>,
+        cands: &mut Vec<Candidate<V>>,
+    ) {
+        let candidate = |e: usize, offset: V| Candidate {
+            key: sort_key(offset.length_squared(), self.ids[e]),
+            row: self.rows[e],
+            offset,
+        };
+        match offsets {
+            BlockOffsets::Plain => {
+                let n = self.scan(runs, p, r * r, skip, hits);
+                cands.extend(hits[..n].iter().map(|&e| candidate(e as usize, self.point(e as usize) - p)));
+            }
+            BlockOffsets::Shifted => {
+                let n = self.scan(runs, p, r * r, skip, hits);
+                // The hits come in run order: walk the runs beside them for each hit's shift.
+                let mut run = 0;
+                cands.extend(hits[..n].iter().map(|&e| {
+                    while !(runs[run].start..runs[run].end).contains(&e) {
+                        run += 1;
+                    }
+                    let e = e as usize;
+                    candidate(e, (self.point(e) - p) - runs[run].shift)
+                }));
+            }
+            BlockOffsets::PerEntry => {
+                for e in runs.iter().flat_map(|run| run.start as usize..run.end as usize) {
+                    let offset = bounds.offset(p, self.point(e));
+                    if offset.length_squared() <= r * r && self.rows[e] != skip {
+                        cands.push(candidate(e, offset));
+                    }
+                }
+            }
+        }
     }
 
     /// Appends to `runs`, as runs of entries `start..end` (see [`Grid::row`]), every entry of

@@ -2,7 +2,6 @@
 //! capped, from the index (clustered queries) or from reused candidates.
 
 use super::candidate::{Candidate, sort_key, write_sorted};
-use super::grid::BlockOffsets;
 use super::kd::query_tree;
 use super::scan::{Columns, Run, scan_runs};
 use super::skin::CandidateChunk;
@@ -263,11 +262,14 @@ fn sense_within<V: Point>(
                     // of a box of two cells a side sharing a larger block measured slower in
                     // the plane and in space: docs/benchmarks.md). `None` on a world too small
                     // to hold the block.
+                    // The block reaches every row's whole radius, so that a row whose short
+                    // reach falls short scans it again rather than querying alone (the cells
+                    // are as wide as the widest radius, so it is the same 3 × 3 (× 3) block).
                     let cell = grid.cell_number(position[i]);
-                    let mut r_max = reach_of(i);
+                    let mut r_max = radius_of(i);
                     let mut last = i + 1;
                     while last < end && last - i < CLUSTER_MAX && grid.cell_number(position[last]) == cell {
-                        r_max = r_max.max(reach_of(last));
+                        r_max = r_max.max(radius_of(last));
                         last += 1;
                     }
                     let reach = r_max + r_max * 1e-4 + index.pad;
@@ -277,53 +279,18 @@ fn sense_within<V: Point>(
                 }) {
                     // Each row scans the block's runs in place (no pool to gather).
                     for (j, &p) in position.iter().enumerate().take(last).skip(i) {
-                        let r = reach_of(j);
+                        let (r, whole_r) = (reach_of(j), radius_of(j));
                         cands.clear();
-                        if r > 0.0 && offsets == BlockOffsets::Plain {
-                            let n = grid.scan(pool_runs, p, r * r, j as u32, hits);
-                            cands.extend(hits[..n].iter().map(|&e| {
-                                let e = e as usize;
-                                let offset = grid.point(e) - p;
-                                Candidate {
-                                    key: sort_key(offset.length_squared(), grid.id(e)),
-                                    row: grid.row(e),
-                                    offset,
-                                }
-                            }));
-                        } else if r > 0.0 && offsets == BlockOffsets::Shifted {
-                            let n = grid.scan(pool_runs, p, r * r, j as u32, hits);
-                            // The hits come in run order: walk the runs beside them for each
-                            // hit's shift.
-                            let mut run = 0;
-                            cands.extend(hits[..n].iter().map(|&e| {
-                                while !(pool_runs[run].start..pool_runs[run].end).contains(&e) {
-                                    run += 1;
-                                }
-                                let e = e as usize;
-                                let offset = (grid.point(e) - p) - pool_runs[run].shift;
-                                Candidate {
-                                    key: sort_key(offset.length_squared(), grid.id(e)),
-                                    row: grid.row(e),
-                                    offset,
-                                }
-                            }));
-                        } else if r > 0.0 {
-                            for e in pool_runs.iter().flat_map(|run| run.start as usize..run.end as usize) {
-                                let offset = bounds.offset(p, grid.point(e));
-                                let d_sq = offset.length_squared();
-                                if d_sq <= r * r && grid.row(e) as usize != j {
-                                    cands.push(Candidate {
-                                        key: sort_key(d_sq, grid.id(e)),
-                                        row: grid.row(e),
-                                        offset,
-                                    });
-                                }
-                            }
+                        if r > 0.0 {
+                            grid.block_candidates(pool_runs, offsets, bounds, p, r, j as u32, hits, cands);
                         }
-                        // A short reach that finds fewer than the cap: the whole radius, alone.
-                        if r < radius_of(j) && cands.len() < groups[group[j] as usize].max_neighbours as usize
-                        {
-                            whole(j, radius_of(j), cands);
+                        // A short reach that finds fewer than the cap: the whole radius, from
+                        // the same block (made for the whole radius).
+                        if r < whole_r && cands.len() < groups[group[j] as usize].max_neighbours as usize {
+                            cands.clear();
+                            grid.block_candidates(
+                                pool_runs, offsets, bounds, p, whole_r, j as u32, hits, cands,
+                            );
                         }
                         finish(j, cands);
                     }

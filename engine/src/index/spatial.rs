@@ -56,7 +56,11 @@ impl<V: Point> SpatialIndex<V> {
         cell_size: f32,
     ) {
         if self.kind == IndexKind::Grid {
-            self.grid.build(bounds, positions, ids, cell_size);
+            // Sensing pads each reach (by 1e-4 of it and the pad for rounding); cells padded
+            // more still keep a query of the widest reach within one cell of its own, on a
+            // world whose side is a whole number of reaches too (else its block is 5 × 5).
+            let pad = pad_for(bounds);
+            self.grid.build(bounds, positions, ids, cell_size + cell_size * 2e-4 + 2.0 * pad);
         }
         self.build(bounds, positions, group, targeted);
     }
@@ -90,13 +94,7 @@ impl<V: Point> SpatialIndex<V> {
         all: bool,
     ) {
         self.bounds = Some(*bounds);
-        self.pad = match bounds.kind {
-            BoundsKind::Open => 1e-6,
-            BoundsKind::Wrap => {
-                let extent = bounds.min.abs().max(bounds.max.abs()).max_element();
-                1e-6 * (1.0 + extent)
-            }
-        };
+        self.pad = pad_for(bounds);
         if all {
             let all = &mut self.all;
             all.rows.clear();
@@ -208,5 +206,44 @@ impl<V: Point> SpatialIndex<V> {
             }
         }
         best.map(|(_, row)| row as usize)
+    }
+}
+
+/// The slack queries add to their reach for rounding: relative to the world's coordinates
+/// where it wraps (the seam's images are computed there).
+fn pad_for<V: Point>(bounds: &Bounds<V>) -> f32 {
+    match bounds.kind {
+        BoundsKind::Open => 1e-6,
+        BoundsKind::Wrap => {
+            let extent = bounds.min.abs().max(bounds.max.abs()).max_element();
+            1e-6 * (1.0 + extent)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::Bounds;
+
+    /// On a wrapped world 50 sensing radii wide (a whole number), the grid's cells still hold
+    /// a query of one radius with sensing's padding within one cell: a 3 × 3 block, three
+    /// runs, not the 5 × 5 (five runs) that cells exactly one radius wide would give.
+    #[test]
+    fn a_world_a_whole_number_of_radii_wide_keeps_blocks_of_three_cells() {
+        let bounds = Bounds { kind: BoundsKind::Wrap, min: Vec2::ZERO, max: Vec2::splat(100.0) };
+        let positions: Vec<Vec2> =
+            (0..2500).map(|k| Vec2::new((k % 50) as f32 * 2.0, (k / 50) as f32 * 2.0)).collect();
+        let ids: Vec<u32> = (0..2500).collect();
+        let mut index = SpatialIndex::<Vec2>::new(IndexKind::Grid);
+        let radius = 2.0;
+        index.build_with_cell(&bounds, &positions, &ids, &vec![0; 2500], &[false], radius);
+        let mut runs = Vec::new();
+        let reach = radius + radius * 1e-4 + index.pad;
+        let offsets = index.grid.block_runs([10, 10, 0], reach, &mut runs);
+        assert!(offsets.is_some());
+        assert_eq!(runs.len(), 3, "one run per row of cells, three rows");
+        let entries: u32 = runs.iter().map(|run| run.end - run.start).sum();
+        assert!(entries < 25, "a 3 × 3 block of cells of under 4 agents each: {entries}");
     }
 }
