@@ -167,7 +167,12 @@ impl<V: Vector> Grid<V> {
     /// The one number of the cell `cell_coords` gives (x fastest, then y, z).
     #[inline]
     pub(super) fn cell_number(&self, p: V) -> i64 {
-        let [x, y, z] = self.cell_coords(p);
+        self.number_of(self.cell_coords(p))
+    }
+
+    /// The one number of the cell at cell coordinates `[x, y, z]`.
+    #[inline]
+    pub(super) fn number_of(&self, [x, y, z]: [i64; 3]) -> i64 {
         (z * self.n[1] + y) * self.n[0] + x
     }
 

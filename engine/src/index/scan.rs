@@ -31,6 +31,18 @@ pub(super) struct Columns<'a> {
 
 use crate::math::Vector;
 
+/// What one scan looks for: entries within `√r_sq` of `p` (2 or 3 coordinates read, the
+/// third 0 in the plane), other than the entry of row `skip`.
+#[derive(Clone, Copy)]
+struct Probe {
+    p: [f32; 3],
+    r_sq: f32,
+    skip: u32,
+}
+
+/// A run of entries `start..end` and its shift, as the kernels read it.
+type Span = (usize, usize, [f32; 3]);
+
 /// Entries one SIMD chunk holds; `hits` gets this much room past the last hit.
 const LANES: usize = 8;
 
@@ -50,10 +62,11 @@ pub(super) fn scan_runs<V: Vector>(
     let coords = |v: V| [v.axis(0), v.axis(1), if V::DIMENSIONS == 3 { v.axis(2) } else { 0.0 }];
     let at = coords(p);
     let runs = runs.iter().map(|run| (run.start as usize, run.end as usize, coords(run.shift)));
+    let probe = Probe { p: at, r_sq, skip };
     if V::DIMENSIONS == 2 {
-        scan_runs_in::<2>(cols, runs, at, r_sq, skip, hits)
+        scan_runs_in::<2>(cols, runs, probe, hits)
     } else {
-        scan_runs_in::<3>(cols, runs, at, r_sq, skip, hits)
+        scan_runs_in::<3>(cols, runs, probe, hits)
     }
 }
 
@@ -61,10 +74,8 @@ pub(super) fn scan_runs<V: Vector>(
 #[inline]
 fn scan_runs_in<const D: usize>(
     cols: &Columns<'_>,
-    runs: impl Iterator<Item = (usize, usize, [f32; 3])> + Clone,
-    p: [f32; 3],
-    r_sq: f32,
-    skip: u32,
+    runs: impl Iterator<Item = Span> + Clone,
+    probe: Probe,
     hits: &mut Vec<u32>,
 ) -> usize {
     let total: usize = runs.clone().map(|(a, b, _)| b - a).sum();
@@ -74,42 +85,34 @@ fn scan_runs_in<const D: usize>(
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2 (checked just above).
-        return unsafe { avx2::scan_runs::<D>(cols, runs, p, r_sq, skip, hits) };
+        return unsafe { avx2::scan_runs::<D>(cols, runs, probe, hits) };
     }
-    scan_runs_scalar::<D>(cols, runs, p, r_sq, skip, hits)
+    scan_runs_scalar::<D>(cols, runs, probe, hits)
 }
 
 /// [`scan_runs`] one entry at a time (`hits` already sized for every entry).
 #[inline]
 fn scan_runs_scalar<const D: usize>(
     cols: &Columns<'_>,
-    runs: impl Iterator<Item = (usize, usize, [f32; 3])>,
-    p: [f32; 3],
-    r_sq: f32,
-    skip: u32,
+    runs: impl Iterator<Item = Span>,
+    probe: Probe,
     hits: &mut [u32],
 ) -> usize {
     let mut n = 0;
-    for (a, b, shift) in runs {
-        n = scan_entries::<D>(cols, a, b, p, shift, r_sq, skip, hits, n);
+    for span in runs {
+        n = scan_entries::<D>(cols, span, probe, hits, n);
     }
     n
 }
 
-/// Entries `a..b` (shifted by `shift`) one at a time, appending to `hits[n..]`; returns the
-/// new count. Each index is
-/// written unconditionally and kept by advancing the count: no branch to mispredict on the
-/// one in four or so in range.
+/// The entries `a..b` of a run (shifted by its `shift`) one at a time, appending to
+/// `hits[n..]`; returns the new count. Each index is written unconditionally and kept by
+/// advancing the count: no branch to mispredict on the one in four or so in range.
 #[inline]
-#[allow(clippy::too_many_arguments)] // the scan's whole state, passed to its inner loop
 fn scan_entries<const D: usize>(
     cols: &Columns<'_>,
-    a: usize,
-    b: usize,
-    p: [f32; 3],
-    shift: [f32; 3],
-    r_sq: f32,
-    skip: u32,
+    (a, b, shift): Span,
+    Probe { p, r_sq, skip }: Probe,
     hits: &mut [u32],
     mut n: usize,
 ) -> usize {
@@ -133,7 +136,7 @@ fn scan_entries<const D: usize>(
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{Columns, LANES, scan_entries};
+    use super::{Columns, LANES, Probe, Span, scan_entries};
     use std::arch::x86_64::*;
 
     /// For each 8-bit mask of kept lanes, the lanes in order, packed to the front: the
@@ -162,12 +165,11 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn scan_runs<const D: usize>(
         cols: &Columns<'_>,
-        runs: impl Iterator<Item = (usize, usize, [f32; 3])>,
-        p: [f32; 3],
-        r_sq: f32,
-        skip: u32,
+        runs: impl Iterator<Item = Span>,
+        probe: Probe,
         hits: &mut [u32],
     ) -> usize {
+        let Probe { p, r_sq, skip } = probe;
         let len = cols.xs.len().min(cols.ys.len()).min(cols.rows.len());
         let len = if D == 3 { len.min(cols.zs.len()) } else { len };
         let (px, py, pz) = (_mm256_set1_ps(p[0]), _mm256_set1_ps(p[1]), _mm256_set1_ps(p[2]));
@@ -181,7 +183,7 @@ mod avx2 {
             while e < b {
                 if e + LANES > len || n + LANES > hits.len() {
                     // Too near a column's end to load a whole chunk: the rest one at a time.
-                    n = scan_entries::<D>(cols, e, b, p, shift, r_sq, skip, hits, n);
+                    n = scan_entries::<D>(cols, (e, b, shift), probe, hits, n);
                     break;
                 }
                 let left = b - e;
@@ -261,19 +263,12 @@ mod tests {
                                         hits.clear();
                                         hits.resize(total + LANES, 0);
                                         let runs = runs.into_iter();
+                                        let probe = Probe { p, r_sq, skip };
                                         let n = match (scalar, d3) {
-                                            (true, false) => {
-                                                scan_runs_scalar::<2>(&cols, runs, p, r_sq, skip, hits)
-                                            }
-                                            (true, true) => {
-                                                scan_runs_scalar::<3>(&cols, runs, p, r_sq, skip, hits)
-                                            }
-                                            (false, false) => {
-                                                scan_runs_in::<2>(&cols, runs, p, r_sq, skip, hits)
-                                            }
-                                            (false, true) => {
-                                                scan_runs_in::<3>(&cols, runs, p, r_sq, skip, hits)
-                                            }
+                                            (true, false) => scan_runs_scalar::<2>(&cols, runs, probe, hits),
+                                            (true, true) => scan_runs_scalar::<3>(&cols, runs, probe, hits),
+                                            (false, false) => scan_runs_in::<2>(&cols, runs, probe, hits),
+                                            (false, true) => scan_runs_in::<3>(&cols, runs, probe, hits),
                                         };
                                         hits.truncate(n);
                                     };

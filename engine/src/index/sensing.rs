@@ -265,7 +265,8 @@ fn sense_within<V: Point>(
                     // The block reaches every row's whole radius, so that a row whose short
                     // reach falls short scans it again rather than querying alone (the cells
                     // are as wide as the widest radius, so it is the same 3 × 3 (× 3) block).
-                    let cell = grid.cell_number(position[i]);
+                    let at = grid.cell_coords(position[i]);
+                    let cell = grid.number_of(at);
                     let mut r_max = radius_of(i);
                     let mut last = i + 1;
                     while last < end && last - i < CLUSTER_MAX && grid.cell_number(position[last]) == cell {
@@ -274,7 +275,6 @@ fn sense_within<V: Point>(
                     }
                     let reach = r_max + r_max * 1e-4 + index.pad;
                     pool_runs.clear();
-                    let at = grid.cell_coords(position[i]);
                     grid.block_runs(at, reach, pool_runs).map(|offsets| (grid, last, offsets))
                 }) {
                     // Each row scans the block's runs in place (no pool to gather).
