@@ -55,25 +55,25 @@ fn linear_program1(
     }
     let root = discriminant.sqrt();
     let (mut t_left, mut t_right) = (-dot - root, -dot + root);
+    // Without a branch per line (which side bounds `t` is a coin toss): `t_left` only grows
+    // and `t_right` only shrinks, so testing them once at the end finds exactly what RVO2's
+    // test after each line finds, and the bounds that survive are the same bits.
+    let mut blocked = false;
     for other in &lines[..line_no] {
         let denominator = det(line.direction, other.direction);
         let numerator = det(other.direction, line.point - other.point);
-        if denominator.abs() <= EPSILON {
-            // (Almost) parallel: all of this line is on one side of the other.
-            if numerator < 0.0 {
-                return None;
-            }
-            continue;
-        }
+        // (Almost) parallel: all of this line is on one side of the other, which bounds
+        // nothing or leaves nothing.
+        let parallel = denominator.abs() <= EPSILON;
+        blocked |= parallel & (numerator < 0.0);
         let t = numerator / denominator;
-        if denominator >= 0.0 {
-            t_right = t_right.min(t);
-        } else {
-            t_left = t_left.max(t);
-        }
-        if t_left > t_right {
-            return None;
-        }
+        let bounds_right = !parallel & (denominator >= 0.0);
+        let bounds_left = !parallel & (denominator < 0.0);
+        t_right = if bounds_right { t_right.min(t) } else { t_right };
+        t_left = if bounds_left { t_left.max(t) } else { t_left };
+    }
+    if blocked || t_left > t_right {
+        return None;
     }
     let at = |t: f32| line.point + t * line.direction;
     Some(if direction_opt {

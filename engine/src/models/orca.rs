@@ -107,40 +107,37 @@ impl Relative {
     /// leaves the velocity obstacle truncated at `1 / inv_horizon` (or, already overlapping,
     /// at one time step), of which the agent takes the `share` (½ between agents, all of it
     /// before a standing disc).
+    ///
+    /// Both projections are computed and one is kept, without a branch: which one an
+    /// agent's neighbours need changes from neighbour to neighbour (and the leg's side is a
+    /// coin toss), so branches would mispredict on most lines. Each kept value is the same
+    /// bits as RVO2's branch computes: the overlapping case is the cut-off case with one
+    /// time step in place of the horizon, and the right leg is the left leg's formula with
+    /// the leg's length negated (IEEE rounding is symmetric under negation).
+    #[inline]
     fn line(&self, velocity: Vec2, inv_horizon: f32, inv_dt: f32, share: f32) -> Line {
         let Relative { position: p, velocity: v, radius: r } = *self;
         let dist_sq = p.dot(p);
         let r_sq = r * r;
-        let (direction, u);
-        if dist_sq > r_sq {
-            // No collision: w runs from the cut-off centre to the relative velocity.
-            let w = v - inv_horizon * p;
-            let w_len_sq = w.dot(w);
-            let dot1 = w.dot(p);
-            if dot1 < 0.0 && dot1 * dot1 > r_sq * w_len_sq {
-                // Project on the cut-off circle.
-                let w_len = w_len_sq.sqrt();
-                let unit_w = div(w, w_len);
-                direction = Vec2::new(unit_w.y, -unit_w.x);
-                u = (r * inv_horizon - w_len) * unit_w;
-            } else {
-                // Project on a leg.
-                let leg = (dist_sq - r_sq).sqrt();
-                direction = if det(p, w) > 0.0 {
-                    div(Vec2::new(p.x * leg - p.y * r, p.x * r + p.y * leg), dist_sq)
-                } else {
-                    -div(Vec2::new(p.x * leg + p.y * r, -p.x * r + p.y * leg), dist_sq)
-                };
-                u = v.dot(direction) * direction - v;
-            }
-        } else {
-            // Overlapping: project on the cut-off circle of one time step.
-            let w = v - inv_dt * p;
-            let w_len = w.dot(w).sqrt();
-            let unit_w = div(w, w_len);
-            direction = Vec2::new(unit_w.y, -unit_w.x);
-            u = (r * inv_dt - w_len) * unit_w;
-        }
+        let apart = dist_sq > r_sq;
+        // The cut-off circle: of the time horizon when apart, of one time step when
+        // overlapping; w runs from its centre to the relative velocity.
+        let inv = if apart { inv_horizon } else { inv_dt };
+        let w = v - inv * p;
+        let w_len_sq = w.dot(w);
+        let dot1 = w.dot(p);
+        let on_cutoff = !apart || (dot1 < 0.0 && dot1 * dot1 > r_sq * w_len_sq);
+        // Projected on the cut-off circle.
+        let w_len = w_len_sq.sqrt();
+        let unit_w = div(w, w_len);
+        let cutoff_direction = Vec2::new(unit_w.y, -unit_w.x);
+        let cutoff_u = (r * inv - w_len) * unit_w;
+        // Projected on a leg (meaningless when overlapping, and then not kept).
+        let leg = (dist_sq - r_sq).sqrt();
+        let leg = if det(p, w) > 0.0 { leg } else { -leg };
+        let leg_direction = div(Vec2::new(p.x * leg - p.y * r, p.x * r + p.y * leg), dist_sq);
+        let leg_u = v.dot(leg_direction) * leg_direction - v;
+        let (direction, u) = if on_cutoff { (cutoff_direction, cutoff_u) } else { (leg_direction, leg_u) };
         Line { point: velocity + share * u, direction }
     }
 }
