@@ -1,6 +1,8 @@
 //! A candidate neighbour while a list is made, and ordering a list of them by (distance², id)
 //! and keeping the first `cap`: the one order every backend and every path of sensing shares.
 
+use super::rank::{RANK_MAX, RankColumns};
+
 /// One candidate neighbour while a list is being sorted.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Candidate<V> {
@@ -35,7 +37,7 @@ fn insertion_sort<V: Copy>(c: &mut [Candidate<V>]) {
 }
 
 /// Lists of up to this many candidates are ordered by counting ranks rather than by sorting.
-const RANK_SORT_MAX: usize = 32;
+const RANK_SORT_MAX: usize = RANK_MAX;
 
 /// Orders `cands` by (distance², id) and writes the first `cap` into `rows`, `dists` and
 /// `offsets` (one list's slots). With `dedup`, a candidate proposed twice (the same key twice)
@@ -69,14 +71,13 @@ pub(super) fn write_sorted<V: Copy>(
         count
     } else if cands.len() <= RANK_SORT_MAX {
         // Keys are distinct (each holds its id): a candidate's rank is how many keys are
-        // smaller. Counting has no data-dependent branches, which beats a sort's
-        // mispredictions on a dozen items, and the cap is a bound check.
-        for c in cands.iter() {
-            let rank = cands.iter().filter(|o| o.key < c.key).count();
+        // smaller, and the cap is a bound check.
+        let columns = RankColumns::new(cands.iter().map(|c| ((c.key >> 32) as u32, c.key as u32)));
+        columns.ranks(|k, rank| {
             if rank < cap {
-                put(rank, c);
+                put(rank, &cands[k]);
             }
-        }
+        });
         cands.len().min(cap)
     } else {
         // The `cap` smallest keys, then only those sorted.

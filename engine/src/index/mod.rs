@@ -12,6 +12,7 @@ mod kd;
 mod neighbours;
 mod obstacles;
 mod point;
+mod rank;
 mod scan;
 mod sensing;
 mod skin;
