@@ -71,13 +71,12 @@ pub(super) fn write_sorted<V: Copy>(
         count
     } else if cands.len() <= RANK_SORT_MAX {
         // Keys are distinct (each holds its id): a candidate's rank is how many keys are
-        // smaller, and the cap is a bound check.
+        // smaller, and the first `cap` of the order are written without a branch apiece.
         let columns = RankColumns::new(cands.iter().map(|c| ((c.key >> 32) as u32, c.key as u32)));
-        columns.ranks(|k, rank| {
-            if rank < cap {
-                put(rank, &cands[k]);
-            }
-        });
+        let mut order = [0u8; RANK_MAX];
+        columns.order(&mut order);
+        let count = cands.len().min(cap);
+        order[..count].iter().enumerate().for_each(|(s, &k)| put(s, &cands[k as usize]));
         cands.len().min(cap)
     } else {
         // The `cap` smallest keys, then only those sorted.

@@ -39,28 +39,27 @@ impl RankColumns {
         c
     }
 
-    /// Calls `each(k, rank)` for every candidate `k` in order, with `rank` the number of
-    /// candidates whose (distance², id) is smaller. Ids are distinct, so the ranks are a
-    /// permutation of `0..len`.
+    /// The candidates in order: `order[rank] = k` for every candidate `k`, with `rank` the
+    /// number of candidates whose (distance², id) is smaller. Ids are distinct, so the ranks
+    /// are a permutation of `0..len` and `order[..len]` holds every candidate once (a reader
+    /// then takes the first few without a branch per candidate).
     #[inline]
-    pub(super) fn ranks(&self, mut each: impl FnMut(usize, usize)) {
+    pub(super) fn order(&self, order: &mut [u8; RANK_MAX]) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt") {
-            let mut ranks = [0u8; RANK_MAX];
             // SAFETY: the processor has AVX2 and POPCNT (checked just above).
-            unsafe { avx2::ranks(self, &mut ranks) };
-            ranks[..self.len].iter().enumerate().for_each(|(k, &r)| each(k, r as usize));
+            unsafe { avx2::order(self, order) };
             return;
         }
-        self.ranks_scalar(each);
+        self.order_scalar(order);
     }
 
-    /// [`RankColumns::ranks`] one comparison at a time.
-    fn ranks_scalar(&self, mut each: impl FnMut(usize, usize)) {
+    /// [`RankColumns::order`] one comparison at a time.
+    fn order_scalar(&self, order: &mut [u8; RANK_MAX]) {
         let key = |k: usize| (u64::from(self.d_sq[k]) << 32) | u64::from(self.id[k]);
         for k in 0..self.len {
             let mine = key(k);
-            each(k, (0..self.len).filter(|&o| key(o) < mine).count());
+            order[(0..self.len).filter(|&o| key(o) < mine).count()] = k as u8;
         }
     }
 }
@@ -74,14 +73,14 @@ mod avx2 {
     /// Chunks of eight in a list of `RANK_MAX`.
     const CHUNKS: usize = RANK_MAX / 8;
 
-    /// Every candidate's rank into `out[..c.len]`. Ids compare as unsigned by flipping their
+    /// [`RankColumns::order`]: every candidate `k` into `order[its rank]`. Ids compare as unsigned by flipping their
     /// top bit and comparing signed; squared distances are below 2³¹ as bits, so they compare
     /// signed as they are.
     ///
     /// # Safety
     /// The processor must support AVX2 and POPCNT.
     #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn ranks(c: &RankColumns, out: &mut [u8; RANK_MAX]) {
+    pub(super) unsafe fn order(c: &RankColumns, order: &mut [u8; RANK_MAX]) {
         let chunks = c.len.div_ceil(8);
         let flip = _mm256_set1_epi32(i32::MIN);
         let mut d = [_mm256_setzero_si256(); CHUNKS];
@@ -95,7 +94,7 @@ mod avx2 {
                 id[k] = _mm256_xor_si256(_mm256_loadu_si256(c.id.as_ptr().add(at).cast()), flip);
             }
         }
-        for (k, rank) in out.iter_mut().enumerate().take(c.len) {
+        for k in 0..c.len {
             let my_d = _mm256_set1_epi32(c.d_sq[k] as i32);
             let my_id = _mm256_set1_epi32((c.id[k] ^ 0x8000_0000) as i32);
             let mut before = 0;
@@ -106,7 +105,8 @@ mod avx2 {
                 let m = _mm256_or_si256(nearer, _mm256_and_si256(tied, lower_id));
                 before += _mm256_movemask_ps(_mm256_castsi256_ps(m)).count_ones();
             }
-            *rank = before as u8;
+            // A rank is below `c.len` ≤ RANK_MAX (it counts other candidates).
+            order[before as usize % RANK_MAX] = k as u8;
         }
     }
 }
@@ -115,14 +115,17 @@ mod avx2 {
 mod tests {
     use super::*;
 
+    /// Each candidate's rank, from the order one path gives.
     fn ranks_of(c: &RankColumns, scalar: bool) -> Vec<usize> {
-        let mut out = vec![usize::MAX; c.len];
+        let mut order = [u8::MAX; RANK_MAX];
         if scalar {
-            c.ranks_scalar(|k, r| out[k] = r);
+            c.order_scalar(&mut order);
         } else {
-            c.ranks(|k, r| out[k] = r);
+            c.order(&mut order);
         }
-        out
+        let mut ranks = vec![usize::MAX; c.len];
+        order[..c.len].iter().enumerate().for_each(|(rank, &k)| ranks[k as usize] = rank);
+        ranks
     }
 
     #[test]
