@@ -5,9 +5,10 @@
 //! distance with the same operations in the same order as the scalar loop (no fused
 //! multiply-add, no reordering) and the hits are packed in entry order.
 //!
-//! This is the one file of the engine with `unsafe` code: the AVX2 intrinsics. Every load is
-//! bounds-checked before it is made (a chunk that would read past a column's end is scanned
-//! one entry at a time instead), and every store is into a buffer sized for it first.
+//! With `rank.rs`, one of the two files of the engine with `unsafe` code: the AVX2
+//! intrinsics. Every load is bounds-checked before it is made (a chunk that would read past a
+//! column's end is scanned one entry at a time instead), and every store is into a buffer
+//! sized for it first.
 
 /// A run of entries `start..end` whose offsets from the point scanned around are
 /// `(q - p) - shift`: `shift` is 0 where the run crosses no seam of a wrapped world, else the
