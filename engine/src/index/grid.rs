@@ -258,7 +258,7 @@ impl<V: Vector> Grid<V> {
         let (mut crosses, mut sure) = (false, true);
         for a in 0..V::DIMENSIONS {
             let n = self.n[a];
-            let k = ((reach * self.inv_cell.axis(a)).ceil() as i64).max(1);
+            let k = ceil_to_int(reach * self.inv_cell.axis(a)).max(1);
             let (from, to) = (at[a] - k, at[a] + k);
             if self.wrap {
                 if 2 * k + 1 > n {
@@ -378,5 +378,30 @@ impl<V: Vector> Grid<V> {
                 cz = 0;
             }
         }
+    }
+}
+
+/// `x.ceil() as i64` (0 for NaN, saturating) without `ceil`, which is a library call on
+/// baseline x86-64 and ran once per axis of every grid block: truncation, plus one where that
+/// fell below `x` (exact wherever the conversion is: every float of 2²³ or more is whole).
+#[inline]
+fn ceil_to_int(x: f32) -> i64 {
+    let t = x as i64;
+    t.saturating_add(i64::from((t as f32) < x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ceil_to_int;
+
+    #[test]
+    fn ceil_to_int_is_ceil_then_the_conversion() {
+        let next_up = f32::from_bits(1.0f32.to_bits() + 1);
+        for x in [0.0, -0.0, 0.5, 1.0, next_up, 2.9, 3.0, -0.5, -1.5, -2.0, 8388607.5, 1e10, f32::MAX] {
+            assert_eq!(ceil_to_int(x), x.ceil() as i64, "{x}");
+        }
+        assert_eq!(ceil_to_int(f32::NAN), 0);
+        assert_eq!(ceil_to_int(f32::INFINITY), i64::MAX);
+        assert_eq!(ceil_to_int(f32::NEG_INFINITY), i64::MIN);
     }
 }

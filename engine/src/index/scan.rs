@@ -1,9 +1,9 @@
 //! The distance scan at the heart of sensing: which entries of runs of coordinate columns lie
-//! within a distance of a point. Eight entries at a time with AVX2 where the processor has it
-//! (checked at run time: the build targets baseline x86-64), one at a time elsewhere; both give
-//! the same hits in the same order, bit for bit, because each lane computes the squared
-//! distance with the same operations in the same order as the scalar loop (no fused
-//! multiply-add, no reordering) and the hits are packed in entry order.
+//! within a distance of a point. Eight entries at a time with AVX2 (and POPCNT) where the
+//! processor has it (checked at run time: the build targets baseline x86-64), one at a time
+//! elsewhere; both give the same hits in the same order, bit for bit, because each lane
+//! computes the squared distance with the same operations in the same order as the scalar loop
+//! (no fused multiply-add, no reordering) and the hits are packed in entry order.
 //!
 //! With `rank.rs`, one of the two files of the engine with `unsafe` code: the AVX2
 //! intrinsics. Every load is bounds-checked before it is made (a chunk that would read past a
@@ -84,8 +84,8 @@ fn scan_runs_in<const D: usize>(
         hits.resize(total + LANES, 0);
     }
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2 (checked just above).
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor has AVX2 and POPCNT (checked just above).
         return unsafe { avx2::scan_runs::<D>(cols, runs, probe, hits) };
     }
     scan_runs_scalar::<D>(cols, runs, probe, hits)
@@ -161,9 +161,12 @@ mod avx2 {
 
     /// [`super::scan_runs`] eight entries at a time; `hits` holds every entry plus `LANES`.
     ///
+    /// The count of kept lanes, which the next chunk's store waits on, is one POPCNT (without
+    /// it, the count is a chain of multiplies and shifts).
+    ///
     /// # Safety
-    /// The processor must have AVX2.
-    #[target_feature(enable = "avx2")]
+    /// The processor must have AVX2 and POPCNT.
+    #[target_feature(enable = "avx2,popcnt")]
     pub(super) unsafe fn scan_runs<const D: usize>(
         cols: &Columns<'_>,
         runs: impl Iterator<Item = Span>,
@@ -310,8 +313,8 @@ mod tests {
         );
         assert_eq!(&hits[..n], &[10]);
         #[cfg(target_arch = "x86_64")]
-        if !std::arch::is_x86_feature_detected!("avx2") {
-            eprintln!("note: this processor has no AVX2; only the scalar scan was compared");
+        if !std::arch::is_x86_feature_detected!("avx2") || !std::arch::is_x86_feature_detected!("popcnt") {
+            eprintln!("note: this processor has no AVX2 or no POPCNT; only the scalar scan was compared");
         }
     }
 }
