@@ -77,7 +77,7 @@ pub(super) fn write_sorted<V: Copy>(
         columns.order(&mut order);
         let count = cands.len().min(cap);
         order[..count].iter().enumerate().for_each(|(s, &k)| put(s, &cands[k as usize]));
-        cands.len().min(cap)
+        count
     } else {
         // The `cap` smallest keys, then only those sorted.
         let keep = cands.len().min(cap);

@@ -73,9 +73,9 @@ mod avx2 {
     /// Chunks of eight in a list of `RANK_MAX`.
     const CHUNKS: usize = RANK_MAX / 8;
 
-    /// [`RankColumns::order`]: every candidate `k` into `order[its rank]`. Ids compare as unsigned by flipping their
-    /// top bit and comparing signed; squared distances are below 2³¹ as bits, so they compare
-    /// signed as they are.
+    /// [`RankColumns::order`]: every candidate `k` into `order[its rank]`. Ids compare as
+    /// unsigned by flipping their top bit and comparing signed; squared distances are below 2³¹
+    /// as bits, so they compare signed as they are.
     ///
     /// # Safety
     /// The processor must support AVX2 and POPCNT.
