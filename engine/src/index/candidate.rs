@@ -36,9 +36,6 @@ fn insertion_sort<V: Copy>(c: &mut [Candidate<V>]) {
     }
 }
 
-/// Lists of up to this many candidates are ordered by counting ranks rather than by sorting.
-const RANK_SORT_MAX: usize = RANK_MAX;
-
 /// Orders `cands` by (distance², id) and writes the first `cap` into `rows`, `dists` and
 /// `offsets` (one list's slots). With `dedup`, a candidate proposed twice (the same key twice)
 /// counts once. Returns how many were written.
@@ -69,7 +66,8 @@ pub(super) fn write_sorted<V: Copy>(
         let count = kept.min(cap);
         cands[..count].iter().enumerate().for_each(|(s, c)| put(s, c));
         count
-    } else if cands.len() <= RANK_SORT_MAX {
+    } else if cands.len() <= RANK_MAX {
+        // Lists this short are ordered by counting ranks rather than by sorting.
         // Keys are distinct (each holds its id): a candidate's rank is how many keys are
         // smaller, and the first `cap` of the order are written without a branch apiece.
         let columns = RankColumns::new(cands.iter().map(|c| ((c.key >> 32) as u32, c.key as u32)));

@@ -46,7 +46,7 @@ impl RankColumns {
     #[inline]
     pub(super) fn order(&self, order: &mut [u8; RANK_MAX]) {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt") {
+        if super::scan::has_avx2_and_popcnt() {
             // SAFETY: the processor has AVX2 and POPCNT (checked just above).
             unsafe { avx2::order(self, order) };
             return;

@@ -84,11 +84,19 @@ fn scan_runs_in<const D: usize>(
         hits.resize(total + LANES, 0);
     }
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt") {
+    if has_avx2_and_popcnt() {
         // SAFETY: the processor has AVX2 and POPCNT (checked just above).
         return unsafe { avx2::scan_runs::<D>(cols, runs, probe, hits) };
     }
     scan_runs_scalar::<D>(cols, runs, probe, hits)
+}
+
+/// Whether the processor has what the AVX2 kernels (the scan's and `rank.rs`'s) ask for:
+/// AVX2, and POPCNT for their counts of kept lanes.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(super) fn has_avx2_and_popcnt() -> bool {
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
 }
 
 /// [`scan_runs`] one entry at a time (`hits` already sized for every entry).
@@ -313,7 +321,7 @@ mod tests {
         );
         assert_eq!(&hits[..n], &[10]);
         #[cfg(target_arch = "x86_64")]
-        if !std::arch::is_x86_feature_detected!("avx2") || !std::arch::is_x86_feature_detected!("popcnt") {
+        if !has_avx2_and_popcnt() {
             eprintln!("note: this processor has no AVX2 or no POPCNT; only the scalar scan was compared");
         }
     }
