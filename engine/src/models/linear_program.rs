@@ -69,8 +69,10 @@ fn linear_program1(
         let t = numerator / denominator;
         let bounds_right = !parallel & (denominator >= 0.0);
         let bounds_left = !parallel & (denominator < 0.0);
-        t_right = if bounds_right { t_right.min(t) } else { t_right };
-        t_left = if bounds_left { t_left.max(t) } else { t_left };
+        // RVO2's `std::min(tRight, t)` and `std::max(tLeft, t)`: the bound moves only when `t`
+        // is strictly beyond it (a NaN or an equal `t` keeps it), as `orca_lanes` does too.
+        t_right = if bounds_right & (t < t_right) { t } else { t_right };
+        t_left = if bounds_left & (t_left < t) { t } else { t_left };
     }
     if blocked || t_left > t_right {
         return None;

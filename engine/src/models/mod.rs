@@ -6,5 +6,6 @@ pub mod cfsm;
 pub mod kinds;
 pub mod linear_program;
 pub mod orca;
+pub mod orca_lanes;
 pub mod orca_obstacles;
 pub mod social_force;

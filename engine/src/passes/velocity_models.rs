@@ -11,10 +11,11 @@ use rayon::prelude::*;
 use crate::index::{Neighbours, ObstacleIndex};
 use crate::math::{Vec2, trunc};
 use crate::models::orca::{OrcaAgent, OrcaNeighbour, OrcaScratch, new_velocity};
+use crate::models::orca_lanes::{LANES, OrcaLanes};
 use crate::models::orca_obstacles::OrcaObstacles;
 use crate::models::social_force::{Body, WallNear};
 use crate::models::{cfsm, social_force};
-use crate::world::{Group, Model, Obstacle};
+use crate::world::{Group, Model, Obstacle, Orca};
 
 use super::StepContext;
 
@@ -41,8 +42,25 @@ impl ModelObstacles {
 #[derive(Default)]
 struct ModelScratch {
     orca: OrcaScratch,
+    /// Eight ORCA agents at once (see `models::orca_lanes`).
+    lanes: OrcaLanes,
     /// The obstacles near an agent (by index, as social force and CFSM read them).
     walls: Vec<(u32, WallNear)>,
+}
+
+/// What the `models` pass reads, row by row.
+struct ModelInputs<'a> {
+    ctx: &'a StepContext<'a>,
+    obstacles: &'a [Obstacle],
+    obstacle_index: Option<&'a ObstacleIndex>,
+    geometry: &'a ModelObstacles,
+    group: &'a [u16],
+    position: &'a [Vec2],
+    velocity: &'a [Vec2],
+    radius: &'a [f32],
+    max_speed: &'a [f32],
+    steering: &'a [Vec2],
+    neighbours: &'a Neighbours,
 }
 
 /// The `models` pass: for every agent whose group has a velocity model, its new velocity into
@@ -54,6 +72,9 @@ struct ModelScratch {
 /// obstacles whose surface lies within `neighbour_dist`, in obstacle order. Social force
 /// steps the velocity by its acceleration (`trunc(v + a · dt, max_speed)`); ORCA and CFSM give
 /// the velocity itself.
+///
+/// Rows go in blocks of eight: with AVX2, the ORCA agents of a block with no obstacle edge near
+/// take their velocities together (`models::orca_lanes`, the same bits as one at a time).
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches; see docs/pipeline.md
 pub fn velocity_models(
     ctx: &StepContext,
@@ -69,65 +90,159 @@ pub fn velocity_models(
     neighbours: &Neighbours,
     chosen: &mut Vec<Vec2>,
 ) {
+    let inputs = ModelInputs {
+        ctx,
+        obstacles,
+        obstacle_index,
+        geometry,
+        group,
+        position,
+        velocity,
+        radius,
+        max_speed,
+        steering,
+        neighbours,
+    };
+    let lanes = OrcaLanes::available();
     chosen.resize(position.len(), Vec2::ZERO);
-    chosen.par_iter_mut().enumerate().with_min_len(64).with_max_len(crate::par::PIECE_ROWS).for_each_init(
-        ModelScratch::default,
-        |s, (i, out)| {
-            let model = ctx.groups[group[i] as usize].model;
-            let (reach, cap) = model.neighbour_needs();
-            if cap == 0 {
-                return;
-            }
-            let (v, r) = (velocity[i], radius[i]);
-            let preferred = trunc(v + steering[i], model.preferred_speed().unwrap_or(max_speed[i]));
-            let (rows, _) = neighbours.of(i);
-            let offsets = neighbours.offsets(i);
-            let count = neighbours.within(i, reach).min(cap as usize);
-            let near = rows[..count].iter().zip(&offsets[..count]);
-            let bodies = near.clone().map(|(&j, &offset)| Body {
-                offset,
-                velocity: velocity[j as usize],
-                radius: radius[j as usize],
-            });
-            if let Model::Orca(orca) = model {
-                s.orca.near.clear();
-                if let Some(index) = obstacle_index {
-                    let range = orca.time_horizon_obst * max_speed[i] + r;
-                    geometry.orca.near(index, obstacles, position[i], range, &mut s.orca.near);
+    chosen
+        .par_chunks_mut(LANES)
+        .enumerate()
+        .with_min_len(64 / LANES)
+        .with_max_len(crate::par::PIECE_ROWS / LANES)
+        .for_each_init(ModelScratch::default, |s, (block, out)| {
+            let base = block * LANES;
+            if lanes && out.len() == LANES {
+                inputs.block(base, s, out.try_into().expect("a block of eight"));
+            } else {
+                for (l, out) in out.iter_mut().enumerate() {
+                    inputs.agent(base + l, s, out);
                 }
-                let me = OrcaAgent { velocity: v, preferred, radius: r, max_speed: max_speed[i] };
-                let others = bodies.map(|b| OrcaNeighbour {
-                    offset: b.offset,
-                    velocity: b.velocity,
-                    radius: b.radius,
-                });
-                *out = new_velocity(&orca, ctx.dt, &me, &geometry.orca, others, &mut s.orca);
-                return;
             }
-            s.walls.clear();
-            if let Some(index) = obstacle_index {
-                let p = position[i];
-                index.candidates(p, reach, |o| {
-                    let obstacle = &obstacles[o as usize];
-                    let local = index.local(obstacle, p);
-                    let distance = obstacle.signed_distance(local);
-                    if distance < reach {
-                        s.walls.push((o, WallNear { normal: obstacle.boundary(local).1, distance }));
-                    }
-                });
-                s.walls.sort_unstable_by_key(|w| w.0);
-            }
-            let walls = s.walls.iter().map(|w| w.1);
-            *out = match model {
-                Model::Cfsm(m) => cfsm::new_velocity(&m, v, preferred, r, bodies, walls),
-                Model::SocialForce(m) => {
-                    let a = social_force::acceleration(&m, v, preferred, r, bodies, walls);
-                    trunc(v + a * ctx.dt, max_speed[i])
-                }
-                Model::Orca(_) | Model::Steering => unreachable!("handled above"),
+        });
+}
+
+impl ModelInputs<'_> {
+    /// The block of eight rows from `base`: its ORCA agents with no obstacle edge near in
+    /// lanes, every other agent alone.
+    fn block(&self, base: usize, s: &mut ModelScratch, out: &mut [Vec2; LANES]) {
+        let mut in_lanes = [false; LANES];
+        for (l, taken) in in_lanes.iter_mut().enumerate() {
+            let i = base + l;
+            let Model::Orca(orca) = self.ctx.groups[self.group[i] as usize].model else {
+                self.agent(i, s, &mut out[l]);
+                continue;
             };
-        },
-    );
+            if orca.max_neighbours == 0 {
+                continue;
+            }
+            let me = self.orca_agent(&orca, i, s);
+            if !s.orca.near.is_empty() {
+                out[l] = self.orca_alone(&orca, i, &me, s);
+                continue;
+            }
+            s.lanes.set(l, &me, 1.0 / orca.time_horizon, self.orca_neighbours(&orca, i));
+            *taken = true;
+        }
+        if !in_lanes.contains(&true) {
+            return;
+        }
+        let mut lanes_out = [Vec2::ZERO; LANES];
+        s.lanes.new_velocities(self.ctx.dt, &mut lanes_out);
+        for ((out, v), taken) in out.iter_mut().zip(lanes_out).zip(in_lanes) {
+            if taken {
+                *out = v;
+            }
+        }
+    }
+
+    /// Agent `i`'s preferred velocity under `model`.
+    fn preferred(&self, model: &Model, i: usize) -> Vec2 {
+        trunc(self.velocity[i] + self.steering[i], model.preferred_speed().unwrap_or(self.max_speed[i]))
+    }
+
+    /// Agent `i` as ORCA reads it, with the obstacle edges near it into `s.orca.near`.
+    fn orca_agent(&self, orca: &Orca, i: usize, s: &mut ModelScratch) -> OrcaAgent {
+        s.orca.near.clear();
+        if let Some(index) = self.obstacle_index {
+            let range = orca.time_horizon_obst * self.max_speed[i] + self.radius[i];
+            self.geometry.orca.near(index, self.obstacles, self.position[i], range, &mut s.orca.near);
+        }
+        OrcaAgent {
+            velocity: self.velocity[i],
+            preferred: self.preferred(&Model::Orca(*orca), i),
+            radius: self.radius[i],
+            max_speed: self.max_speed[i],
+        }
+    }
+
+    /// The neighbours agent `i`'s model reads: the first `max_neighbours` of its list within
+    /// `neighbour_dist`.
+    fn bodies(&self, model: Model, i: usize) -> impl Iterator<Item = Body> + Clone + '_ {
+        let (reach, cap) = model.neighbour_needs();
+        let (rows, _) = self.neighbours.of(i);
+        let offsets = self.neighbours.offsets(i);
+        let count = self.neighbours.within(i, reach).min(cap as usize);
+        rows[..count].iter().zip(&offsets[..count]).map(|(&j, &offset)| Body {
+            offset,
+            velocity: self.velocity[j as usize],
+            radius: self.radius[j as usize],
+        })
+    }
+
+    /// [`bodies`](Self::bodies) as ORCA reads them.
+    fn orca_neighbours(&self, orca: &Orca, i: usize) -> impl Iterator<Item = OrcaNeighbour> + '_ {
+        self.bodies(Model::Orca(*orca), i).map(|b| OrcaNeighbour {
+            offset: b.offset,
+            velocity: b.velocity,
+            radius: b.radius,
+        })
+    }
+
+    /// ORCA's velocity for agent `i` alone, with `s.orca.near` already filled.
+    fn orca_alone(&self, orca: &Orca, i: usize, me: &OrcaAgent, s: &mut ModelScratch) -> Vec2 {
+        new_velocity(orca, self.ctx.dt, me, &self.geometry.orca, self.orca_neighbours(orca, i), &mut s.orca)
+    }
+
+    /// Agent `i`'s new velocity into `out`, alone; `out` is left as it is for an agent without
+    /// a velocity model.
+    fn agent(&self, i: usize, s: &mut ModelScratch, out: &mut Vec2) {
+        let model = self.ctx.groups[self.group[i] as usize].model;
+        let (reach, cap) = model.neighbour_needs();
+        if cap == 0 {
+            return;
+        }
+        if let Model::Orca(orca) = model {
+            let me = self.orca_agent(&orca, i, s);
+            *out = self.orca_alone(&orca, i, &me, s);
+            return;
+        }
+        let (v, r) = (self.velocity[i], self.radius[i]);
+        let preferred = self.preferred(&model, i);
+        s.walls.clear();
+        if let Some(index) = self.obstacle_index {
+            let p = self.position[i];
+            index.candidates(p, reach, |o| {
+                let obstacle = &self.obstacles[o as usize];
+                let local = index.local(obstacle, p);
+                let distance = obstacle.signed_distance(local);
+                if distance < reach {
+                    s.walls.push((o, WallNear { normal: obstacle.boundary(local).1, distance }));
+                }
+            });
+            s.walls.sort_unstable_by_key(|w| w.0);
+        }
+        let walls = s.walls.iter().map(|w| w.1);
+        let bodies = self.bodies(model, i);
+        *out = match model {
+            Model::Cfsm(m) => cfsm::new_velocity(&m, v, preferred, r, bodies, walls),
+            Model::SocialForce(m) => {
+                let a = social_force::acceleration(&m, v, preferred, r, bodies, walls);
+                trunc(v + a * self.ctx.dt, self.max_speed[i])
+            }
+            Model::Orca(_) | Model::Steering => unreachable!("handled above"),
+        };
+    }
 }
 
 /// After [`velocity_models`]: every model agent takes its chosen velocity, and its steering is

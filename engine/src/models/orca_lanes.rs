@@ -1,0 +1,491 @@
+//! ORCA for eight agents at once: their neighbour half-planes and `linear_program2`, one agent
+//! per AVX2 lane, operation for operation as `orca.rs` and `linear_program.rs` compute them for
+//! one agent. A lane adds, multiplies, divides and takes square roots with the same IEEE
+//! rounding as the one-agent code (and nothing is fused), so every lane's velocity is the same
+//! bits as [`super::orca::new_velocity`] gives that agent; the unit tests check it on random
+//! crowds. Agents near obstacles, and processors without AVX2, take the one-agent path; a lane
+//! whose half-planes leave no velocity finishes in the one-agent `linear_program3`.
+
+use crate::math::Vec2;
+
+use super::linear_program::{Line, linear_program3};
+use super::orca::{OrcaAgent, OrcaNeighbour};
+
+/// Agents per call of [`OrcaLanes::new_velocities`].
+pub const LANES: usize = 8;
+
+/// One value per lane, aligned for AVX loads.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+struct Lanes([f32; LANES]);
+
+/// One neighbour slot of every lane: offset x, offset y, velocity x, velocity y, radius.
+type NeighbourSlot = [Lanes; 5];
+
+/// One half-plane of every lane: point x, point y, direction x, direction y.
+type LineSlot = [Lanes; 4];
+
+/// The eight agents of one call and the buffers reused from call to call (one per worker).
+#[derive(Clone, Debug, Default)]
+pub struct OrcaLanes {
+    /// Velocity x, velocity y, preferred x, preferred y, radius, max speed, 1 / time horizon.
+    agent: [Lanes; 7],
+    /// Neighbours each lane uses (≤ `slots.len()`; slots past a lane's count hold stale values
+    /// that no result reads).
+    count: [u32; LANES],
+    /// Neighbour `k` of every lane in `slots[k]`.
+    slots: Vec<NeighbourSlot>,
+    /// The half-planes, line `k` of every lane in `lines[k]`.
+    lines: Vec<LineSlot>,
+    /// One lane's half-planes for `linear_program3`, and its scratch.
+    one: Vec<Line>,
+    projected: Vec<Line>,
+}
+
+impl OrcaLanes {
+    /// Whether this processor runs the lanes (AVX2); without it, every agent takes the
+    /// one-agent path.
+    pub fn available() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::arch::is_x86_feature_detected!("avx2")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
+    /// Lane `l`'s agent: `me`, its group's `1 / time_horizon` and its neighbours (nearest first,
+    /// as [`super::orca::new_velocity`] takes them).
+    pub fn set(
+        &mut self,
+        l: usize,
+        me: &OrcaAgent,
+        inv_horizon: f32,
+        neighbours: impl Iterator<Item = OrcaNeighbour>,
+    ) {
+        let values = [
+            me.velocity.x,
+            me.velocity.y,
+            me.preferred.x,
+            me.preferred.y,
+            me.radius,
+            me.max_speed,
+            inv_horizon,
+        ];
+        for (column, value) in self.agent.iter_mut().zip(values) {
+            column.0[l] = value;
+        }
+        let mut count = 0;
+        for (k, n) in neighbours.enumerate() {
+            if k == self.slots.len() {
+                self.slots.push(NeighbourSlot::default());
+            }
+            let values = [n.offset.x, n.offset.y, n.velocity.x, n.velocity.y, n.radius];
+            for (column, value) in self.slots[k].iter_mut().zip(values) {
+                column.0[l] = value;
+            }
+            count = k + 1;
+        }
+        self.count[l] = count as u32;
+    }
+
+    /// Every lane's new velocity into `out`, with time step `dt`, for the agents last
+    /// [`set`](Self::set) in each lane; returns how many lanes needed the fallback
+    /// (`linear_program3`). Only on a processor where [`available`](Self::available).
+    pub fn new_velocities(&mut self, dt: f32, out: &mut [Vec2; LANES]) -> usize {
+        assert!(Self::available(), "ORCA's lanes need AVX2");
+        let most = self.count.iter().max().copied().unwrap_or(0) as usize;
+        self.lines.resize(most.max(self.lines.len()), LineSlot::default());
+        let mut failed = [0u32; LANES];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the processor supports AVX2 (checked above).
+        unsafe {
+            avx2::new_velocities(self, most, 1.0 / dt, out, &mut failed)
+        };
+        // Lanes whose half-planes left no velocity: the fallback, one agent at a time.
+        let mut fallbacks = 0;
+        for l in 0..LANES {
+            let count = self.count[l] as usize;
+            if (failed[l] as usize) < count {
+                self.one.clear();
+                self.one.extend(self.lines[..count].iter().map(|line| Line {
+                    point: Vec2::new(line[0].0[l], line[1].0[l]),
+                    direction: Vec2::new(line[2].0[l], line[3].0[l]),
+                }));
+                let max_speed = self.agent[5].0[l];
+                linear_program3(
+                    &self.one,
+                    0,
+                    failed[l] as usize,
+                    max_speed,
+                    &mut out[l],
+                    &mut self.projected,
+                );
+                fallbacks += 1;
+            }
+        }
+        fallbacks
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    //! The lanes' arithmetic: `F8` is eight `f32`, `M8` eight lane masks; each operator is the
+    //! one AVX instruction of the same IEEE operation.
+    use std::arch::x86_64::*;
+    use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
+
+    use super::{LANES, Lanes, OrcaLanes};
+    use crate::math::Vec2;
+    use crate::models::linear_program::EPSILON;
+
+    #[derive(Clone, Copy)]
+    struct F8(__m256);
+
+    #[derive(Clone, Copy)]
+    struct M8(__m256);
+
+    macro_rules! binary {
+        ($trait:ident, $method:ident, $intrinsic:ident) => {
+            impl $trait for F8 {
+                type Output = F8;
+                #[inline(always)]
+                fn $method(self, other: F8) -> F8 {
+                    // SAFETY: only reached from `new_velocities`, which runs with AVX2.
+                    F8(unsafe { $intrinsic(self.0, other.0) })
+                }
+            }
+        };
+    }
+    binary!(Add, add, _mm256_add_ps);
+    binary!(Sub, sub, _mm256_sub_ps);
+    binary!(Mul, mul, _mm256_mul_ps);
+    binary!(Div, div, _mm256_div_ps);
+
+    impl Neg for F8 {
+        type Output = F8;
+        #[inline(always)]
+        fn neg(self) -> F8 {
+            // SAFETY: as in `binary!`. Negation flips the sign bit, as scalar negation does.
+            F8(unsafe { _mm256_xor_ps(self.0, _mm256_set1_ps(-0.0)) })
+        }
+    }
+
+    impl BitAnd for M8 {
+        type Output = M8;
+        #[inline(always)]
+        fn bitand(self, other: M8) -> M8 {
+            // SAFETY: as in `binary!`.
+            M8(unsafe { _mm256_and_ps(self.0, other.0) })
+        }
+    }
+
+    impl BitOr for M8 {
+        type Output = M8;
+        #[inline(always)]
+        fn bitor(self, other: M8) -> M8 {
+            // SAFETY: as in `binary!`.
+            M8(unsafe { _mm256_or_ps(self.0, other.0) })
+        }
+    }
+
+    impl Not for M8 {
+        type Output = M8;
+        #[inline(always)]
+        fn not(self) -> M8 {
+            // SAFETY: as in `binary!`.
+            M8(unsafe { _mm256_xor_ps(self.0, _mm256_castsi256_ps(_mm256_set1_epi32(-1))) })
+        }
+    }
+
+    impl F8 {
+        #[inline(always)]
+        fn splat(x: f32) -> F8 {
+            // SAFETY: as in `binary!`.
+            F8(unsafe { _mm256_set1_ps(x) })
+        }
+
+        #[inline(always)]
+        fn load(lanes: &Lanes) -> F8 {
+            // SAFETY: as in `binary!`; `Lanes` is 32-byte aligned.
+            F8(unsafe { _mm256_load_ps(lanes.0.as_ptr()) })
+        }
+
+        #[inline(always)]
+        fn store(self, lanes: &mut Lanes) {
+            // SAFETY: as in `load`.
+            unsafe { _mm256_store_ps(lanes.0.as_mut_ptr(), self.0) }
+        }
+
+        #[inline(always)]
+        fn sqrt(self) -> F8 {
+            // SAFETY: as in `binary!`.
+            F8(unsafe { _mm256_sqrt_ps(self.0) })
+        }
+
+        #[inline(always)]
+        fn abs(self) -> F8 {
+            // SAFETY: as in `binary!`. Clears the sign bit, as `f32::abs` does.
+            F8(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
+        }
+
+        /// `self < other`, false where either is NaN (as the scalar comparison).
+        #[inline(always)]
+        fn lt(self, other: F8) -> M8 {
+            // SAFETY: as in `binary!`.
+            M8(unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, other.0) })
+        }
+
+        /// `self <= other`, false where either is NaN.
+        #[inline(always)]
+        fn le(self, other: F8) -> M8 {
+            // SAFETY: as in `binary!`.
+            M8(unsafe { _mm256_cmp_ps::<_CMP_LE_OQ>(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn gt(self, other: F8) -> M8 {
+            other.lt(self)
+        }
+
+        #[inline(always)]
+        fn ge(self, other: F8) -> M8 {
+            other.le(self)
+        }
+    }
+
+    impl M8 {
+        /// `if self { yes } else { no }`, lane by lane.
+        #[inline(always)]
+        fn select(self, yes: F8, no: F8) -> F8 {
+            // SAFETY: as in `binary!`.
+            F8(unsafe { _mm256_blendv_ps(no.0, yes.0, self.0) })
+        }
+
+        #[inline(always)]
+        fn any(self) -> bool {
+            // SAFETY: as in `binary!`.
+            unsafe { _mm256_movemask_ps(self.0) != 0 }
+        }
+
+        /// Lanes whose `count` is above `k`.
+        #[inline(always)]
+        fn above(count: __m256i, k: usize) -> M8 {
+            // SAFETY: as in `binary!`.
+            M8(unsafe { _mm256_castsi256_ps(_mm256_cmpgt_epi32(count, _mm256_set1_epi32(k as i32))) })
+        }
+    }
+
+    /// `a × b` as `linear_program::det`.
+    #[inline(always)]
+    fn det(ax: F8, ay: F8, bx: F8, by: F8) -> F8 {
+        ax * by - ay * bx
+    }
+
+    /// `a · b` as glam's `Vec2::dot`.
+    #[inline(always)]
+    fn dot(ax: F8, ay: F8, bx: F8, by: F8) -> F8 {
+        ax * bx + ay * by
+    }
+
+    /// [`OrcaLanes::new_velocities`] for `most` neighbour slots: each lane's result of
+    /// `linear_program2` into `out`, and into `failed` the line at which it failed (its count
+    /// when it did not).
+    ///
+    /// # Safety
+    /// The processor must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn new_velocities(
+        lanes: &mut OrcaLanes,
+        most: usize,
+        inv_dt: f32,
+        out: &mut [Vec2; LANES],
+        failed: &mut [u32; LANES],
+    ) {
+        let [vx, vy, ox, oy, radius, max_speed, inv_horizon] = lanes.agent.map(|c| F8::load(&c));
+        let (inv_dt, half) = (F8::splat(inv_dt), F8::splat(0.5));
+        // SAFETY: `count` is eight `u32`, an unaligned load of 32 bytes.
+        let count = unsafe { _mm256_loadu_si256(lanes.count.as_ptr().cast()) };
+        // The half-planes (`orca::Relative::line`, between agents: half the change each).
+        for (slot, line) in lanes.slots[..most].iter().zip(&mut lanes.lines) {
+            let [px, py, nvx, nvy, n_radius] = slot.map(|c| F8::load(&c));
+            let (rvx, rvy, r) = (vx - nvx, vy - nvy, radius + n_radius);
+            let dist_sq = dot(px, py, px, py);
+            let r_sq = r * r;
+            let apart = dist_sq.gt(r_sq);
+            let inv = apart.select(inv_horizon, inv_dt);
+            let (wx, wy) = (rvx - inv * px, rvy - inv * py);
+            let w_len_sq = dot(wx, wy, wx, wy);
+            let dot1 = dot(wx, wy, px, py);
+            let zero = F8::splat(0.0);
+            let on_cutoff = !apart | (dot1.lt(zero) & (dot1 * dot1).gt(r_sq * w_len_sq));
+            let w_len = w_len_sq.sqrt();
+            let inv_len = F8::splat(1.0) / w_len;
+            let (ux, uy) = (wx * inv_len, wy * inv_len);
+            let cut = r * inv - w_len;
+            let (cut_ux, cut_uy) = (cut * ux, cut * uy);
+            let leg = (dist_sq - r_sq).sqrt();
+            let leg = det(px, py, wx, wy).gt(zero).select(leg, -leg);
+            let inv_dist_sq = F8::splat(1.0) / dist_sq;
+            let ldx = (px * leg - py * r) * inv_dist_sq;
+            let ldy = (px * r + py * leg) * inv_dist_sq;
+            let along = dot(rvx, rvy, ldx, ldy);
+            let (leg_ux, leg_uy) = (along * ldx - rvx, along * ldy - rvy);
+            let dx = on_cutoff.select(uy, ldx);
+            let dy = on_cutoff.select(-ux, ldy);
+            let ux = on_cutoff.select(cut_ux, leg_ux);
+            let uy = on_cutoff.select(cut_uy, leg_uy);
+            (vx + half * ux).store(&mut line[0]);
+            (vy + half * uy).store(&mut line[1]);
+            dx.store(&mut line[2]);
+            dy.store(&mut line[3]);
+        }
+        // `linear_program2` towards the preferred velocity (not a direction).
+        let opt_sq = dot(ox, oy, ox, oy);
+        let inv_len = F8::splat(1.0) / opt_sq.sqrt();
+        let long = opt_sq.gt(max_speed * max_speed);
+        let mut rx = long.select(ox * inv_len * max_speed, ox);
+        let mut ry = long.select(oy * inv_len * max_speed, oy);
+        let mut failed_at = count;
+        // Lanes still looking (none has failed yet).
+        let mut alive = M8(_mm256_castsi256_ps(_mm256_set1_epi32(-1)));
+        let (zero, epsilon) = (F8::splat(0.0), F8::splat(EPSILON));
+        for i in 0..most {
+            let [px, py, dx, dy] = lanes.lines[i].map(|c| F8::load(&c));
+            let violated = alive & M8::above(count, i) & det(dx, dy, px - rx, py - ry).gt(zero);
+            if !violated.any() {
+                continue;
+            }
+            // `linear_program1` on line `i`, in the violating lanes.
+            let dot_pd = dot(px, py, dx, dy);
+            let discriminant = dot_pd * dot_pd + max_speed * max_speed - dot(px, py, px, py);
+            let root = discriminant.sqrt();
+            let mut t_left = -dot_pd - root;
+            let mut t_right = -dot_pd + root;
+            let mut blocked = discriminant.lt(zero);
+            for other in &lanes.lines[..i] {
+                let [qx, qy, ex, ey] = other.map(|c| F8::load(&c));
+                let denominator = det(dx, dy, ex, ey);
+                let numerator = det(ex, ey, px - qx, py - qy);
+                let parallel = denominator.abs().le(epsilon);
+                blocked = blocked | (parallel & numerator.lt(zero));
+                let t = numerator / denominator;
+                let bounds_right = !parallel & denominator.ge(zero);
+                let bounds_left = !parallel & denominator.lt(zero);
+                t_right = (bounds_right & t.lt(t_right)).select(t, t_right);
+                t_left = (bounds_left & t_left.lt(t)).select(t, t_left);
+            }
+            let fail = blocked | t_left.gt(t_right);
+            let t = dot(dx, dy, ox - px, oy - py);
+            let t = t.lt(t_left).select(t_left, t.gt(t_right).select(t_right, t));
+            let better = violated & !fail;
+            rx = better.select(px + t * dx, rx);
+            ry = better.select(py + t * dy, ry);
+            let now_failed = violated & fail;
+            failed_at =
+                _mm256_blendv_epi8(failed_at, _mm256_set1_epi32(i as i32), _mm256_castps_si256(now_failed.0));
+            alive = alive & !now_failed;
+        }
+        let (mut xs, mut ys) = (Lanes::default(), Lanes::default());
+        rx.store(&mut xs);
+        ry.store(&mut ys);
+        for (l, v) in out.iter_mut().enumerate() {
+            *v = Vec2::new(xs.0[l], ys.0[l]);
+        }
+        // SAFETY: eight `u32`, an unaligned store of 32 bytes.
+        unsafe { _mm256_storeu_si256(failed.as_mut_ptr().cast(), failed_at) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::orca::{OrcaScratch, new_velocity};
+    use crate::models::orca_obstacles::OrcaObstacles;
+    use crate::world::Orca;
+
+    /// A small deterministic generator for the test's crowds.
+    struct Lcg(u64);
+
+    impl Lcg {
+        /// Uniform in `[lo, hi)`.
+        fn next(&mut self, lo: f32, hi: f32) -> f32 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
+        }
+
+        fn vec(&mut self, reach: f32) -> Vec2 {
+            Vec2::new(self.next(-reach, reach), self.next(-reach, reach))
+        }
+    }
+
+    #[test]
+    fn every_lane_is_the_same_bits_as_one_agent_alone() {
+        if !OrcaLanes::available() {
+            eprintln!("skipped: this processor has no AVX2, so ORCA never runs in lanes here");
+            return;
+        }
+        let orca = Orca {
+            time_horizon: 10.0,
+            time_horizon_obst: 10.0,
+            neighbour_dist: 15.0,
+            max_neighbours: 12,
+            preferred_speed: None,
+        };
+        let (dt, geometry) = (0.25, OrcaObstacles::default());
+        let mut rng = Lcg(7);
+        let mut lanes = OrcaLanes::default();
+        let mut scratch = OrcaScratch::default();
+        let (mut fallbacks, mut agents, mut moved) = (0, 0, 0);
+        // Sparse crowds (mostly legs and free velocities) to packed ones (overlaps, the
+        // one-step cut-off and infeasible half-planes); lanes with no neighbours, and slots
+        // left stale by the call before.
+        for trial in 0..3000 {
+            let spread = [1.5f32, 4.0, 12.0][trial % 3];
+            let mut agent_of = Vec::new();
+            for l in 0..LANES {
+                let me = OrcaAgent {
+                    velocity: rng.vec(2.0),
+                    preferred: rng.vec(2.5),
+                    radius: rng.next(0.2, 1.5),
+                    max_speed: rng.next(0.5, 2.5),
+                };
+                let count = (rng.next(0.0, 13.0) as usize).min(12);
+                let mut neighbours: Vec<OrcaNeighbour> = (0..count)
+                    .map(|_| OrcaNeighbour {
+                        offset: rng.vec(spread),
+                        velocity: rng.vec(2.0),
+                        radius: rng.next(0.2, 1.5),
+                    })
+                    .collect();
+                if trial % 5 == 0 && count > 2 {
+                    // The same body moving otherwise (a parallel leg, shifted), the same body
+                    // (a coincident line) and its mirror image.
+                    neighbours[1] = OrcaNeighbour { velocity: rng.vec(2.0), ..neighbours[0] };
+                    neighbours[2] = neighbours[0];
+                    neighbours[count - 1].offset = -neighbours[0].offset;
+                }
+                lanes.set(l, &me, 1.0 / orca.time_horizon, neighbours.iter().copied());
+                agent_of.push((me, neighbours));
+            }
+            let mut out = [Vec2::ZERO; LANES];
+            fallbacks += lanes.new_velocities(dt, &mut out);
+            for (l, (me, neighbours)) in agent_of.iter().enumerate() {
+                let alone = new_velocity(&orca, dt, me, &geometry, neighbours.iter().copied(), &mut scratch);
+                assert_eq!(
+                    (out[l].x.to_bits(), out[l].y.to_bits()),
+                    (alone.x.to_bits(), alone.y.to_bits()),
+                    "trial {trial}, lane {l}: {} in lanes, {alone} alone",
+                    out[l]
+                );
+                agents += 1;
+                moved += usize::from(out[l] != me.preferred);
+            }
+        }
+        // The crowds reached every path: the fallback, and half-planes that moved the velocity.
+        assert!(fallbacks > agents / 50, "{fallbacks} of {agents} agents took the fallback");
+        assert!(moved > agents / 2, "{moved} of {agents} agents had their velocity changed");
+    }
+}
