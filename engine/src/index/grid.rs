@@ -326,6 +326,25 @@ impl<V: Vector> Grid<V> {
         Some(offsets)
     }
 
+    /// Appends to `runs` the entries of the cells that overlap the square (the cube, in space)
+    /// of half side `reach` around `p`, one run per row of cells, with no shift: for a point of
+    /// a block that [`Grid::block_runs`] found [`BlockOffsets::Plain`] and a `reach` within the
+    /// block's, a part of that block holding every entry within `reach` of `p` (the cell of a
+    /// coordinate only grows with it).
+    pub(super) fn plain_runs_around(&self, p: V, reach: f32, runs: &mut Vec<Run<V>>) {
+        let (lo, hi) = (self.cell_coords(p - V::splat(reach)), self.cell_coords(p + V::splat(reach)));
+        for z in lo[2]..=hi[2] {
+            for y in lo[1]..=hi[1] {
+                let base = (z * self.n[1] + y) * self.n[0];
+                runs.push(Run {
+                    start: self.cell_start[(base + lo[0]) as usize],
+                    end: self.cell_start[(base + hi[0] + 1) as usize],
+                    shift: V::ZERO,
+                });
+            }
+        }
+    }
+
     /// Calls `visit(row, position, id)` for every agent in a cell overlapping the square (the
     /// cube, in space) around `p` of half side `r`, each at most once.
     #[inline]

@@ -2,6 +2,7 @@
 //! capped, from the index (clustered queries) or from reused candidates.
 
 use super::candidate::{Candidate, sort_key, write_sorted};
+use super::grid::BlockOffsets;
 use super::kd::query_tree;
 use super::scan::{Columns, Run, scan_runs};
 use super::skin::CandidateChunk;
@@ -24,6 +25,8 @@ pub struct SenseScratch<V> {
     pool_id: Vec<u32>,
     /// The grid's runs of entries that a cluster of rows shares (see `Grid::block_runs`).
     pool_runs: Vec<Run<V>>,
+    /// The part of those runs one row's short reach overlaps (see `Grid::plain_runs_around`).
+    row_runs: Vec<Run<V>>,
 }
 
 impl<V> Default for SenseScratch<V> {
@@ -35,6 +38,7 @@ impl<V> Default for SenseScratch<V> {
             pool_axes: Default::default(),
             pool_id: Vec::new(),
             pool_runs: Vec::new(),
+            row_runs: Vec::new(),
         }
     }
 }
@@ -214,7 +218,7 @@ fn sense_within<V: Point>(
                     i += 1;
                     continue;
                 }
-                let SenseScratch { cands, hits, pool_row, pool_axes, pool_id, pool_runs } = scratch;
+                let SenseScratch { cands, hits, pool_row, pool_axes, pool_id, pool_runs, row_runs } = scratch;
                 pool_row.clear();
                 pool_id.clear();
                 pool_axes.iter_mut().for_each(Vec::clear);
@@ -277,11 +281,17 @@ fn sense_within<V: Point>(
                     pool_runs.clear();
                     grid.block_runs(at, reach, pool_runs).map(|offsets| (grid, last, offsets))
                 }) {
-                    // Each row scans the block's runs in place (no pool to gather).
+                    // Each row scans the block's runs in place (no pool to gather); a row with
+                    // a short reach on a block that crosses no seam only the cells its reach
+                    // overlaps (about half the block's in the plane, a third in space).
                     for (j, &p) in position.iter().enumerate().take(last).skip(i) {
                         let (r, whole_r) = (reach_of(j), radius_of(j));
                         cands.clear();
-                        if r > 0.0 {
+                        if r < whole_r && offsets == BlockOffsets::Plain {
+                            row_runs.clear();
+                            grid.plain_runs_around(p, r + r * 1e-4 + index.pad, row_runs);
+                            grid.block_candidates(row_runs, offsets, bounds, p, r, j as u32, hits, cands);
+                        } else if r > 0.0 {
                             grid.block_candidates(pool_runs, offsets, bounds, p, r, j as u32, hits, cands);
                         }
                         // A short reach that finds fewer than the cap: the whole radius, from

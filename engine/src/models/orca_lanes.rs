@@ -8,7 +8,6 @@
 
 use crate::math::Vec2;
 
-use super::linear_program::{Line, linear_program3};
 use super::orca::{OrcaAgent, OrcaNeighbour};
 
 /// Agents per call of [`OrcaLanes::new_velocities`].
@@ -22,8 +21,9 @@ struct Lanes([f32; LANES]);
 /// One neighbour slot of every lane: offset x, offset y, velocity x, velocity y, radius.
 type NeighbourSlot = [Lanes; 5];
 
-/// One half-plane of every lane: point x, point y, direction x, direction y.
-type LineSlot = [Lanes; 4];
+/// One half-plane of every lane: point x, point y, direction x, direction y, and a mask of the
+/// lanes that have it (all bits set; clear where `linear_program3` leaves a projected line out).
+type LineSlot = [Lanes; 5];
 
 /// The eight agents of one call and the buffers reused from call to call (one per worker).
 #[derive(Clone, Debug, Default)]
@@ -37,9 +37,8 @@ pub struct OrcaLanes {
     slots: Vec<NeighbourSlot>,
     /// The half-planes, line `k` of every lane in `lines[k]`.
     lines: Vec<LineSlot>,
-    /// One lane's half-planes for `linear_program3`, and its scratch.
-    one: Vec<Line>,
-    projected: Vec<Line>,
+    /// `linear_program3`'s lines projected on one line of each lane.
+    projected: Vec<LineSlot>,
 }
 
 impl OrcaLanes {
@@ -97,36 +96,17 @@ impl OrcaLanes {
     pub fn new_velocities(&mut self, dt: f32, out: &mut [Vec2; LANES]) -> usize {
         assert!(Self::available(), "ORCA's lanes need AVX2");
         let most = self.count.iter().max().copied().unwrap_or(0) as usize;
-        self.lines.resize(most.max(self.lines.len()), LineSlot::default());
-        let mut failed = [0u32; LANES];
+        if self.lines.len() < most {
+            self.lines.resize(most, LineSlot::default());
+            self.projected.resize(most, LineSlot::default());
+        }
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the processor supports AVX2 (checked above).
         unsafe {
-            avx2::new_velocities(self, most, 1.0 / dt, out, &mut failed)
-        };
-        // Lanes whose half-planes left no velocity: the fallback, one agent at a time.
-        let mut fallbacks = 0;
-        for l in 0..LANES {
-            let count = self.count[l] as usize;
-            if (failed[l] as usize) < count {
-                self.one.clear();
-                self.one.extend(self.lines[..count].iter().map(|line| Line {
-                    point: Vec2::new(line[0].0[l], line[1].0[l]),
-                    direction: Vec2::new(line[2].0[l], line[3].0[l]),
-                }));
-                let max_speed = self.agent[5].0[l];
-                linear_program3(
-                    &self.one,
-                    0,
-                    failed[l] as usize,
-                    max_speed,
-                    &mut out[l],
-                    &mut self.projected,
-                );
-                fallbacks += 1;
-            }
+            avx2::new_velocities(self, most, 1.0 / dt, out)
         }
-        fallbacks
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("no lanes without AVX2")
     }
 }
 
@@ -137,7 +117,7 @@ mod avx2 {
     use std::arch::x86_64::*;
     use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
-    use super::{LANES, Lanes, OrcaLanes};
+    use super::{LANES, Lanes, LineSlot, OrcaLanes};
     use crate::math::Vec2;
     use crate::models::linear_program::EPSILON;
 
@@ -290,9 +270,44 @@ mod avx2 {
         ax * bx + ay * by
     }
 
-    /// [`OrcaLanes::new_velocities`] for `most` neighbour slots: each lane's result of
-    /// `linear_program2` into `out`, and into `failed` the line at which it failed (its count
-    /// when it did not).
+    /// A line of every lane: point x, point y, direction x, direction y, and the lanes that
+    /// have it.
+    #[inline(always)]
+    fn load_line(slot: &LineSlot) -> (F8, F8, F8, F8, M8) {
+        let [px, py, dx, dy, has] = slot.map(|c| F8::load(&c));
+        (px, py, dx, dy, M8(has.0))
+    }
+
+    /// `linear_program1`'s bounds on line `(px, py, dx, dy)`: the part `t_left..t_right` of it
+    /// inside the speed circle of `radius` and the half-planes of `before` (each in the lanes
+    /// that have it), and the lanes where nothing is left.
+    #[inline(always)]
+    fn bounds_on(line: (F8, F8, F8, F8), before: &[LineSlot], radius: F8) -> (F8, F8, M8) {
+        let (px, py, dx, dy) = line;
+        let (zero, epsilon) = (F8::splat(0.0), F8::splat(EPSILON));
+        let dot_pd = dot(px, py, dx, dy);
+        let discriminant = dot_pd * dot_pd + radius * radius - dot(px, py, px, py);
+        let root = discriminant.sqrt();
+        let mut t_left = -dot_pd - root;
+        let mut t_right = -dot_pd + root;
+        let mut blocked = discriminant.lt(zero);
+        for other in before {
+            let (qx, qy, ex, ey, has) = load_line(other);
+            let denominator = det(dx, dy, ex, ey);
+            let numerator = det(ex, ey, px - qx, py - qy);
+            let parallel = denominator.abs().le(epsilon);
+            blocked = blocked | (has & parallel & numerator.lt(zero));
+            let t = numerator / denominator;
+            let bounds = has & !parallel;
+            let bounds_right = bounds & denominator.ge(zero);
+            let bounds_left = bounds & denominator.lt(zero);
+            t_right = (bounds_right & t.lt(t_right)).select(t, t_right);
+            t_left = (bounds_left & t_left.lt(t)).select(t, t_left);
+        }
+        (t_left, t_right, blocked | t_left.gt(t_right))
+    }
+
+    /// [`OrcaLanes::new_velocities`] for `most` neighbour slots.
     ///
     /// # Safety
     /// The processor must support AVX2.
@@ -302,10 +317,10 @@ mod avx2 {
         most: usize,
         inv_dt: f32,
         out: &mut [Vec2; LANES],
-        failed: &mut [u32; LANES],
-    ) {
+    ) -> usize {
         let [vx, vy, ox, oy, radius, max_speed, inv_horizon] = lanes.agent.map(|c| F8::load(&c));
-        let (inv_dt, half) = (F8::splat(inv_dt), F8::splat(0.5));
+        let (inv_dt, half, zero) = (F8::splat(inv_dt), F8::splat(0.5), F8::splat(0.0));
+        let every = M8(_mm256_castsi256_ps(_mm256_set1_epi32(-1)));
         // SAFETY: `count` is eight `u32`, an unaligned load of 32 bytes.
         let count = unsafe { _mm256_loadu_si256(lanes.count.as_ptr().cast()) };
         // The half-planes (`orca::Relative::line`, between agents: half the change each).
@@ -319,7 +334,6 @@ mod avx2 {
             let (wx, wy) = (rvx - inv * px, rvy - inv * py);
             let w_len_sq = dot(wx, wy, wx, wy);
             let dot1 = dot(wx, wy, px, py);
-            let zero = F8::splat(0.0);
             let on_cutoff = !apart | (dot1.lt(zero) & (dot1 * dot1).gt(r_sq * w_len_sq));
             let w_len = w_len_sq.sqrt();
             let inv_len = F8::splat(1.0) / w_len;
@@ -341,6 +355,7 @@ mod avx2 {
             (vy + half * uy).store(&mut line[1]);
             dx.store(&mut line[2]);
             dy.store(&mut line[3]);
+            F8(every.0).store(&mut line[4]);
         }
         // `linear_program2` towards the preferred velocity (not a direction).
         let opt_sq = dot(ox, oy, ox, oy);
@@ -350,34 +365,14 @@ mod avx2 {
         let mut ry = long.select(oy * inv_len * max_speed, oy);
         let mut failed_at = count;
         // Lanes still looking (none has failed yet).
-        let mut alive = M8(_mm256_castsi256_ps(_mm256_set1_epi32(-1)));
-        let (zero, epsilon) = (F8::splat(0.0), F8::splat(EPSILON));
+        let mut alive = every;
         for i in 0..most {
-            let [px, py, dx, dy] = lanes.lines[i].map(|c| F8::load(&c));
+            let (px, py, dx, dy, _) = load_line(&lanes.lines[i]);
             let violated = alive & M8::above(count, i) & det(dx, dy, px - rx, py - ry).gt(zero);
             if !violated.any() {
                 continue;
             }
-            // `linear_program1` on line `i`, in the violating lanes.
-            let dot_pd = dot(px, py, dx, dy);
-            let discriminant = dot_pd * dot_pd + max_speed * max_speed - dot(px, py, px, py);
-            let root = discriminant.sqrt();
-            let mut t_left = -dot_pd - root;
-            let mut t_right = -dot_pd + root;
-            let mut blocked = discriminant.lt(zero);
-            for other in &lanes.lines[..i] {
-                let [qx, qy, ex, ey] = other.map(|c| F8::load(&c));
-                let denominator = det(dx, dy, ex, ey);
-                let numerator = det(ex, ey, px - qx, py - qy);
-                let parallel = denominator.abs().le(epsilon);
-                blocked = blocked | (parallel & numerator.lt(zero));
-                let t = numerator / denominator;
-                let bounds_right = !parallel & denominator.ge(zero);
-                let bounds_left = !parallel & denominator.lt(zero);
-                t_right = (bounds_right & t.lt(t_right)).select(t, t_right);
-                t_left = (bounds_left & t_left.lt(t)).select(t, t_left);
-            }
-            let fail = blocked | t_left.gt(t_right);
+            let (t_left, t_right, fail) = bounds_on((px, py, dx, dy), &lanes.lines[..i], max_speed);
             let t = dot(dx, dy, ox - px, oy - py);
             let t = t.lt(t_left).select(t_left, t.gt(t_right).select(t_right, t));
             let better = violated & !fail;
@@ -388,14 +383,76 @@ mod avx2 {
                 _mm256_blendv_epi8(failed_at, _mm256_set1_epi32(i as i32), _mm256_castps_si256(now_failed.0));
             alive = alive & !now_failed;
         }
+        // The lanes that failed: `linear_program3` from the line that failed, with no obstacle
+        // lines (lanes hold agents with none near).
+        let fallback = !alive;
+        let mut fallbacks = 0;
+        if fallback.any() {
+            let mut from = [0u32; LANES];
+            // SAFETY: eight `u32`, an unaligned store of 32 bytes.
+            unsafe { _mm256_storeu_si256(from.as_mut_ptr().cast(), failed_at) };
+            let (counts, first) = (lanes.count, from.iter().min().copied().unwrap_or(0) as usize);
+            fallbacks = (0..LANES).filter(|&l| from[l] < counts[l]).count();
+            let mut distance = zero;
+            let (lines, projected) = (&lanes.lines, &mut lanes.projected);
+            for i in first..most {
+                let (px, py, dx, dy, _) = load_line(&lines[i]);
+                // Lanes past the line they failed at, whose velocity violates line `i` more
+                // than any before it.
+                let started = !M8::above(failed_at, i);
+                let go =
+                    fallback & started & M8::above(count, i) & det(dx, dy, px - rx, py - ry).gt(distance);
+                if !go.any() {
+                    continue;
+                }
+                // Every earlier line projected on line `i`; one parallel and the same way as it
+                // is left out (its lanes' mask cleared).
+                for (other, slot) in lines[..i].iter().zip(projected.iter_mut()) {
+                    let (qx, qy, ex, ey, _) = load_line(other);
+                    let d = det(dx, dy, ex, ey);
+                    let parallel = d.abs().le(F8::splat(EPSILON));
+                    let same_way = parallel & dot(dx, dy, ex, ey).gt(zero);
+                    let s = det(ex, ey, px - qx, py - qy) / d;
+                    let point_x = parallel.select(half * (px + qx), px + s * dx);
+                    let point_y = parallel.select(half * (py + qy), py + s * dy);
+                    let (fx, fy) = (ex - dx, ey - dy);
+                    let inv_len = F8::splat(1.0) / dot(fx, fy, fx, fy).sqrt();
+                    point_x.store(&mut slot[0]);
+                    point_y.store(&mut slot[1]);
+                    (fx * inv_len).store(&mut slot[2]);
+                    (fy * inv_len).store(&mut slot[3]);
+                    F8((!same_way).0).store(&mut slot[4]);
+                }
+                // `linear_program2` on them, furthest along `towards`; a lane where it fails
+                // keeps its velocity.
+                let (tx, ty) = (-dy, dx);
+                let (mut sx, mut sy) = (tx * max_speed, ty * max_speed);
+                let mut ok = go;
+                for a in 0..i {
+                    let (ax, ay, adx, ady, has) = load_line(&projected[a]);
+                    let violated = ok & has & det(adx, ady, ax - sx, ay - sy).gt(zero);
+                    if !violated.any() {
+                        continue;
+                    }
+                    let (t_left, t_right, fail) = bounds_on((ax, ay, adx, ady), &projected[..a], max_speed);
+                    let t = dot(tx, ty, adx, ady).gt(zero).select(t_right, t_left);
+                    let better = violated & !fail;
+                    sx = better.select(ax + t * adx, sx);
+                    sy = better.select(ay + t * ady, sy);
+                    ok = ok & !(violated & fail);
+                }
+                rx = ok.select(sx, rx);
+                ry = ok.select(sy, ry);
+                distance = go.select(det(dx, dy, px - rx, py - ry), distance);
+            }
+        }
         let (mut xs, mut ys) = (Lanes::default(), Lanes::default());
         rx.store(&mut xs);
         ry.store(&mut ys);
         for (l, v) in out.iter_mut().enumerate() {
             *v = Vec2::new(xs.0[l], ys.0[l]);
         }
-        // SAFETY: eight `u32`, an unaligned store of 32 bytes.
-        unsafe { _mm256_storeu_si256(failed.as_mut_ptr().cast(), failed_at) };
+        fallbacks
     }
 }
 
@@ -466,6 +523,11 @@ mod tests {
                     neighbours[1] = OrcaNeighbour { velocity: rng.vec(2.0), ..neighbours[0] };
                     neighbours[2] = neighbours[0];
                     neighbours[count - 1].offset = -neighbours[0].offset;
+                    if count > 4 {
+                        // Nearly the same body: a leg parallel within `EPSILON`, but not quite.
+                        let offset = neighbours[0].offset * (1.0 + 1e-6);
+                        neighbours[3] = OrcaNeighbour { offset, velocity: rng.vec(2.0), ..neighbours[0] };
+                    }
                 }
                 lanes.set(l, &me, 1.0 / orca.time_horizon, neighbours.iter().copied());
                 agent_of.push((me, neighbours));
