@@ -1,10 +1,12 @@
-//! ORCA for eight agents at once: their neighbour half-planes and `linear_program2`, one agent
-//! per AVX2 lane, operation for operation as `orca.rs` and `linear_program.rs` compute them for
-//! one agent. A lane adds, multiplies, divides and takes square roots with the same IEEE
-//! rounding as the one-agent code (and nothing is fused), so every lane's velocity is the same
-//! bits as [`super::orca::new_velocity`] gives that agent; the unit tests check it on random
-//! crowds. Agents near obstacles, and processors without AVX2, take the one-agent path; a lane
-//! whose half-planes leave no velocity finishes in the one-agent `linear_program3`.
+//! ORCA for eight agents at once: their neighbour half-planes and both linear programs (the
+//! fallback `linear_program3` included), one agent per AVX2 lane, operation for operation as
+//! `orca.rs` and `linear_program.rs` compute them for one agent. A lane adds, multiplies,
+//! divides and takes square roots with the same IEEE rounding as the one-agent code (and
+//! nothing is fused), so every lane's velocity is the same bits as
+//! [`super::orca::new_velocity`] gives that agent; the unit test checks it on random crowds.
+//! Agents near obstacles, and processors without AVX2, take the one-agent path. With
+//! `index/scan.rs` and `index/rank.rs`, the engine's `unsafe` code: the AVX2 intrinsics, on
+//! aligned lane arrays.
 
 use crate::math::Vec2;
 
@@ -53,6 +55,11 @@ impl OrcaLanes {
         {
             false
         }
+    }
+
+    /// Empties every lane (no neighbours), before the lanes of a new block are set.
+    pub fn clear(&mut self) {
+        self.count = [0; LANES];
     }
 
     /// Lane `l`'s agent: `me`, its group's `1 / time_horizon` and its neighbours (nearest first,

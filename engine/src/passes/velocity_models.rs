@@ -127,6 +127,7 @@ impl ModelInputs<'_> {
     /// lanes, every other agent alone.
     fn block(&self, base: usize, s: &mut ModelScratch, out: &mut [Vec2; LANES]) {
         let mut in_lanes = [false; LANES];
+        s.lanes.clear();
         for (l, taken) in in_lanes.iter_mut().enumerate() {
             let i = base + l;
             let Model::Orca(orca) = self.ctx.groups[self.group[i] as usize].model else {
