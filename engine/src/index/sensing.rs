@@ -192,6 +192,9 @@ fn sense_within<V: Point>(
             _ => r,
         }
     };
+    // A reach grown by the slack every index search around a point allows (rounding, and the
+    // index's own pad), so that no point within the reach is missed.
+    let padded = |r: f32| r + r * 1e-4 + index.pad;
     // The rows' whole-radius query, for a row without a tree or whose short reach fell short.
     let whole = |i: usize, r: f32, cands: &mut Vec<Candidate<V>>| {
         let (p, r_sq) = (position[i], r * r);
@@ -256,7 +259,7 @@ fn sense_within<V: Point>(
                     pool_id.extend(pool_row.iter().map(|&row| id[row as usize]));
                     // Away from a wrapped world's seams, every pooled point lies well within
                     // half the world of every row, where `Bounds::offset` is exactly `q - p`.
-                    let r_pad = reach + reach * 1e-4 + index.pad;
+                    let r_pad = padded(reach);
                     let plain = bounds.kind == BoundsKind::Open
                         || (centre - bounds.min).min_element() >= r_pad
                             && (bounds.max - centre).min_element() >= r_pad;
@@ -277,7 +280,7 @@ fn sense_within<V: Point>(
                         r_max = r_max.max(radius_of(last));
                         last += 1;
                     }
-                    let reach = r_max + r_max * 1e-4 + index.pad;
+                    let reach = padded(r_max);
                     pool_runs.clear();
                     grid.block_runs(at, reach, pool_runs).map(|offsets| (grid, last, offsets))
                 }) {
@@ -289,7 +292,7 @@ fn sense_within<V: Point>(
                         cands.clear();
                         if r < whole_r && offsets == BlockOffsets::Plain {
                             row_runs.clear();
-                            grid.plain_runs_around(p, r + r * 1e-4 + index.pad, row_runs);
+                            grid.plain_runs_around(p, padded(r), row_runs);
                             grid.block_candidates(row_runs, offsets, bounds, p, r, j as u32, hits, cands);
                         } else if r > 0.0 {
                             grid.block_candidates(pool_runs, offsets, bounds, p, r, j as u32, hits, cands);
