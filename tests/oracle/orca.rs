@@ -6,8 +6,9 @@
 
 use throng_engine::index::ObstacleIndex;
 use throng_engine::math::Vec2;
-use throng_engine::models::orca::{OrcaAgent, OrcaNeighbour, OrcaScratch, new_velocity};
+use throng_engine::models::orca::{OrcaAgent, OrcaScratch, new_velocity};
 use throng_engine::models::orca_obstacles::OrcaObstacles;
+use throng_engine::models::surroundings::Body;
 use throng_engine::world::{Bounds, BoundsKind, Obstacle, Orca};
 
 /// A CSV of numbers from `tests/data/rvo2/`, header dropped.
@@ -63,11 +64,8 @@ fn one_step(file: &str, obstacles: &[Obstacle], tolerance: f32) -> (f32, usize, 
         geometry.near(&index, obstacles, p, orca.time_horizon_obst * max_speed + radius, &mut s.near);
         beside += usize::from(!s.near.is_empty());
         let me = OrcaAgent { velocity: velocity[i], preferred: Vec2::new(r[5], r[6]), radius, max_speed };
-        let others = near.iter().map(|&(_, j)| OrcaNeighbour {
-            offset: position[j] - p,
-            velocity: velocity[j],
-            radius,
-        });
+        let others =
+            near.iter().map(|&(_, j)| Body { offset: position[j] - p, velocity: velocity[j], radius });
         let v = new_velocity(&orca, dt, &me, &geometry, others, &mut s);
         let gap = (v - Vec2::new(r[9], r[10])).abs().max_element();
         worst = worst.max(gap);

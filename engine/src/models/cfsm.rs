@@ -7,7 +7,7 @@
 use crate::math::{Vec2, norm};
 use crate::world::Cfsm;
 
-use super::social_force::{Body, WallNear};
+use super::surroundings::{Body, WallNear};
 
 /// The agent's new velocity: direction
 /// `e = norm(e0 − Σ_j a e^{(l_ij − d_ij)/D} u_ij − Σ_W a_w e^{(r − d_iW)/D_w} u_iW)` (`u` the unit

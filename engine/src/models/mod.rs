@@ -9,3 +9,4 @@ pub mod orca;
 pub mod orca_lanes;
 pub mod orca_obstacles;
 pub mod social_force;
+pub mod surroundings;

@@ -10,6 +10,7 @@ use crate::world::Orca;
 
 use super::linear_program::{Line, det, div, linear_program2, linear_program3, normalize};
 use super::orca_obstacles::{Near, NearObstacle, OrcaObstacles};
+use super::surroundings::Body;
 
 /// One agent as ORCA reads it.
 #[derive(Clone, Copy, Debug)]
@@ -22,17 +23,6 @@ pub struct OrcaAgent {
     pub radius: f32,
     /// Its speed limit: the speed circle's radius.
     pub max_speed: f32,
-}
-
-/// A neighbour as ORCA reads it.
-#[derive(Clone, Copy, Debug)]
-pub struct OrcaNeighbour {
-    /// Its position relative to the agent (the minimum image on a wrapped world).
-    pub offset: Vec2,
-    /// Its velocity.
-    pub velocity: Vec2,
-    /// Its body radius.
-    pub radius: f32,
 }
 
 /// Buffers one worker reuses from agent to agent.
@@ -54,7 +44,7 @@ pub fn new_velocity(
     dt: f32,
     me: &OrcaAgent,
     geometry: &OrcaObstacles,
-    neighbours: impl Iterator<Item = OrcaNeighbour>,
+    neighbours: impl Iterator<Item = Body>,
     s: &mut OrcaScratch,
 ) -> Vec2 {
     s.lines.clear();

@@ -10,7 +10,8 @@
 
 use crate::math::Vec2;
 
-use super::orca::{OrcaAgent, OrcaNeighbour};
+use super::orca::OrcaAgent;
+use super::surroundings::Body;
 
 /// Agents per call of [`OrcaLanes::new_velocities`].
 pub const LANES: usize = 8;
@@ -69,7 +70,7 @@ impl OrcaLanes {
         l: usize,
         me: &OrcaAgent,
         inv_horizon: f32,
-        neighbours: impl Iterator<Item = OrcaNeighbour>,
+        neighbours: impl Iterator<Item = Body>,
     ) {
         let values = [
             me.velocity.x,
@@ -517,8 +518,8 @@ mod tests {
                     max_speed: rng.next(0.5, 2.5),
                 };
                 let count = (rng.next(0.0, 13.0) as usize).min(12);
-                let mut neighbours: Vec<OrcaNeighbour> = (0..count)
-                    .map(|_| OrcaNeighbour {
+                let mut neighbours: Vec<Body> = (0..count)
+                    .map(|_| Body {
                         offset: rng.vec(spread),
                         velocity: rng.vec(2.0),
                         radius: rng.next(0.2, 1.5),
@@ -527,13 +528,13 @@ mod tests {
                 if trial % 5 == 0 && count > 2 {
                     // The same body moving otherwise (a parallel leg, shifted), the same body
                     // (a coincident line) and its mirror image.
-                    neighbours[1] = OrcaNeighbour { velocity: rng.vec(2.0), ..neighbours[0] };
+                    neighbours[1] = Body { velocity: rng.vec(2.0), ..neighbours[0] };
                     neighbours[2] = neighbours[0];
                     neighbours[count - 1].offset = -neighbours[0].offset;
                     if count > 4 {
                         // Nearly the same body: a leg parallel within `EPSILON`, but not quite.
                         let offset = neighbours[0].offset * (1.0 + 1e-6);
-                        neighbours[3] = OrcaNeighbour { offset, velocity: rng.vec(2.0), ..neighbours[0] };
+                        neighbours[3] = Body { offset, velocity: rng.vec(2.0), ..neighbours[0] };
                     }
                 }
                 lanes.set(l, &me, 1.0 / orca.time_horizon, neighbours.iter().copied());

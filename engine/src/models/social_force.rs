@@ -6,28 +6,7 @@
 use crate::math::{Vec2, norm};
 use crate::world::SocialForce;
 
-/// A neighbour as the model reads it: its offset from the agent (minimum image), velocity and
-/// radius.
-#[derive(Clone, Copy, Debug)]
-pub struct Body {
-    /// Position relative to the agent.
-    pub offset: Vec2,
-    /// Velocity.
-    pub velocity: Vec2,
-    /// Body radius.
-    pub radius: f32,
-}
-
-/// A wall near the agent: the outward unit normal of its surface at the point nearest the
-/// agent (pointing at the agent) and the signed distance from the agent's centre to that
-/// surface (negative inside).
-#[derive(Clone, Copy, Debug)]
-pub struct WallNear {
-    /// Outward normal at the nearest surface point.
-    pub normal: Vec2,
-    /// Distance from the agent's centre to the surface.
-    pub distance: f32,
-}
+use super::surroundings::{Body, WallNear};
 
 /// The agent's acceleration:
 /// `(v_pref − v)/τ + Σ_j w_j [A e^{(r_ij − d_ij)/B} + k g(r_ij − d_ij)] n_ij + κ g(r_ij − d_ij) Δv_ji·t_ij t_ij

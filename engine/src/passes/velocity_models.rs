@@ -10,10 +10,10 @@ use rayon::prelude::*;
 
 use crate::index::{Neighbours, ObstacleIndex};
 use crate::math::{Vec2, trunc};
-use crate::models::orca::{OrcaAgent, OrcaNeighbour, OrcaScratch, new_velocity};
+use crate::models::orca::{OrcaAgent, OrcaScratch, new_velocity};
 use crate::models::orca_lanes::{LANES, OrcaLanes};
 use crate::models::orca_obstacles::OrcaObstacles;
-use crate::models::social_force::{Body, WallNear};
+use crate::models::surroundings::{Body, WallNear};
 use crate::models::{cfsm, social_force};
 use crate::world::{Group, Model, Obstacle, Orca};
 
@@ -142,7 +142,7 @@ impl ModelInputs<'_> {
                 out[l] = self.orca_alone(&orca, i, &me, s);
                 continue;
             }
-            s.lanes.set(l, &me, 1.0 / orca.time_horizon, self.orca_neighbours(&orca, i));
+            s.lanes.set(l, &me, 1.0 / orca.time_horizon, self.bodies(Model::Orca(orca), i));
             *taken = true;
         }
         if !in_lanes.contains(&true) {
@@ -191,18 +191,16 @@ impl ModelInputs<'_> {
         })
     }
 
-    /// [`bodies`](Self::bodies) as ORCA reads them.
-    fn orca_neighbours(&self, orca: &Orca, i: usize) -> impl Iterator<Item = OrcaNeighbour> + '_ {
-        self.bodies(Model::Orca(*orca), i).map(|b| OrcaNeighbour {
-            offset: b.offset,
-            velocity: b.velocity,
-            radius: b.radius,
-        })
-    }
-
     /// ORCA's velocity for agent `i` alone, with `s.orca.near` already filled.
     fn orca_alone(&self, orca: &Orca, i: usize, me: &OrcaAgent, s: &mut ModelScratch) -> Vec2 {
-        new_velocity(orca, self.ctx.dt, me, &self.geometry.orca, self.orca_neighbours(orca, i), &mut s.orca)
+        new_velocity(
+            orca,
+            self.ctx.dt,
+            me,
+            &self.geometry.orca,
+            self.bodies(Model::Orca(*orca), i),
+            &mut s.orca,
+        )
     }
 
     /// Agent `i`'s new velocity into `out`, alone; `out` is left as it is for an agent without
