@@ -73,14 +73,78 @@ mod avx2 {
     /// Chunks of eight in a list of `RANK_MAX`.
     const CHUNKS: usize = RANK_MAX / 8;
 
-    /// [`RankColumns::order`]: every candidate `k` into `order[its rank]`. Ids compare as
-    /// unsigned by flipping their top bit and comparing signed; squared distances are below 2³¹
-    /// as bits, so they compare signed as they are.
+    /// [`RankColumns::order`]: every candidate `k` into `order[its rank]`.
+    ///
+    /// First by squared distance alone, which is the whole order when no two distances are
+    /// equal: each chunk of eight candidates `k` counts, lane by lane, the candidates `j` whose
+    /// distance is smaller (one compare and one subtract per `j` and chunk, no mask to move out
+    /// and count). Equal distances give equal counts, so the ranks are a permutation exactly
+    /// when there is no tie; otherwise [`order_by_key`] ranks by (distance², id).
     ///
     /// # Safety
     /// The processor must support AVX2 and POPCNT.
     #[target_feature(enable = "avx2,popcnt")]
     pub(super) unsafe fn order(c: &RankColumns, order: &mut [u8; RANK_MAX]) {
+        // SAFETY (each arm): the processor has AVX2, as the caller promised.
+        let distinct = match c.len.div_ceil(8) {
+            0 => true,
+            1 => unsafe { order_by_distance::<1>(c, order) },
+            2 => unsafe { order_by_distance::<2>(c, order) },
+            3 => unsafe { order_by_distance::<3>(c, order) },
+            _ => unsafe { order_by_distance::<CHUNKS>(c, order) },
+        };
+        if !distinct {
+            // SAFETY: the processor has AVX2 and POPCNT, as the caller promised.
+            unsafe { order_by_key(c, order) };
+        }
+    }
+
+    /// Writes `order[rank] = k` with each candidate's rank by squared distance alone (the
+    /// number of candidates strictly nearer), over `N` chunks of eight; returns whether those
+    /// ranks are a permutation of `0..len` (no two distances equal). When they are not, some
+    /// slots of `order` hold stale values and the caller ranks again.
+    ///
+    /// # Safety
+    /// The processor must support AVX2; `N` chunks must hold the list (`8 · N ≥ len`, `N ≤
+    /// CHUNKS`).
+    #[target_feature(enable = "avx2")]
+    unsafe fn order_by_distance<const N: usize>(c: &RankColumns, order: &mut [u8; RANK_MAX]) -> bool {
+        debug_assert!(8 * N >= c.len && N <= CHUNKS);
+        let mut d = [_mm256_setzero_si256(); N];
+        let mut before = [_mm256_setzero_si256(); N];
+        for (k, d) in d.iter_mut().enumerate() {
+            // SAFETY: `8 · k + 8 <= 8 · N <= RANK_MAX`, within the array; an unaligned load.
+            *d = unsafe { _mm256_loadu_si256(c.d_sq.as_ptr().add(8 * k).cast()) };
+        }
+        // Squared distances are below 2³¹ as bits: they compare signed as they are.
+        for &d_j in &c.d_sq[..c.len] {
+            let d_j = _mm256_set1_epi32(d_j as i32);
+            for (before, &d) in before.iter_mut().zip(&d) {
+                // A true lane is -1: subtracting it counts one more candidate before.
+                *before = _mm256_sub_epi32(*before, _mm256_cmpgt_epi32(d, d_j));
+            }
+        }
+        let mut ranks = [0u32; RANK_MAX];
+        for (k, before) in before.iter().enumerate() {
+            // SAFETY: `8 · k + 8 <= RANK_MAX`, within `ranks`; an unaligned store.
+            unsafe { _mm256_storeu_si256(ranks.as_mut_ptr().add(8 * k).cast(), *before) };
+        }
+        let mut seen = 0u64;
+        for (k, &rank) in ranks[..c.len].iter().enumerate() {
+            // A rank is below `c.len` ≤ RANK_MAX (it counts other candidates).
+            order[rank as usize % RANK_MAX] = k as u8;
+            seen |= 1 << (rank % RANK_MAX as u32);
+        }
+        seen == (1u64 << c.len) - 1
+    }
+
+    /// [`RankColumns::order`] by the whole (distance², id) key, for lists with equal
+    /// distances. Ids compare as unsigned by flipping their top bit and comparing signed.
+    ///
+    /// # Safety
+    /// The processor must support AVX2 and POPCNT.
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn order_by_key(c: &RankColumns, order: &mut [u8; RANK_MAX]) {
         let chunks = c.len.div_ceil(8);
         let flip = _mm256_set1_epi32(i32::MIN);
         let mut d = [_mm256_setzero_si256(); CHUNKS];
@@ -161,6 +225,24 @@ mod tests {
                 assert_eq!(r, before, "rank of {k} at length {len}");
             }
             assert_eq!(ranks_of(&c, false), scalar, "the fast path at length {len}");
+        }
+        // Distinct distances at every length (ranked by distance alone on the fast path),
+        // shuffled; then the same lists with the two nearest tied (ranked by the whole key).
+        for len in 0..=RANK_MAX {
+            for tie in [false, true] {
+                let pairs: Vec<(u32, u32)> = (0..len)
+                    .map(|k| {
+                        let d = ((k * 7 + 3) % len.max(1)) as f32 * 0.5 + 0.25;
+                        let d = if tie && d == 0.75 { 0.25 } else { d };
+                        (d.to_bits(), (31 * k as u32) ^ 0x8000_0005)
+                    })
+                    .collect();
+                let c = RankColumns::new(pairs.iter().copied());
+                let expected: Vec<usize> =
+                    pairs.iter().map(|&mine| pairs.iter().filter(|&&o| o < mine).count()).collect();
+                assert_eq!(ranks_of(&c, true), expected, "scalar, length {len}, tie {tie}");
+                assert_eq!(ranks_of(&c, false), expected, "fast path, length {len}, tie {tie}");
+            }
         }
     }
 }
