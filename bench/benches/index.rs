@@ -34,7 +34,7 @@ fn search(c: &mut Criterion) {
                             &a.position,
                             &a.id,
                             &a.group,
-                            &[],
+                            index::FirstReach::default(),
                             &mut out,
                         );
                     })

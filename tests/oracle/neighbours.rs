@@ -98,11 +98,12 @@ impl Case {
 type List = Vec<(u32, u32)>;
 
 fn neighbour_lists(kind: IndexKind, case: &Case) -> Vec<List> {
-    neighbour_lists_reaching(kind, case, &[])
+    neighbour_lists_reaching(kind, case, index::FirstReach::default())
 }
 
-/// [`neighbour_lists`] with a short first reach per group (see `index::short_reach`).
-fn neighbour_lists_reaching(kind: IndexKind, case: &Case, short_reach: &[f32]) -> Vec<List> {
+/// [`neighbour_lists`] with short first reaches per group and per row (see `index::short_reach`
+/// and `index::row_reach`).
+fn neighbour_lists_reaching(kind: IndexKind, case: &Case, reach: index::FirstReach<'_>) -> Vec<List> {
     let mut index = SpatialIndex::new(kind);
     // The grid's cells are as wide as the largest sensing radius, as in the pipeline without a skin.
     let cell = case.groups.iter().map(|g| g.sensing_radius).fold(0.0f32, f32::max).max(1e-3);
@@ -116,7 +117,7 @@ fn neighbour_lists_reaching(kind: IndexKind, case: &Case, short_reach: &[f32]) -
         &case.positions,
         &case.ids,
         &case.group,
-        short_reach,
+        reach,
         &mut out,
     );
     (0..case.positions.len())
@@ -611,21 +612,42 @@ fn a_short_first_reach_gives_the_same_lists_as_the_whole_radius() {
             &ordered.positions,
             &ordered.ids,
             &ordered.group,
-            &[],
+            index::FirstReach::default(),
             &mut lists,
         );
         index::short_reach(&ordered.groups, &ordered.group, &lists, &mut picked);
         assert!(picked[0] > 0.0 && picked[0] < 6.0, "seed {seed}: a short reach is picked: {picked:?}");
-        for reach in [picked.clone(), vec![0.5, 0.5], vec![picked[0] * 0.8, picked[1] * 0.8]] {
+        let mut own = Vec::new();
+        index::row_reach(&ordered.groups, &ordered.group, &lists, &mut own);
+        let full = own.iter().filter(|&&r| r > 0.0).count();
+        assert!(full > 500, "seed {seed}: most rows have a reach of their own: {full}");
+        // Each row's last neighbour is within its own reach (1.1 × its distance).
+        for (i, &r) in own.iter().enumerate() {
+            let (rows, dist_sq) = lists.of(i);
+            if r > 0.0 {
+                assert!(dist_sq[rows.len() - 1] < r * r && r < 6.0 * 1.1, "seed {seed}, row {i}");
+            }
+        }
+        // Rows' own reaches, then far too short for every other row, then short of the last
+        // neighbour for every row (each falls back to the whole radius), and only the first
+        // half of the rows with one.
+        let tiny: Vec<f32> = (0..own.len()).map(|i| if i % 2 == 0 { 0.5 } else { own[i] }).collect();
+        let short: Vec<f32> = own.iter().map(|r| r * 0.85).collect();
+        let rows = [&[][..], &own[..], &tiny[..], &short[..], &own[..own.len() / 2]];
+        let groups = [picked.clone(), vec![0.5, 0.5], vec![picked[0] * 0.8, picked[1] * 0.8]];
+        for (group, row) in groups.iter().flat_map(|g| rows.iter().map(move |r| (g, *r))) {
+            let reach = index::FirstReach { group, row };
             // The grid's blocks of cells use the short reach the same way as the k-d clusters.
             for kind in [IndexKind::Kd, IndexKind::Grid] {
-                let got = neighbour_lists_reaching(kind, &ordered, &reach);
+                let got = neighbour_lists_reaching(kind, &ordered, reach);
                 for (k, list) in got.into_iter().enumerate() {
                     let list: List =
                         list.into_iter().map(|(row, d)| (order[row as usize] as u32, d)).collect();
                     assert_eq!(
-                        list, brute[order[k]],
-                        "{kind}, seed {seed}, reach {reach:?}, row {}",
+                        list,
+                        brute[order[k]],
+                        "{kind}, seed {seed}, reach {group:?}, {} own, row {}",
+                        row.len(),
                         order[k]
                     );
                 }

@@ -93,7 +93,7 @@ fn sensed(kind: IndexKind, case: &Case) -> Vec<List> {
         &case.positions,
         &case.ids,
         &case.group,
-        &[],
+        index::FirstReach::default(),
         &mut out,
     );
     lists_of(&out, case.positions.len())

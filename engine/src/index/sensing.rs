@@ -1,6 +1,8 @@
 //! Sensing: each agent's neighbours within its sensing radius, sorted by (distance², id) and
 //! capped, from the index (clustered queries) or from reused candidates.
 
+use rayon::prelude::*;
+
 use super::candidate::{Candidate, sort_key, write_sorted};
 use super::grid::BlockOffsets;
 use super::kd::query_tree;
@@ -78,12 +80,11 @@ fn cluster_extent(dimensions: usize) -> f32 {
 /// sort and the cap make the lists the same bits as one query per row (the oracle tests check
 /// this against brute force). A row with no close successor forms a cluster of one.
 ///
-/// `short_reach[g]`, when above 0 and below group `g`'s sensing radius, is a shorter first
-/// reach for the k-d clusters of that group (see [`short_reach`]): a row that finds at least
-/// `max_neighbours` candidates within it keeps the nearest of those, which are the nearest
-/// within the whole radius too (every other agent is further than the short reach); a row that
-/// finds fewer queries the whole radius alone. The lists are the same bits either way; the
-/// short reach only saves testing candidates that the cap would drop.
+/// `reach` gives rows a shorter first reach than their sensing radius (see [`FirstReach`]): a
+/// row that finds at least `max_neighbours` candidates within it keeps the nearest of those,
+/// which are the nearest within the whole radius too (every other agent is further than the
+/// short reach); a row that finds fewer searches the whole radius. The lists are the same bits
+/// either way; the short reach only saves testing candidates that the cap would drop.
 #[allow(clippy::too_many_arguments)] // a pass lists every column it touches
 pub fn sense_neighbours<V: Point>(
     index: &SpatialIndex<V>,
@@ -92,11 +93,56 @@ pub fn sense_neighbours<V: Point>(
     position: &[V],
     id: &[u32],
     group: &[u16],
-    short_reach: &[f32],
+    reach: FirstReach<'_>,
     out: &mut Neighbours<V>,
 ) {
-    sense_within(index, bounds, groups, position, id, group, 0.0, short_reach, Sink::Lists(out));
+    sense_within(index, bounds, groups, position, id, group, 0.0, reach, Sink::Lists(out));
 }
+
+/// Shorter first reaches for [`sense_neighbours`]; a reach of 0, or one missing or not below
+/// the sensing radius, is the whole radius. Speed only: the lists do not depend on them.
+#[derive(Clone, Copy, Default)]
+pub struct FirstReach<'a> {
+    /// Per group (see [`short_reach`]).
+    pub group: &'a [f32],
+    /// Per row, ahead of its group's (see [`row_reach`]); empty: none.
+    pub row: &'a [f32],
+}
+
+impl FirstReach<'_> {
+    /// Row `i`'s first reach, in group `g`, below the whole radius `r`; else `r`.
+    #[inline]
+    fn of(&self, i: usize, g: usize, r: f32) -> f32 {
+        let own = self.row.get(i).copied().filter(|&s| s > 0.0);
+        match own.or_else(|| self.group.get(g).copied()) {
+            Some(s) if s > 0.0 && s < r => s,
+            _ => r,
+        }
+    }
+}
+
+/// For each row whose list is full, a first reach for the next tick that holds its
+/// `max_neighbours` nearest unless they spread out by more than a tenth: 1.1 × the distance of
+/// its last neighbour; 0 (the group's reach) for other rows. A row's own reach fits it better
+/// than its group's average where the density varies, and misses less often.
+pub fn row_reach<V: Vector>(groups: &[Group], group: &[u16], lists: &Neighbours<V>, out: &mut Vec<f32>) {
+    (0..group.len())
+        .into_par_iter()
+        .with_min_len(SENSE_CHUNK)
+        .map(|i| {
+            let cap = groups[group[i] as usize].max_neighbours as usize;
+            if cap > 0 && lists.count[i] as usize == cap {
+                ROW_REACH_FACTOR * lists.dist_sq[i * lists.stride + cap - 1].sqrt()
+            } else {
+                0.0
+            }
+        })
+        .collect_into_vec(out);
+}
+
+/// [`row_reach`]'s margin over the last neighbour's distance: 1.1 measured best on RVO2's scene
+/// (docs/benchmarks.md).
+const ROW_REACH_FACTOR: f32 = 1.1;
 
 /// For each group, a reach that holds its agents' `max_neighbours` nearest in most cases, from
 /// the lists just sensed: 1.25 × the root mean square distance of the last (`max_neighbours`-th)
@@ -152,7 +198,8 @@ pub fn sense_candidates<V: Point>(
     out: &mut CandidateLists,
     lists: &mut Neighbours<V>,
 ) {
-    sense_within(index, bounds, groups, position, id, group, skin, &[], Sink::Candidates(out, lists));
+    let reach = FirstReach::default();
+    sense_within(index, bounds, groups, position, id, group, skin, reach, Sink::Candidates(out, lists));
 }
 
 /// The clustered sensing of [`sense_neighbours`], with each radius grown by `skin`, into `sink`.
@@ -165,7 +212,7 @@ fn sense_within<V: Point>(
     id: &[u32],
     group: &[u16],
     skin: f32,
-    short_reach: &[f32],
+    first_reach: FirstReach<'_>,
     sink: Sink<'_, V>,
 ) {
     // Candidates can repeat only when a query (with its padding) reaches across half a
@@ -184,14 +231,8 @@ fn sense_within<V: Point>(
         let g = &groups[group[i] as usize];
         if g.max_neighbours == 0 { 0.0 } else { g.sensing_radius.max(0.0) + skin }
     };
-    // How far a cluster searches for row `i`: the group's short reach where it has one.
-    let reach_of = |i: usize| {
-        let r = radius_of(i);
-        match short_reach.get(group[i] as usize) {
-            Some(&s) if s > 0.0 && s < r => s,
-            _ => r,
-        }
-    };
+    // How far a cluster searches for row `i`: its own or its group's short reach, if any.
+    let reach_of = |i: usize| first_reach.of(i, group[i] as usize, radius_of(i));
     // A reach grown by the slack every index search around a point allows (rounding, and the
     // index's own pad), so that no point within the reach is missed.
     let padded = |r: f32| r + r * 1e-4 + index.pad;

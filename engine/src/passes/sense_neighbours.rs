@@ -57,8 +57,14 @@ pub fn sense_neighbours<V: Point>(
             neighbours,
         );
     } else {
-        index::sense_neighbours(index, bounds, groups, position, id, group, &cache.short_reach, neighbours);
-        // How far the next tick's clusters need to reach (speed only: the lists are exact).
+        // Each row's own reach holds while the rows are those it was found for.
+        let row_reach: &[f32] = if cache.row_reach_id == id { &cache.row_reach } else { &[] };
+        let reach = index::FirstReach { group: &cache.short_reach, row: row_reach };
+        index::sense_neighbours(index, bounds, groups, position, id, group, reach, neighbours);
+        // How far the next tick's searches need to reach (speed only: the lists are exact).
         index::short_reach(groups, group, neighbours, &mut cache.short_reach);
+        index::row_reach(groups, group, neighbours, &mut cache.row_reach);
+        cache.row_reach_id.clear();
+        cache.row_reach_id.extend_from_slice(id);
     }
 }
