@@ -63,8 +63,13 @@ pub fn sense_neighbours<V: Point>(
         index::sense_neighbours(index, bounds, groups, position, id, group, reach, neighbours);
         // How far the next tick's searches need to reach (speed only: the lists are exact).
         index::short_reach(groups, group, neighbours, &mut cache.short_reach);
-        index::row_reach(groups, group, neighbours, &mut cache.row_reach);
+        // Rows' own reaches where some group's lists are mostly full (none: no pass over rows).
         cache.row_reach_id.clear();
-        cache.row_reach_id.extend_from_slice(id);
+        if cache.short_reach.iter().any(|&s| s > 0.0) {
+            index::row_reach(groups, group, neighbours, &mut cache.row_reach);
+            cache.row_reach_id.extend_from_slice(id);
+        } else {
+            cache.row_reach.clear();
+        }
     }
 }
