@@ -2,6 +2,7 @@
 //! and keeping the first `cap`: the one order every backend and every path of sensing shares.
 
 use super::rank::{RANK_MAX, RankColumns};
+use crate::math::Vector;
 
 /// One candidate neighbour while a list is being sorted.
 #[derive(Clone, Copy, Default)]
@@ -10,6 +11,44 @@ pub(super) struct Candidate<V> {
     pub(super) key: u64,
     pub(super) row: u32,
     pub(super) offset: V,
+}
+
+/// One neighbour list already in order and capped at [`RANK_MAX`] (rows, squared distances,
+/// offsets), as a path of sensing that orders its hits itself hands it over.
+pub(super) struct SortedList<V> {
+    rows: [u32; RANK_MAX],
+    dist_sq: [f32; RANK_MAX],
+    offset: [V; RANK_MAX],
+    len: usize,
+}
+
+impl<V: Vector> Default for SortedList<V> {
+    fn default() -> Self {
+        SortedList { rows: [0; RANK_MAX], dist_sq: [0.0; RANK_MAX], offset: [V::ZERO; RANK_MAX], len: 0 }
+    }
+}
+
+impl<V: Vector> SortedList<V> {
+    /// Fills the list from `slot = 0..len`, each slot's row, squared distance and offset by
+    /// `at(slot)`; `len` is at most [`RANK_MAX`].
+    #[inline]
+    pub(super) fn fill(&mut self, len: usize, mut at: impl FnMut(usize) -> (u32, f32, V)) {
+        let len = len.min(RANK_MAX);
+        for slot in 0..len {
+            (self.rows[slot], self.dist_sq[slot], self.offset[slot]) = at(slot);
+        }
+        self.len = len;
+    }
+
+    /// Writes the list into one list's slots; returns its length.
+    #[inline]
+    pub(super) fn write(&self, rows: &mut [u32], dists: &mut [f32], offsets: &mut [V]) -> usize {
+        let n = self.len;
+        rows[..n].copy_from_slice(&self.rows[..n]);
+        dists[..n].copy_from_slice(&self.dist_sq[..n]);
+        offsets[..n].copy_from_slice(&self.offset[..n]);
+        n
+    }
 }
 
 /// A key that orders candidates by (distance², id) with one integer comparison: for finite

@@ -3,8 +3,10 @@
 //! One implementation for the plane and for space: a grid in the plane is a grid in space one
 //! cell deep (its `n[2]` is 1 and every point's third cell coordinate 0).
 
+use super::candidate::SortedList;
 use super::candidate::{Candidate, sort_key};
-use super::scan::{Columns, Run, scan_runs};
+use super::rank::{RANK_MAX, RankColumns};
+use super::scan::{Columns, Run, scan_runs, scan_runs_with_dist};
 use crate::math::{Vec2, Vector};
 use crate::world::{Bounds, BoundsKind};
 
@@ -191,6 +193,43 @@ impl<V: Vector> Grid<V> {
     pub(super) fn scan(&self, runs: &[Run<V>], p: V, r_sq: f32, skip: u32, hits: &mut Vec<u32>) -> usize {
         let [xs, ys, zs] = &self.axes;
         scan_runs(&Columns { xs, ys, zs, rows: &self.rows }, runs, p, r_sq, skip, hits)
+    }
+
+    /// The nearest entries of a [`BlockOffsets::Plain`] block's `runs` to `p`, a point of the
+    /// block's cell: of those within `√r_sq` but the entry of row `skip`, the first `cap` by
+    /// (distance², id) into `list`, with their rows, squared distances and offsets `q - p`: the
+    /// same bits, in the same order, as [`Grid::block_candidates`] and `write_sorted` give.
+    /// Returns how many lie within reach (which may be more than `cap`), or `None`, with `list`
+    /// left as it was, when more than [`RANK_MAX`] do.
+    #[allow(clippy::too_many_arguments)] // a block, a point, a reach, a cap and three buffers
+    pub(super) fn block_nearest(
+        &self,
+        runs: &[Run<V>],
+        p: V,
+        r_sq: f32,
+        skip: u32,
+        cap: usize,
+        hits: &mut Vec<u32>,
+        dists: &mut Vec<f32>,
+        list: &mut SortedList<V>,
+    ) -> Option<usize> {
+        let [xs, ys, zs] = &self.axes;
+        let cols = Columns { xs, ys, zs, rows: &self.rows };
+        let n = scan_runs_with_dist(&cols, runs, p, r_sq, skip, hits, dists);
+        if n > RANK_MAX {
+            return None;
+        }
+        let (hits, dists) = (&hits[..n], &dists[..n]);
+        let ranks =
+            RankColumns::new(hits.iter().zip(dists).map(|(&e, d)| (d.to_bits(), self.ids[e as usize])));
+        let mut order = [0u8; RANK_MAX];
+        ranks.order(&mut order);
+        list.fill(n.min(cap), |slot| {
+            let k = order[slot] as usize;
+            let e = hits[k] as usize;
+            (self.rows[e], dists[k], self.point(e) - p)
+        });
+        Some(n)
     }
 
     /// Writes into `cands` (after what it holds) every entry of a block's `runs` within `r` of

@@ -13,6 +13,7 @@ mod neighbours;
 mod obstacles;
 mod point;
 mod rank;
+mod reach;
 mod scan;
 mod sensing;
 mod skin;
@@ -22,9 +23,8 @@ pub(crate) use kd::{BUCKET as PLANE_BUCKET, build_tree};
 pub use neighbours::{MAX_NEIGHBOURS, Neighbours};
 pub use obstacles::{ObstacleIndex, penetration};
 pub use point::Point;
-pub use sensing::{
-    FirstReach, neighbours_from_candidates, row_reach, sense_candidates, sense_neighbours, short_reach,
-};
+pub use reach::{FirstReach, row_reach, short_reach};
+pub use sensing::{neighbours_from_candidates, sense_candidates, sense_neighbours};
 pub use skin::{CandidateLists, SensingCache};
 pub use spatial::SpatialIndex;
 

@@ -60,35 +60,68 @@ pub(super) fn scan_runs<V: Vector>(
     skip: u32,
     hits: &mut Vec<u32>,
 ) -> usize {
+    scan_runs_of::<V, false>(cols, runs, p, r_sq, skip, hits, &mut Vec::new())
+}
+
+/// [`scan_runs`], writing beside each hit in `dists` its squared distance (the same bits the
+/// test compared, and `length_squared` of its offset gives).
+#[inline]
+pub(super) fn scan_runs_with_dist<V: Vector>(
+    cols: &Columns<'_>,
+    runs: &[Run<V>],
+    p: V,
+    r_sq: f32,
+    skip: u32,
+    hits: &mut Vec<u32>,
+    dists: &mut Vec<f32>,
+) -> usize {
+    scan_runs_of::<V, true>(cols, runs, p, r_sq, skip, hits, dists)
+}
+
+/// [`scan_runs`], and with `DIST` [`scan_runs_with_dist`].
+#[inline]
+fn scan_runs_of<V: Vector, const DIST: bool>(
+    cols: &Columns<'_>,
+    runs: &[Run<V>],
+    p: V,
+    r_sq: f32,
+    skip: u32,
+    hits: &mut Vec<u32>,
+    dists: &mut Vec<f32>,
+) -> usize {
     let coords = |v: V| [v.axis(0), v.axis(1), if V::DIMENSIONS == 3 { v.axis(2) } else { 0.0 }];
     let at = coords(p);
     let runs = runs.iter().map(|run| (run.start as usize, run.end as usize, coords(run.shift)));
     let probe = Probe { p: at, r_sq, skip };
     if V::DIMENSIONS == 2 {
-        scan_runs_in::<2>(cols, runs, probe, hits)
+        scan_runs_in::<2, DIST>(cols, runs, probe, hits, dists)
     } else {
-        scan_runs_in::<3>(cols, runs, probe, hits)
+        scan_runs_in::<3, DIST>(cols, runs, probe, hits, dists)
     }
 }
 
-/// [`scan_runs`] for points of `D` coordinates.
+/// [`scan_runs_of`] for points of `D` coordinates.
 #[inline]
-fn scan_runs_in<const D: usize>(
+fn scan_runs_in<const D: usize, const DIST: bool>(
     cols: &Columns<'_>,
     runs: impl Iterator<Item = Span> + Clone,
     probe: Probe,
     hits: &mut Vec<u32>,
+    dists: &mut Vec<f32>,
 ) -> usize {
     let total: usize = runs.clone().map(|(a, b, _)| b - a).sum();
     if hits.len() < total + LANES {
         hits.resize(total + LANES, 0);
     }
+    if DIST && dists.len() < total + LANES {
+        dists.resize(total + LANES, 0.0);
+    }
     #[cfg(target_arch = "x86_64")]
     if has_avx2_and_popcnt() {
         // SAFETY: the processor has AVX2 and POPCNT (checked just above).
-        return unsafe { avx2::scan_runs::<D>(cols, runs, probe, hits) };
+        return unsafe { avx2::scan_runs::<D, DIST>(cols, runs, probe, hits, dists) };
     }
-    scan_runs_scalar::<D>(cols, runs, probe, hits)
+    scan_runs_scalar::<D, DIST>(cols, runs, probe, hits, dists)
 }
 
 /// Whether the processor has what the AVX2 kernels (the scan's and `rank.rs`'s) ask for:
@@ -99,45 +132,54 @@ pub(super) fn has_avx2_and_popcnt() -> bool {
     std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
 }
 
-/// [`scan_runs`] one entry at a time (`hits` already sized for every entry).
+/// [`scan_runs_of`] one entry at a time (`hits`, and with `DIST` `dists`, already sized for
+/// every entry).
 #[inline]
-fn scan_runs_scalar<const D: usize>(
+fn scan_runs_scalar<const D: usize, const DIST: bool>(
     cols: &Columns<'_>,
     runs: impl Iterator<Item = Span>,
     probe: Probe,
     hits: &mut [u32],
+    dists: &mut [f32],
 ) -> usize {
     let mut n = 0;
     for span in runs {
-        n = scan_entries::<D>(cols, span, probe, hits, n);
+        n = scan_entries::<D, DIST>(cols, span, probe, hits, dists, n);
     }
     n
 }
 
 /// The entries `a..b` of a run (shifted by its `shift`) one at a time, appending to
-/// `hits[n..]`; returns the new count. Each index is written unconditionally and kept by
-/// advancing the count: no branch to mispredict on the one in four or so in range.
+/// `hits[n..]` (and with `DIST` their squared distances to `dists[n..]`); returns the new
+/// count. Each index is written unconditionally and kept by advancing the count: no branch to
+/// mispredict on the one in four or so in range.
 #[inline]
-fn scan_entries<const D: usize>(
+fn scan_entries<const D: usize, const DIST: bool>(
     cols: &Columns<'_>,
     (a, b, shift): Span,
     Probe { p, r_sq, skip }: Probe,
     hits: &mut [u32],
+    dists: &mut [f32],
     mut n: usize,
 ) -> usize {
     let (xs, ys, rows) = (&cols.xs[a..b], &cols.ys[a..b], &cols.rows[a..b]);
+    let mut keep = |n: &mut usize, e: usize, d_sq: f32, row: u32| {
+        hits[*n] = e as u32;
+        if DIST {
+            dists[*n] = d_sq;
+        }
+        *n += usize::from(d_sq <= r_sq && row != skip);
+    };
     if D == 2 {
         for (k, ((&x, &y), &row)) in xs.iter().zip(ys).zip(rows).enumerate() {
             let (dx, dy) = ((x - p[0]) - shift[0], (y - p[1]) - shift[1]);
-            hits[n] = (a + k) as u32;
-            n += usize::from(dx * dx + dy * dy <= r_sq && row != skip);
+            keep(&mut n, a + k, dx * dx + dy * dy, row);
         }
     } else {
         let zs = &cols.zs[a..b];
         for (k, (((&x, &y), &z), &row)) in xs.iter().zip(ys).zip(zs).zip(rows).enumerate() {
             let (dx, dy, dz) = ((x - p[0]) - shift[0], (y - p[1]) - shift[1], (z - p[2]) - shift[2]);
-            hits[n] = (a + k) as u32;
-            n += usize::from(dx * dx + dy * dy + dz * dz <= r_sq && row != skip);
+            keep(&mut n, a + k, dx * dx + dy * dy + dz * dz, row);
         }
     }
     n
@@ -167,7 +209,8 @@ mod avx2 {
         table
     };
 
-    /// [`super::scan_runs`] eight entries at a time; `hits` holds every entry plus `LANES`.
+    /// [`super::scan_runs_of`] eight entries at a time; `hits` (and with `DIST` `dists`) holds
+    /// every entry plus `LANES`.
     ///
     /// The count of kept lanes, which the next chunk's store waits on, is one POPCNT (without
     /// it, the count is a chain of multiplies and shifts).
@@ -175,11 +218,12 @@ mod avx2 {
     /// # Safety
     /// The processor must have AVX2 and POPCNT.
     #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn scan_runs<const D: usize>(
+    pub(super) unsafe fn scan_runs<const D: usize, const DIST: bool>(
         cols: &Columns<'_>,
         runs: impl Iterator<Item = Span>,
         probe: Probe,
         hits: &mut [u32],
+        dists: &mut [f32],
     ) -> usize {
         let Probe { p, r_sq, skip } = probe;
         let len = cols.xs.len().min(cols.ys.len()).min(cols.rows.len());
@@ -193,15 +237,16 @@ mod avx2 {
             let (sx, sy, sz) = (_mm256_set1_ps(shift[0]), _mm256_set1_ps(shift[1]), _mm256_set1_ps(shift[2]));
             let mut e = a;
             while e < b {
-                if e + LANES > len || n + LANES > hits.len() {
+                if e + LANES > len || n + LANES > hits.len() || DIST && n + LANES > dists.len() {
                     // Too near a column's end to load a whole chunk: the rest one at a time.
-                    n = scan_entries::<D>(cols, (e, b, shift), probe, hits, n);
+                    n = scan_entries::<D, DIST>(cols, (e, b, shift), probe, hits, dists, n);
                     break;
                 }
                 let left = b - e;
                 let valid: u32 = if left >= LANES { 0xff } else { (1 << left) - 1 };
                 // SAFETY: `e + LANES <= len`, so each load reads inside its column, and
-                // `n + LANES <= hits.len()`, so the store writes inside `hits`.
+                // `n + LANES <= hits.len()` (and `dists.len()` with `DIST`), so the stores
+                // write inside them.
                 unsafe {
                     let dx = _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(cols.xs.as_ptr().add(e)), px), sx);
                     let dy = _mm256_sub_ps(_mm256_sub_ps(_mm256_loadu_ps(cols.ys.as_ptr().add(e)), py), sy);
@@ -222,6 +267,10 @@ mod avx2 {
                     let order = _mm256_loadu_si256(PACK[keep as usize].as_ptr().cast());
                     let packed = _mm256_permutevar8x32_epi32(index, order);
                     _mm256_storeu_si256(hits.as_mut_ptr().add(n).cast(), packed);
+                    if DIST {
+                        let d_packed = _mm256_permutevar8x32_ps(d_sq, order);
+                        _mm256_storeu_ps(dists.as_mut_ptr().add(n), d_packed);
+                    }
                     n += keep.count_ones() as usize;
                 }
                 e += LANES;
@@ -256,7 +305,7 @@ mod tests {
         (xs[10], ys[10], zs[10]) = (3.5, 2.0, 2.0);
         xs[11] = f32::NAN;
         let cols = Columns { xs: &xs, ys: &ys, zs: &zs, rows: &rows };
-        let (mut expected, mut found) = (Vec::new(), Vec::new());
+        let (mut expected, mut found, mut plain) = (Vec::new(), Vec::new(), Vec::new());
         let mut checked = 0;
         for start in [0usize, 3, 8, 9, 270, 280, 290] {
             for len in 0..=20usize {
@@ -270,26 +319,68 @@ mod tests {
                         for skip in [0u32, 5, u32::MAX] {
                             for r_sq in [0.0f32, 1.0, 2.25, 100.0] {
                                 for d3 in [false, true] {
-                                    let scan = |hits: &mut Vec<u32>, scalar: bool| {
+                                    // Each hit with its squared distance's bits (0 without them).
+                                    let scan = |out: &mut Vec<(u32, u32)>, scalar: bool, dist: bool| {
                                         let total: usize = runs.iter().map(|&(a, b, _)| b - a).sum();
-                                        hits.clear();
-                                        hits.resize(total + LANES, 0);
+                                        let mut hits = vec![0; total + LANES];
+                                        let mut dists = vec![0.0; if dist { total + LANES } else { 0 }];
+                                        let (h, d) = (&mut hits, &mut dists);
                                         let runs = runs.into_iter();
                                         let probe = Probe { p, r_sq, skip };
-                                        let n = match (scalar, d3) {
-                                            (true, false) => scan_runs_scalar::<2>(&cols, runs, probe, hits),
-                                            (true, true) => scan_runs_scalar::<3>(&cols, runs, probe, hits),
-                                            (false, false) => scan_runs_in::<2>(&cols, runs, probe, hits),
-                                            (false, true) => scan_runs_in::<3>(&cols, runs, probe, hits),
+                                        let n = match (scalar, d3, dist) {
+                                            (true, false, _) => {
+                                                scan_runs_scalar::<2, true>(&cols, runs, probe, h, d)
+                                            }
+                                            (true, true, _) => {
+                                                scan_runs_scalar::<3, true>(&cols, runs, probe, h, d)
+                                            }
+                                            (false, false, true) => {
+                                                scan_runs_in::<2, true>(&cols, runs, probe, h, d)
+                                            }
+                                            (false, true, true) => {
+                                                scan_runs_in::<3, true>(&cols, runs, probe, h, d)
+                                            }
+                                            (false, false, false) => {
+                                                scan_runs_in::<2, false>(&cols, runs, probe, h, d)
+                                            }
+                                            (false, true, false) => {
+                                                scan_runs_in::<3, false>(&cols, runs, probe, h, d)
+                                            }
                                         };
-                                        hits.truncate(n);
+                                        let bits = |k: usize| if dist { dists[k].to_bits() } else { 0 };
+                                        out.clear();
+                                        out.extend((0..n).map(|k| (hits[k], bits(k))));
                                     };
-                                    scan(&mut expected, true);
-                                    scan(&mut found, false);
+                                    scan(&mut expected, true, true);
+                                    scan(&mut found, false, true);
+                                    scan(&mut plain, false, false);
                                     let case = format!(
                                         "start {start} len {len} shift {shift:?} p {p:?} skip {skip}"
                                     );
                                     assert_eq!(found, expected, "{case} r² {r_sq} 3D {d3}");
+                                    let hits_of =
+                                        |v: &[(u32, u32)]| v.iter().map(|x| x.0).collect::<Vec<_>>();
+                                    assert_eq!(
+                                        hits_of(&plain),
+                                        hits_of(&expected),
+                                        "{case} without distances"
+                                    );
+                                    // Written out: every entry of every run in order, its shifted
+                                    // offset squared and summed in axis order, kept within reach.
+                                    let axes = if d3 { 3 } else { 2 };
+                                    let mut by_hand = Vec::new();
+                                    for &(a, b, shift) in &runs {
+                                        for e in a..b {
+                                            let at = [xs[e], ys[e], zs[e]];
+                                            let d: Vec<f32> =
+                                                (0..axes).map(|k| (at[k] - p[k]) - shift[k]).collect();
+                                            let d_sq = d.iter().skip(1).fold(d[0] * d[0], |s, &x| s + x * x);
+                                            if d_sq <= r_sq && rows[e] != skip {
+                                                by_hand.push((e as u32, d_sq.to_bits()));
+                                            }
+                                        }
+                                    }
+                                    assert_eq!(expected, by_hand, "{case} r² {r_sq} 3D {d3}, by hand");
                                     checked += usize::from(!expected.is_empty());
                                 }
                             }

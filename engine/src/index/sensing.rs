@@ -1,11 +1,10 @@
 //! Sensing: each agent's neighbours within its sensing radius, sorted by (distance², id) and
 //! capped, from the index (clustered queries) or from reused candidates.
 
-use rayon::prelude::*;
-
-use super::candidate::{Candidate, sort_key, write_sorted};
+use super::candidate::{Candidate, SortedList, sort_key, write_sorted};
 use super::grid::BlockOffsets;
 use super::kd::query_tree;
+use super::reach::FirstReach;
 use super::scan::{Columns, Run, scan_runs};
 use super::skin::CandidateChunk;
 use super::{CandidateLists, IndexKind, Neighbours, Point, SpatialIndex};
@@ -20,6 +19,10 @@ pub struct SenseScratch<V> {
     /// The clustered path's pool indices of one row's hits, written for every pooled point
     /// and kept as a prefix: only ever grown, never cleared.
     hits: Vec<u32>,
+    /// Beside `hits` on the grid's plain blocks, each hit's squared distance (same rules).
+    dists: Vec<f32>,
+    /// One row's list in order, from a grid's plain block (see `Grid::block_nearest`).
+    sorted: SortedList<V>,
     /// The shared candidates of a cluster of rows: row, x, y (z) and id of each (columns, so
     /// the distance loop vectorises); `pool_axes[a]` is axis `a`, the third empty in the plane.
     pool_row: Vec<u32>,
@@ -31,11 +34,13 @@ pub struct SenseScratch<V> {
     row_runs: Vec<Run<V>>,
 }
 
-impl<V> Default for SenseScratch<V> {
+impl<V: Vector> Default for SenseScratch<V> {
     fn default() -> Self {
         SenseScratch {
             cands: Vec::new(),
             hits: Vec::new(),
+            dists: Vec::new(),
+            sorted: SortedList::default(),
             pool_row: Vec::new(),
             pool_axes: Default::default(),
             pool_id: Vec::new(),
@@ -99,76 +104,12 @@ pub fn sense_neighbours<V: Point>(
     sense_within(index, bounds, groups, position, id, group, 0.0, reach, Sink::Lists(out));
 }
 
-/// Shorter first reaches for [`sense_neighbours`]; a reach of 0, or one missing or not below
-/// the sensing radius, is the whole radius. Speed only: the lists do not depend on them.
-#[derive(Clone, Copy, Default)]
-pub struct FirstReach<'a> {
-    /// Per group (see [`short_reach`]).
-    pub group: &'a [f32],
-    /// Per row, ahead of its group's (see [`row_reach`]); empty: none.
-    pub row: &'a [f32],
-}
-
-impl FirstReach<'_> {
-    /// Row `i`'s first reach, in group `g`, below the whole radius `r`; else `r`.
-    #[inline]
-    fn of(&self, i: usize, g: usize, r: f32) -> f32 {
-        let own = self.row.get(i).copied().filter(|&s| s > 0.0);
-        match own.or_else(|| self.group.get(g).copied()) {
-            Some(s) if s > 0.0 && s < r => s,
-            _ => r,
-        }
-    }
-}
-
-/// For each row whose list is full, a first reach for the next tick that holds its
-/// `max_neighbours` nearest unless they spread out by more than a tenth: 1.1 × the distance of
-/// its last neighbour; 0 (the group's reach) for other rows. A row's own reach fits it better
-/// than its group's average where the density varies, and misses less often.
-pub fn row_reach<V: Vector>(groups: &[Group], group: &[u16], lists: &Neighbours<V>, out: &mut Vec<f32>) {
-    (0..group.len())
-        .into_par_iter()
-        .with_min_len(SENSE_CHUNK)
-        .map(|i| {
-            let cap = groups[group[i] as usize].max_neighbours as usize;
-            if cap > 0 && lists.count[i] as usize == cap {
-                ROW_REACH_FACTOR * lists.dist_sq[i * lists.stride + cap - 1].sqrt()
-            } else {
-                0.0
-            }
-        })
-        .collect_into_vec(out);
-}
-
-/// [`row_reach`]'s margin over the last neighbour's distance: 1.1 measured best on RVO2's scene
-/// (docs/benchmarks.md).
-const ROW_REACH_FACTOR: f32 = 1.1;
-
-/// For each group, a reach that holds its agents' `max_neighbours` nearest in most cases, from
-/// the lists just sensed: 1.25 × the root mean square distance of the last (`max_neighbours`-th)
-/// neighbour over every eighth row whose list is full, when at least three quarters of those
-/// rows are full and it is shorter than the sensing radius; else 0 (none). Serial, in row
-/// order; it decides only how the next tick searches, never what it finds.
-pub fn short_reach<V: Vector>(groups: &[Group], group: &[u16], lists: &Neighbours<V>, out: &mut Vec<f32>) {
-    let mut full = vec![(0.0f64, 0u32, 0u32); groups.len()];
-    for i in (0..group.len()).step_by(8) {
-        let g = group[i] as usize;
-        let cap = groups[g].max_neighbours as usize;
-        let entry = &mut full[g];
-        entry.2 += 1;
-        if cap > 0 && lists.count[i] as usize == cap {
-            entry.0 += f64::from(lists.dist_sq[i * lists.stride + cap - 1]);
-            entry.1 += 1;
-        }
-    }
-    out.clear();
-    out.extend(groups.iter().zip(&full).map(|(g, &(sum, n, rows))| {
-        if n == 0 || 4 * n < 3 * rows {
-            return 0.0;
-        }
-        let reach = 1.25 * (sum / f64::from(n)).sqrt() as f32;
-        if reach < g.sensing_radius { reach } else { 0.0 }
-    }));
+/// What sensing found for one row.
+enum Found<'a, V> {
+    /// Its candidates, in no order and uncapped.
+    Candidates(&'a mut [Candidate<V>]),
+    /// Its list, in order and capped (from a grid's plain block, `Grid::block_nearest`).
+    Sorted(&'a SortedList<V>),
 }
 
 /// Where [`sense_within`] puts what it finds.
@@ -248,9 +189,12 @@ fn sense_within<V: Point>(
             }
         });
     };
-    // Senses the rows `base..base + len`, calling `finish(row, candidates)` once per row, in
-    // row order.
-    let sense_chunk = |base: usize, len: usize, finish: &mut dyn FnMut(usize, &mut [Candidate<V>])| {
+    // Whether a row may hand over its list already in order and capped (`Found::Sorted`):
+    // neighbour lists may; candidates for reuse need every candidate.
+    let sorted_ok = matches!(sink, Sink::Lists(_));
+    // Senses the rows `base..base + len`, calling `finish(row, found)` once per row, in row
+    // order.
+    let sense_chunk = |base: usize, len: usize, finish: &mut dyn FnMut(usize, Found<'_, V>)| {
         V::with_sense_scratch(|scratch| {
             let end = base + len;
             let mut i = base;
@@ -258,11 +202,21 @@ fn sense_within<V: Point>(
                 let r = radius_of(i);
                 if r <= 0.0 {
                     scratch.cands.clear();
-                    finish(i, &mut scratch.cands);
+                    finish(i, Found::Candidates(&mut scratch.cands));
                     i += 1;
                     continue;
                 }
-                let SenseScratch { cands, hits, pool_row, pool_axes, pool_id, pool_runs, row_runs } = scratch;
+                let SenseScratch {
+                    cands,
+                    hits,
+                    dists,
+                    sorted,
+                    pool_row,
+                    pool_axes,
+                    pool_id,
+                    pool_runs,
+                    row_runs,
+                } = scratch;
                 pool_row.clear();
                 pool_id.clear();
                 pool_axes.iter_mut().for_each(Vec::clear);
@@ -330,6 +284,29 @@ fn sense_within<V: Point>(
                     // overlaps (about half the block's in the plane, a third in space).
                     for (j, &p) in position.iter().enumerate().take(last).skip(i) {
                         let (r, whole_r) = (reach_of(j), radius_of(j));
+                        let cap = groups[group[j] as usize].max_neighbours as usize;
+                        if sorted_ok && offsets == BlockOffsets::Plain && r > 0.0 {
+                            // The row's list in order straight from the scan, while no more
+                            // than `RANK_MAX` lie within reach (else its candidates, below).
+                            let mut nearest = |runs: &[Run<V>], r: f32| {
+                                grid.block_nearest(runs, p, r * r, j as u32, cap, hits, dists, sorted)
+                            };
+                            let found = if r < whole_r {
+                                row_runs.clear();
+                                grid.plain_runs_around(p, padded(r), row_runs);
+                                match nearest(row_runs, r) {
+                                    // Fewer than the cap within the short reach: the whole radius.
+                                    Some(n) if n < cap => nearest(pool_runs, whole_r),
+                                    found => found,
+                                }
+                            } else {
+                                nearest(pool_runs, r)
+                            };
+                            if found.is_some() {
+                                finish(j, Found::Sorted(sorted));
+                                continue;
+                            }
+                        }
                         cands.clear();
                         if r < whole_r && offsets == BlockOffsets::Plain {
                             row_runs.clear();
@@ -346,14 +323,14 @@ fn sense_within<V: Point>(
                                 pool_runs, offsets, bounds, p, whole_r, j as u32, hits, cands,
                             );
                         }
-                        finish(j, cands);
+                        finish(j, Found::Candidates(cands));
                     }
                     i = last;
                     continue;
                 } else {
                     // One query per row (no tree, or a world too small for the grid's blocks).
                     whole(i, r, cands);
-                    finish(i, cands);
+                    finish(i, Found::Candidates(cands));
                     i += 1;
                     continue;
                 };
@@ -365,7 +342,7 @@ fn sense_within<V: Point>(
                         if r < radius_of(j) && cands.len() < cap {
                             whole(j, radius_of(j), cands);
                         }
-                        finish(j, cands);
+                        finish(j, Found::Candidates(cands));
                     };
                     cands.clear();
                     if r > 0.0 {
@@ -408,16 +385,20 @@ fn sense_within<V: Point>(
             out.fill_chunks(position.len(), groups, |base, stride, rows, dists, offsets, counts| {
                 let len = counts.len();
                 // Writes agent `i`'s sorted, capped list.
-                let mut finish = |i: usize, cands: &mut [Candidate<V>]| {
+                let mut finish = |i: usize, found: Found<'_, V>| {
                     let at = (i - base) * stride;
-                    let count = write_sorted(
-                        cands,
-                        groups[group[i] as usize].max_neighbours as usize,
-                        may_repeat,
+                    let (rows, dists, offsets) = (
                         &mut rows[at..at + stride],
                         &mut dists[at..at + stride],
                         &mut offsets[at..at + stride],
                     );
+                    let count = match found {
+                        Found::Candidates(cands) => {
+                            let cap = groups[group[i] as usize].max_neighbours as usize;
+                            write_sorted(cands, cap, may_repeat, rows, dists, offsets)
+                        }
+                        Found::Sorted(list) => list.write(rows, dists, offsets),
+                    };
                     counts[i - base] = count as u32;
                 };
                 sense_chunk(base, len, &mut finish);
@@ -438,7 +419,10 @@ fn sense_within<V: Point>(
                     // The rows as found (where a row could be found twice, `may_repeat`, the
                     // pipeline does not reuse candidates); then the list, from those within the
                     // sensing radius (the key holds the squared distance).
-                    let mut finish = |i: usize, cands: &mut [Candidate<V>]| {
+                    let mut finish = |i: usize, found: Found<'_, V>| {
+                        let Found::Candidates(cands) = found else {
+                            unreachable!("candidates for reuse are never handed over sorted")
+                        };
                         debug_assert_eq!(i, base + c.start.len() - 1, "rows finish in order");
                         c.rows.extend(cands.iter().map(|x| x.row));
                         c.start.push(c.rows.len() as u32);
