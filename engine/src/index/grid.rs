@@ -3,8 +3,7 @@
 //! One implementation for the plane and for space: a grid in the plane is a grid in space one
 //! cell deep (its `n[2]` is 1 and every point's third cell coordinate 0).
 
-use super::candidate::SortedList;
-use super::candidate::{Candidate, sort_key};
+use super::candidate::{Candidate, SortedList, sort_key};
 use super::rank::{RANK_MAX, RankColumns};
 use super::scan::{Columns, Run, scan_runs, scan_runs_with_dist};
 use crate::math::{Vec2, Vector};

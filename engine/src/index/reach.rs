@@ -9,8 +9,9 @@ use super::sensing::SENSE_CHUNK;
 use crate::math::Vector;
 use crate::world::Group;
 
-/// Shorter first reaches for [`sense_neighbours`](super::sense_neighbours); a reach of 0, or one missing or not below
-/// the sensing radius, is the whole radius. Speed only: the lists do not depend on them.
+/// Shorter first reaches for [`sense_neighbours`](super::sense_neighbours); a reach of 0, or
+/// one missing or not below the sensing radius, is the whole radius. Speed only: the lists do
+/// not depend on them.
 #[derive(Clone, Copy, Default)]
 pub struct FirstReach<'a> {
     /// Per group (see [`short_reach`]).

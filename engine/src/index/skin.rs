@@ -58,10 +58,10 @@ pub struct SensingCache<V = Vec2> {
     /// the skin is on.
     pub sensed: u64,
     /// Per group, the shorter first reach of sensing afresh without a skin (see
-    /// [`short_reach`](super::sensing::short_reach)); empty or 0: the sensing radius.
+    /// [`short_reach`](super::reach::short_reach)); empty or 0: the sensing radius.
     pub short_reach: Vec<f32>,
     /// Per row, a first reach of its own from its last list (see
-    /// [`row_reach`](super::sensing::row_reach)), for the rows of `row_reach_id` only; 0: the
+    /// [`row_reach`](super::reach::row_reach)), for the rows of `row_reach_id` only; 0: the
     /// group's.
     pub row_reach: Vec<f32>,
     /// The ids of the rows `row_reach` was found for: a reorder, a spawn or a removal voids it.
