@@ -198,8 +198,10 @@ impl<V: Vector> Grid<V> {
     /// block's cell: of those within `√r_sq` but the entry of row `skip`, the first `cap` by
     /// (distance², id) into `list`, with their rows, squared distances and offsets `q - p`: the
     /// same bits, in the same order, as [`Grid::block_candidates`] and `write_sorted` give.
-    /// Returns how many lie within reach (which may be more than `cap`), or `None`, with `list`
-    /// left as it was, when more than [`RANK_MAX`] do.
+    /// Returns `Ok(n)` with `n` the number within reach (which may be more than `cap`); or,
+    /// when more than [`RANK_MAX`] lie within reach, `Err(n)` with `list` left as it was and
+    /// the `n` hits and their squared distances in `hits[..n]` and `dists[..n]` (for
+    /// [`Grid::plain_candidates`]).
     #[allow(clippy::too_many_arguments)] // a block, a point, a reach, a cap and three buffers
     pub(super) fn block_nearest(
         &self,
@@ -211,12 +213,12 @@ impl<V: Vector> Grid<V> {
         hits: &mut Vec<u32>,
         dists: &mut Vec<f32>,
         list: &mut SortedList<V>,
-    ) -> Option<usize> {
+    ) -> Result<usize, usize> {
         let [xs, ys, zs] = &self.axes;
         let cols = Columns { xs, ys, zs, rows: &self.rows };
         let n = scan_runs_with_dist(&cols, runs, p, r_sq, skip, hits, dists);
         if n > RANK_MAX {
-            return None;
+            return Err(n);
         }
         let (hits, dists) = (&hits[..n], &dists[..n]);
         let ranks =
@@ -228,7 +230,17 @@ impl<V: Vector> Grid<V> {
             let e = hits[k] as usize;
             (self.rows[e], dists[k], self.point(e) - p)
         });
-        Some(n)
+        Ok(n)
+    }
+
+    /// Appends to `cands` the hits of a [`BlockOffsets::Plain`] block around `p` that
+    /// [`Grid::block_nearest`] left unranked, with their squared distances: each one's key and
+    /// offset `q - p`, the same bits as [`Grid::block_candidates`] gives.
+    pub(super) fn plain_candidates(&self, hits: &[u32], dists: &[f32], p: V, cands: &mut Vec<Candidate<V>>) {
+        cands.extend(hits.iter().zip(dists).map(|(&e, &d_sq)| {
+            let e = e as usize;
+            Candidate { key: sort_key(d_sq, self.ids[e]), row: self.rows[e], offset: self.point(e) - p }
+        }));
     }
 
     /// Writes into `cands` (after what it holds) every entry of a block's `runs` within `r` of

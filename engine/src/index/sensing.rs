@@ -286,26 +286,31 @@ fn sense_within<V: Point>(
                         let (r, whole_r) = (reach_of(j), radius_of(j));
                         let cap = groups[group[j] as usize].max_neighbours as usize;
                         if sorted_ok && offsets == BlockOffsets::Plain && r > 0.0 {
-                            // The row's list in order straight from the scan, while no more
-                            // than `RANK_MAX` lie within reach (else its candidates, below).
+                            // The row's list in order straight from the scan, or, with more
+                            // than `RANK_MAX` within reach, its candidates from the same hits.
                             let mut nearest = |runs: &[Run<V>], r: f32| {
                                 grid.block_nearest(runs, p, r * r, j as u32, cap, hits, dists, sorted)
                             };
-                            let found = if r < whole_r {
+                            let mut found = if r < whole_r {
                                 row_runs.clear();
                                 grid.plain_runs_around(p, padded(r), row_runs);
-                                match nearest(row_runs, r) {
-                                    // Fewer than the cap within the short reach: the whole radius.
-                                    Some(n) if n < cap => nearest(pool_runs, whole_r),
-                                    found => found,
-                                }
+                                nearest(row_runs, r)
                             } else {
                                 nearest(pool_runs, r)
                             };
-                            if found.is_some() {
-                                finish(j, Found::Sorted(sorted));
-                                continue;
+                            // Fewer than the cap within the short reach: the whole radius.
+                            if r < whole_r && found.unwrap_or_else(|n| n) < cap {
+                                found = nearest(pool_runs, whole_r);
                             }
+                            match found {
+                                Ok(_) => finish(j, Found::Sorted(sorted)),
+                                Err(n) => {
+                                    cands.clear();
+                                    grid.plain_candidates(&hits[..n], &dists[..n], p, cands);
+                                    finish(j, Found::Candidates(cands));
+                                }
+                            }
+                            continue;
                         }
                         cands.clear();
                         if r < whole_r && offsets == BlockOffsets::Plain {
