@@ -312,17 +312,15 @@ fn sense_within<V: Point>(
                             }
                             continue;
                         }
+                        // A block across a seam (or candidates for reuse, whose reach is the
+                        // whole radius): the row's candidates from the whole block.
                         cands.clear();
-                        if r < whole_r && offsets == BlockOffsets::Plain {
-                            row_runs.clear();
-                            grid.plain_runs_around(p, padded(r), row_runs);
-                            grid.block_candidates(row_runs, offsets, bounds, p, r, j as u32, hits, cands);
-                        } else if r > 0.0 {
+                        if r > 0.0 {
                             grid.block_candidates(pool_runs, offsets, bounds, p, r, j as u32, hits, cands);
                         }
                         // A short reach that finds fewer than the cap: the whole radius, from
                         // the same block (made for the whole radius).
-                        if r < whole_r && cands.len() < groups[group[j] as usize].max_neighbours as usize {
+                        if r < whole_r && cands.len() < cap {
                             cands.clear();
                             grid.block_candidates(
                                 pool_runs, offsets, bounds, p, whole_r, j as u32, hits, cands,
