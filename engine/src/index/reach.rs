@@ -42,10 +42,9 @@ pub fn row_reach<V: Vector>(groups: &[Group], group: &[u16], lists: &Neighbours<
         .with_min_len(SENSE_CHUNK)
         .map(|i| {
             let cap = groups[group[i] as usize].max_neighbours as usize;
-            if cap > 0 && lists.count[i] as usize == cap {
-                ROW_REACH_FACTOR * lists.dist_sq[i * lists.stride + cap - 1].sqrt()
-            } else {
-                0.0
+            match lists.of(i).1.last() {
+                Some(&last_sq) if lists.count[i] as usize == cap => ROW_REACH_FACTOR * last_sq.sqrt(),
+                _ => 0.0,
             }
         })
         .collect_into_vec(out);
@@ -67,8 +66,8 @@ pub fn short_reach<V: Vector>(groups: &[Group], group: &[u16], lists: &Neighbour
         let cap = groups[g].max_neighbours as usize;
         let entry = &mut full[g];
         entry.2 += 1;
-        if cap > 0 && lists.count[i] as usize == cap {
-            entry.0 += f64::from(lists.dist_sq[i * lists.stride + cap - 1]);
+        if let Some(&last_sq) = lists.of(i).1.last().filter(|_| lists.count[i] as usize == cap) {
+            entry.0 += f64::from(last_sq);
             entry.1 += 1;
         }
     }
