@@ -154,3 +154,65 @@ fn the_wrong_kind_of_file_is_named() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("this is a scenario file") && !stderr.contains("did you mean"), "{stderr}");
 }
+
+/// Whole numbers beyond what the reader holds are named at their own key, with the number as
+/// written, wherever they stand: a behaviour's parameter, a model's table, a number key.
+#[test]
+fn numbers_too_large_to_read_are_named_at_their_key() {
+    // Beyond i64, in a behaviour's parameters (kept raw until the behaviour's kind checks them):
+    // serde places it at the behaviour's header and names neither key nor number.
+    check_rejects(
+        "cli_huge_param",
+        base_with(r#"target = "home""#, "target = 18446744073709551615"),
+        (24, 10),
+        &[
+            "`groups[0].behaviours[0].target`",
+            "found the whole number 18446744073709551615, too large to read",
+        ],
+    );
+    // Beyond u64, in a model's table: `model = { kind = "orca", time_horizon = ` is 40 characters.
+    check_rejects(
+        "cli_huge_model",
+        base_with(
+            "max_force = 1.0",
+            "max_force = 1.0\nmodel = { kind = \"orca\", time_horizon = 99999999999999999999 }",
+        ),
+        (21, 41),
+        &["`groups[0].model.time_horizon`", "found the whole number 99999999999999999999, too large to read"],
+    );
+    // Where a number is expected: it is one, but too large.
+    check_rejects(
+        "cli_huge_number",
+        base_with("dt = 0.1", "dt = 99999999999999999999"),
+        (4, 6),
+        &["`dt`", "expected a number, found the whole number 99999999999999999999, too large to read"],
+    );
+    // A whole number above its key's range says the range (not "of 0 or more").
+    check_rejects(
+        "cli_huge_cap",
+        base_with("max_force = 1.0", "max_force = 1.0\nmax_neighbours = 4294967296"),
+        (21, 18),
+        &[
+            "`groups[0].max_neighbours`",
+            "expected a whole number from 0 to 4294967295, found the whole number 4294967296",
+        ],
+    );
+    // A number out of range is shown as written in exponent form, not as thirty-one digits.
+    check_rejects(
+        "cli_huge_force",
+        base_with("max_force = 1.0", "max_force = 1e30"),
+        (20, 13),
+        &["`groups[0].max_force`", "expected a finite number > 0 and <= 1e9, found 1e30"],
+    );
+}
+
+/// A table header given twice names the table, not just "duplicate key".
+#[test]
+fn a_table_given_twice_is_named() {
+    check_rejects(
+        "cli_twice",
+        base_with("max = [100, 100]", "max = [100, 100]\n\n[bounds]"),
+        (11, 2),
+        &["`bounds`", "the table `[bounds]` is given twice"],
+    );
+}

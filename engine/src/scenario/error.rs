@@ -31,6 +31,17 @@ impl fmt::Display for ScenarioError {
     }
 }
 
+/// A number as the messages show it: as written for everyday sizes, and in exponent form at
+/// 1e7 and beyond or below 1e-4 (`1e30`, not thirty-one digits; `1.8446744e19`).
+pub(crate) fn shown<T: Copy + fmt::Display + fmt::LowerExp + Into<f64>>(x: T) -> String {
+    let v: f64 = x.into();
+    if v.is_finite() && v != 0.0 && (v.abs() >= 1e7 || v.abs() < 1e-4) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 /// Why a scenario cannot be scaled to a number of agents ([`crate::Scenario::scaled`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ScaleError {

@@ -183,6 +183,72 @@ pub(crate) fn find_path(
     })
 }
 
+/// A table header given twice, which the TOML reader reports as "duplicate key" at the second
+/// header, named: the table's key path and a message that says what to do. `None` for any
+/// other error.
+pub(crate) fn table_given_twice(text: &str, message: &str, at: usize) -> Option<(String, String)> {
+    if message.trim() != "duplicate key" {
+        return None;
+    }
+    let (line, _) = line_col(text, at);
+    let header = text.lines().nth(line - 1).map(str::trim).filter(|l| l.starts_with('['))?;
+    let name = header.trim_start_matches('[').split(']').next().unwrap_or("").trim();
+    Some((name.to_string(), format!("the table `{header}` is given twice; write its keys under one header")))
+}
+
+/// The message of the TOML reader's value errors in plain words, for a value read on its own
+/// (a `--set` value, a batch file's override): the reader's own words for a whole number beyond
+/// what a value holds name neither the number nor the limit.
+pub(crate) fn value_reason(message: &str) -> String {
+    match message.trim() {
+        "u64 value was too large" => format!("too large to read (at most {})", i64::MAX),
+        m => plain_words(m),
+    }
+}
+
+/// The first whole number at or after byte `from` (in source order) that the TOML reader's
+/// values cannot hold (beyond `i64`): its key path, span and digits as written.
+fn oversized_integer(doc: &Spanned<DeTable>, from: usize) -> Option<(String, Range<usize>, String)> {
+    fn walk(
+        v: &Spanned<DeValue>,
+        path: String,
+        from: usize,
+        best: &mut Option<(String, Range<usize>, String)>,
+    ) {
+        match v.get_ref() {
+            DeValue::Integer(n) => {
+                let digits = n.as_str().replace('_', "");
+                let fits = i64::from_str_radix(digits.trim_start_matches('+'), n.radix()).is_ok();
+                let earlier = best.as_ref().is_none_or(|(_, s, _)| v.span().start < s.start);
+                if !fits && v.span().start >= from && earlier {
+                    *best = Some((path, v.span(), n.as_str().to_string()));
+                }
+            }
+            DeValue::Table(t) => {
+                for (k, item) in t.iter() {
+                    let sub = if path.is_empty() {
+                        k.get_ref().to_string()
+                    } else {
+                        format!("{path}.{}", k.get_ref())
+                    };
+                    walk(item, sub, from, best);
+                }
+            }
+            DeValue::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(item, format!("{path}[{i}]"), from, best);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut best = None;
+    for (k, v) in doc.get_ref().iter() {
+        walk(v, k.get_ref().to_string(), from, &mut best);
+    }
+    best
+}
+
 /// Levenshtein distance, for "did you mean" hints.
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -225,6 +291,20 @@ pub(crate) fn toml_error(
     if let Some(field) = missing {
         message = format!("missing key `{field}`");
     }
+    // A whole number beyond the TOML reader's range where the scenario keeps a raw value (a
+    // behaviour's or a model's parameters): serde names neither it nor its key, and places it
+    // at its table; find it in the document.
+    if message == "u64 value was too large"
+        && let (Some(doc), Some(s)) = (doc, e.span())
+        && let Some((path, span, digits)) = oversized_integer(doc, s.start)
+    {
+        return ScenarioError {
+            file: origin.into(),
+            location: Some(line_col(text, span.start)),
+            key: path,
+            message: format!("found the whole number {digits}, too large to read (at most {})", i64::MAX),
+        };
+    }
     message = plain_words(&message);
     // A syntax error has no key from the document: take it from its line (`key = ...`).
     let key = match (key.is_empty(), location) {
@@ -237,6 +317,9 @@ pub(crate) fn toml_error(
             .unwrap_or_default(),
         _ => key,
     };
+    if let Some((key, message)) = e.span().and_then(|s| table_given_twice(text, &message, s.start)) {
+        return ScenarioError { file: origin.into(), location, key, message };
+    }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (field, expected) = rest.split_once('`').unwrap_or((rest, ""));
         let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
@@ -278,7 +361,10 @@ pub(crate) fn plain_words(message: &str) -> String {
     fn expected(t: &str) -> String {
         let t = t.trim();
         match t {
-            "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a whole number of 0 or more".into(),
+            "u8" => format!("a whole number from 0 to {}", u8::MAX),
+            "u16" => format!("a whole number from 0 to {}", u16::MAX),
+            "u32" => format!("a whole number from 0 to {}", u32::MAX),
+            "u64" | "u128" | "usize" => "a whole number of 0 or more".into(),
             "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number".into(),
             "f32" | "f64" => "a number".into(),
             "a boolean" | "bool" => "true or false".into(),
@@ -299,6 +385,7 @@ pub(crate) fn plain_words(message: &str) -> String {
             return format!("the whole number {v}");
         }
         if let Some(v) = inner("floating point ") {
+            let v = v.parse::<f64>().map_or(v, super::shown);
             return format!("the number {v}");
         }
         if let Some(v) = f.strip_prefix("string ") {
@@ -325,6 +412,19 @@ pub(crate) fn plain_words(message: &str) -> String {
                     _ => u64::MAX as u128,
                 };
                 return format!("expected a whole number from 0 to {max}, found {}", found(what));
+            }
+            // Beyond every integer the reader holds, where a number or a raw value was expected.
+            if what.ends_with(" as i128") {
+                if wanted.trim() == "any valid TOML value" {
+                    return format!("found {}, too large to read (at most {})", found(what), i64::MAX);
+                }
+                if expected(wanted).contains("number") {
+                    return format!(
+                        "expected {}, found {}, too large to read",
+                        expected(wanted),
+                        found(what)
+                    );
+                }
             }
             return format!("expected {}, found {}", expected(wanted), found(what));
         }

@@ -17,10 +17,11 @@ mod validate;
 
 pub use any::AnyScenario;
 use bulk::BulkLists;
+use error::shown;
 pub use error::{ScaleError, ScenarioError};
 pub use locate::nearest_word;
 use locate::toml_error;
-pub(crate) use locate::{line_col, read_source};
+pub(crate) use locate::{line_col, read_source, table_given_twice, value_reason};
 pub use memory::{AGENT_BYTES, BASE_BYTES, CANDIDATE_SLOT_BYTES, MemoryEstimate, NEIGHBOUR_SLOT_BYTES};
 use schema::ScenarioToml;
 use validate::Validator;

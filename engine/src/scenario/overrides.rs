@@ -241,7 +241,7 @@ pub fn parse_value(text: &str) -> Result<toml::Value, ValueError> {
             if bare {
                 Ok(toml::Value::String(text.to_string()))
             } else {
-                Err(ValueError { text: text.into(), reason: e.message().trim().to_string() })
+                Err(ValueError { text: text.into(), reason: super::locate::value_reason(e.message()) })
             }
         }
     }

@@ -395,14 +395,36 @@ impl Pt {
 
     /// The coordinates as the file wrote them, for messages: `[x, y]` or `[x, y, z]`.
     pub(crate) fn shown(&self) -> String {
-        let shown: Vec<String> = self.coords[..self.len].iter().map(|c| c.to_string()).collect();
+        let shown: Vec<String> = self.coords[..self.len].iter().map(|&c| super::shown(c)).collect();
         format!("[{}]", shown.join(", "))
+    }
+}
+
+/// What a point is, in the words of the messages (anything but an array is "expected" this).
+const A_POINT: &str = "a point [x, y] of two numbers (or [x, y, z] with `dimensions = 3`)";
+
+/// Reads a point's array of values; anything else is refused as "expected a point".
+struct PtVisitor;
+
+impl<'de> de::Visitor<'de> for PtVisitor {
+    type Value = Vec<toml::Value>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(A_POINT)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<toml::Value>()? {
+            items.push(item);
+        }
+        Ok(items)
     }
 }
 
 impl<'de> Deserialize<'de> for Pt {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let items = Vec::<toml::Value>::deserialize(d)?;
+        let items = d.deserialize_seq(PtVisitor)?;
         let number = |v: &toml::Value| match v {
             toml::Value::Integer(i) => Some(*i as f32),
             toml::Value::Float(f) => Some(*f as f32),
@@ -414,10 +436,7 @@ impl<'de> Deserialize<'de> for Pt {
             (3, true) => Ok(Pt { coords: [numbers[0], numbers[1], numbers[2]], len: 3 }),
             _ => {
                 let shown: Vec<String> = items.iter().map(|v| v.to_string()).collect();
-                Err(de::Error::custom(format!(
-                    "expected a point [x, y] of two numbers (or [x, y, z] with `dimensions = 3`), found [{}]",
-                    shown.join(", ")
-                )))
+                Err(de::Error::custom(format!("expected {A_POINT}, found [{}]", shown.join(", "))))
             }
         }
     }

@@ -14,7 +14,7 @@ pub(super) fn found(v: &toml::Value) -> String {
     match v {
         toml::Value::String(s) => format!("\"{s}\""),
         toml::Value::Integer(i) => i.to_string(),
-        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Float(f) => crate::scenario::shown(*f),
         toml::Value::Boolean(b) => b.to_string(),
         toml::Value::Datetime(d) => format!("the date {d}"),
         toml::Value::Array(a) => format!("an array of {}", a.len()),

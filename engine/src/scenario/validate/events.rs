@@ -268,7 +268,9 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             }
         };
         let bound = |v: &mut Self, key: &'static str, x: Option<f64>| match x {
-            Some(x) if !x.is_finite() => v.fail(&at(key), format!("expected a finite number, found {x}")),
+            Some(x) if !x.is_finite() => {
+                v.fail(&at(key), format!("expected a finite number, found {}", crate::scenario::shown(x)))
+            }
             x => Some(x),
         };
         let (mut min, max) = (bound(self, "min", w.min)?, bound(self, "max", w.max)?);

@@ -247,7 +247,9 @@ impl<V: crate::math::Vector> Validator<'_, V> {
     /// A bound of an expectation: any finite number.
     fn bound(&mut self, path: &[Seg], v: Option<f64>) -> Option<Option<f64>> {
         match v {
-            Some(x) if !x.is_finite() => self.fail(path, format!("expected a finite number, found {x}")),
+            Some(x) if !x.is_finite() => {
+                self.fail(path, format!("expected a finite number, found {}", crate::scenario::shown(x)))
+            }
             v => Some(v),
         }
     }

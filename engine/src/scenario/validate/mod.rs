@@ -199,7 +199,7 @@ impl<'a, V: Vector> Validator<'a, V> {
         if rule.holds(x) {
             Some(x)
         } else {
-            self.fail(path, format!("expected {}, found {x}", rule.describe()))
+            self.fail(path, format!("expected {}, found {}", rule.describe(), shown(x)))
         }
     }
 
@@ -245,7 +245,10 @@ impl<'a, V: Vector> Validator<'a, V> {
                 self.num(&lo, min, rule)?;
                 self.num(&hi, max, rule)?;
                 if min > max {
-                    return self.fail(&lo, format!("a range needs min <= max, found min {min} > max {max}"));
+                    return self.fail(
+                        &lo,
+                        format!("a range needs min <= max, found min {} > max {}", shown(min), shown(max)),
+                    );
                 }
                 Some(p)
             }
@@ -254,13 +257,20 @@ impl<'a, V: Vector> Validator<'a, V> {
                 self.num(&at("min"), min, rule)?;
                 self.num(&at("max"), max, rule)?;
                 if min > max {
-                    return self
-                        .fail(&at("min"), format!("a range needs min <= max, found min {min} > max {max}"));
+                    return self.fail(
+                        &at("min"),
+                        format!("a range needs min <= max, found min {} > max {}", shown(min), shown(max)),
+                    );
                 }
                 if !(min..=max).contains(&mean) {
                     return self.fail(
                         &at("mean"),
-                        format!("expected a mean between min {min} and max {max}, found {mean}"),
+                        format!(
+                            "expected a mean between min {} and max {}, found {}",
+                            shown(min),
+                            shown(max),
+                            shown(mean)
+                        ),
                     );
                 }
                 self.num(&at("sd"), sd, Rule::Positive(MAX_MAGNITUDE))?;

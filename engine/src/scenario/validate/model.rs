@@ -75,7 +75,10 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             };
             if let Some(x) = value {
                 if p.unit == "count" && x.fract() != 0.0 {
-                    return self.fail(&path, format!("expected a whole number, found {x}"));
+                    return self.fail(
+                        &path,
+                        format!("expected a whole number, found {}", crate::scenario::shown(x)),
+                    );
                 }
                 self.num(&path, x, range)?;
             }
