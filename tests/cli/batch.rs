@@ -425,7 +425,30 @@ fn malformed_batch_files_are_located() {
     rejects(
         "batch_bad_seed",
         "version = 1\n[[sweep]]\nscenario = \"small.toml\"\nseeds = [1, -2]\n",
-        &["batch.toml:4:13", "expected a seed (an integer >= 0), found -2"],
+        &["batch.toml:4:13", "expected a seed (a whole number from 0 to 18446744073709551615), found -2"],
+    );
+    // A seed count past the cap is placed at `count`; a range past the largest seed is refused.
+    rejects(
+        "batch_many_seeds",
+        "version = 1\n[[sweep]]\nscenario = \"small.toml\"\nseeds = { from = 1, count = 18446744073709551615 }\n",
+        &["batch.toml:4:29", "`sweep[0].seeds.count`", "expected a count from 1 to 10000000"],
+    );
+    rejects(
+        "batch_seeds_past_the_last",
+        "version = 1\n[[sweep]]\nscenario = \"small.toml\"\nseeds = { from = 18446744073709551615, count = 2 }\n",
+        &["batch.toml:4:9", "the seed range runs past the largest seed"],
+    );
+    // An override's whole number beyond what a value holds, in plain words.
+    rejects(
+        "batch_huge_value",
+        "version = 1\n[[sweep]]\nscenario = \"small.toml\"\npoints = [{ dt = 18446744073709551615 }]\n",
+        &["batch.toml:4:18", "`dt`", "too large to read (at most 9223372036854775807)"],
+    );
+    // A table given twice is named.
+    rejects(
+        "batch_table_twice",
+        "version = 1\n[set]\ndt = 0.1\n[set]\n[[sweep]]\nscenario = \"small.toml\"\n",
+        &["batch.toml:4:2", "`set`", "the table `[set]` is given twice"],
     );
     rejects(
         "batch_twice",
@@ -492,6 +515,14 @@ fn bad_overrides_name_the_key_and_place() {
         &["--set: `dt`: expected a number, found the text \"fast\""],
     );
     assert_error(&throng(&["run", s(&sc), "--set", "dt=0.1.2"]), &["--set: `dt`: invalid value `0.1.2`"]);
+    // Whole numbers beyond what a value holds, in the reader's two wordings, in plain words.
+    for huge in ["18446744073709551615", "99999999999999999999"] {
+        let set = format!("dt={huge}");
+        assert_error(
+            &throng(&["run", s(&sc), "--set", &set]),
+            &["--set: `dt`: invalid value", "too large to read (at most 9223372036854775807)"],
+        );
+    }
     assert_error(&throng(&["run", s(&sc), "--set", "dt"]), &["expected KEY=VALUE"]);
 }
 

@@ -167,7 +167,10 @@ impl Plan {
         }
         let doc = DeTable::parse(text).map_err(|e| {
             let span = e.span().unwrap_or(0..0);
-            p.err(span, "", e.message().trim())
+            match crate::scenario::table_given_twice(text, e.message(), span.start) {
+                Some((key, message)) => p.err(span, &key, message),
+                None => p.err(span, "", e.message().trim()),
+            }
         })?;
         p.plan(&doc, dir)
     }

@@ -9,9 +9,9 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::*;
-use crate::scenario::line_col;
 use crate::scenario::overrides::{self, Origin, Override};
 use crate::scenario::{ScenarioError, nearest_word};
+use crate::scenario::{line_col, value_reason};
 
 pub(super) struct Parser<'a> {
     pub(super) file: &'a str,
@@ -94,18 +94,15 @@ impl Parser<'_> {
     }
 
     fn integer(&self, v: &Spanned<DeValue<'_>>, key: &str, what: &str) -> Result<u64, ScenarioError> {
+        // From the digits as written: every seed a scenario takes (to u64's largest), where a
+        // TOML value holds only up to i64's.
         let parsed = match v.get_ref() {
-            DeValue::Integer(_) => {
-                self.text[v.span()].parse::<toml::Value>().ok().and_then(|x| x.as_integer())
-            }
+            DeValue::Integer(n) => u64::from_str_radix(&n.as_str().replace('_', ""), n.radix()).ok(),
             _ => None,
         };
-        match parsed {
-            Some(i) if i >= 0 => Ok(i as u64),
-            _ => {
-                Err(self.err(v.span(), key, format!("expected {what}, found {}", self.text[v.span()].trim())))
-            }
-        }
+        parsed.ok_or_else(|| {
+            self.err(v.span(), key, format!("expected {what}, found {}", self.text[v.span()].trim()))
+        })
     }
 
     /// The value at `v` as a `toml::Value`, from its source text.
@@ -114,7 +111,7 @@ impl Parser<'_> {
         match v.get_ref() {
             DeValue::String(s) => Ok(toml::Value::String(s.to_string())),
             _ => src.trim().parse::<toml::Value>().map_err(|e| {
-                self.err(v.span(), key, format!("cannot read this value: {}", e.message().trim()))
+                self.err(v.span(), key, format!("cannot read this value: {}", value_reason(e.message())))
             }),
         }
     }
@@ -213,7 +210,11 @@ impl Parser<'_> {
             DeValue::Array(items) => {
                 let mut s = Vec::new();
                 for item in items.iter() {
-                    s.push(self.integer(item, key, "a seed (an integer >= 0)")?);
+                    s.push(self.integer(
+                        item,
+                        key,
+                        &format!("a seed (a whole number from 0 to {})", u64::MAX),
+                    )?);
                 }
                 s
             }
@@ -221,9 +222,13 @@ impl Parser<'_> {
                 let (mut from, mut count) = (None, None);
                 for (k, x) in entries(t) {
                     match k.get_ref().as_ref() {
-                        "from" => from = Some(self.integer(x, &format!("{key}.from"), "an integer >= 0")?),
+                        "from" => {
+                            let what = format!("a first seed from 0 to {}", u64::MAX);
+                            from = Some(self.integer(x, &format!("{key}.from"), &what)?)
+                        }
                         "count" => {
-                            count = Some(self.integer(x, &format!("{key}.count"), "an integer >= 1")?)
+                            let what = format!("a count from 1 to {MAX_RUNS}");
+                            count = Some((self.integer(x, &format!("{key}.count"), &what)?, x.span()))
                         }
                         _ => return Err(self.unknown(k, key, &["from", "count"])),
                     }
@@ -235,15 +240,20 @@ impl Parser<'_> {
                         "a seed range needs `from` and `count`: { from = 1, count = 10 }",
                     ));
                 };
+                let (count, count_span) = count;
                 if count == 0 || count > MAX_RUNS as u64 {
                     return Err(self.err(
-                        v.span(),
-                        key,
+                        count_span,
+                        &format!("{key}.count"),
                         format!("expected a count from 1 to {MAX_RUNS}, found {count}"),
                     ));
                 }
                 let Some(last) = from.checked_add(count - 1) else {
-                    return Err(self.err(v.span(), key, "the seed range overflows u64"));
+                    return Err(self.err(
+                        v.span(),
+                        key,
+                        format!("the seed range runs past the largest seed, {}", u64::MAX),
+                    ));
                 };
                 (from..=last).collect()
             }
