@@ -267,3 +267,19 @@ fn the_metrics_file_starts_at_tick_0_and_counts_agents_since_then() {
     assert!(spawned.windows(2).all(|w| w[0] <= w[1]), "a running total: {spawned:?}");
     assert_eq!(spawned.last().copied(), r["agents_spawned"].as_u64(), "{r}");
 }
+
+/// Any u64 is a seed, and one beyond i64 survives the overrides, which edit the document as
+/// TOML values (that hold at most i64): `--ticks` and `--set` give the run of the file itself.
+#[test]
+fn the_largest_seed_runs_with_overrides() {
+    let dir = scratch_dir("cli_largest_seed");
+    let path = write(&dir, "wide.toml", base_with("seed = 3", "seed = 18446744073709551615"));
+    let p = path.to_str().unwrap();
+    let plain = run_json(&["run", p, "--json"]);
+    assert_eq!(plain["seed"], u64::MAX);
+    assert_eq!(plain["ticks"], 10);
+    let ticked = run_json(&["run", p, "--ticks", "10", "--json"]);
+    let set = run_json(&["run", p, "--set", "dt=0.1", "--json"]);
+    assert_eq!((&ticked["seed"], &ticked["hash"]), (&plain["seed"], &plain["hash"]));
+    assert_eq!((&set["seed"], &set["hash"]), (&plain["seed"], &plain["hash"]));
+}

@@ -208,45 +208,14 @@ pub(crate) fn value_reason(message: &str) -> String {
 
 /// The first whole number at or after byte `from` (in source order) that the TOML reader's
 /// values cannot hold (beyond `i64`): its key path, span and digits as written.
-fn oversized_integer(doc: &Spanned<DeTable>, from: usize) -> Option<(String, Range<usize>, String)> {
-    fn walk(
-        v: &Spanned<DeValue>,
-        path: String,
-        from: usize,
-        best: &mut Option<(String, Range<usize>, String)>,
-    ) {
-        match v.get_ref() {
-            DeValue::Integer(n) => {
-                let digits = n.as_str().replace('_', "");
-                let fits = i64::from_str_radix(digits.trim_start_matches('+'), n.radix()).is_ok();
-                let earlier = best.as_ref().is_none_or(|(_, s, _)| v.span().start < s.start);
-                if !fits && v.span().start >= from && earlier {
-                    *best = Some((path, v.span(), n.as_str().to_string()));
-                }
-            }
-            DeValue::Table(t) => {
-                for (k, item) in t.iter() {
-                    let sub = if path.is_empty() {
-                        k.get_ref().to_string()
-                    } else {
-                        format!("{path}.{}", k.get_ref())
-                    };
-                    walk(item, sub, from, best);
-                }
-            }
-            DeValue::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    walk(item, format!("{path}[{i}]"), from, best);
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut best = None;
-    for (k, v) in doc.get_ref().iter() {
-        walk(v, k.get_ref().to_string(), from, &mut best);
-    }
-    best
+fn oversized_integer(
+    doc: &Spanned<DeTable>,
+    text: &str,
+    from: usize,
+) -> Option<(String, Range<usize>, String)> {
+    let (path, span) = super::wide::wide_integers(doc).into_iter().find(|(_, span)| span.start >= from)?;
+    let digits = text.get(span.clone()).unwrap_or_default().to_string();
+    Some((path, span, digits))
 }
 
 /// Levenshtein distance, for "did you mean" hints.
@@ -296,7 +265,7 @@ pub(crate) fn toml_error(
     // at its table; find it in the document.
     if message == "u64 value was too large"
         && let (Some(doc), Some(s)) = (doc, e.span())
-        && let Some((path, span, digits)) = oversized_integer(doc, s.start)
+        && let Some((path, span, digits)) = oversized_integer(doc, text, s.start)
     {
         return ScenarioError {
             file: origin.into(),

@@ -14,6 +14,7 @@ mod memory;
 pub mod overrides;
 mod schema;
 mod validate;
+mod wide;
 
 pub use any::AnyScenario;
 use bulk::BulkLists;

@@ -29,6 +29,7 @@ use std::path::Path;
 
 use crate::scenario::bulk::Placeholders;
 pub use crate::scenario::error::{KeyError, ValueError};
+use crate::scenario::wide::WideIntegers;
 use crate::scenario::{MAX_AGENTS, Scenario, ScenarioError, nearest_word};
 
 /// The override key that scales a scenario to a number of agents instead of setting a value.
@@ -312,6 +313,9 @@ fn apply<V: crate::world::Dimension>(
     // override costs no more memory than loading the file (see `bulk`).
     let lists = Placeholders::new(text);
     let text = lists.as_ref().map_or(text, |l| l.text.as_str());
+    // So do whole numbers wider than a TOML value holds (a seed beyond `i64`).
+    let wide = WideIntegers::new(text);
+    let text = wide.as_ref().map_or(text, |w| w.text.as_str());
     let mut doc = toml::Value::Table(text.parse::<toml::Table>().map_err(|e| ScenarioError {
         file: origin.into(),
         location: None,
@@ -337,16 +341,14 @@ fn apply<V: crate::world::Dimension>(
         paths.push(set(&mut doc, &segs, o.value.clone()).map_err(|m| o.error(format!("{m} (in {origin})")))?);
     }
     let toml::Value::Table(table) = doc else { unreachable!("the document stays a table") };
-    let new_text = toml::to_string(&table).map_err(|e| ScenarioError {
+    let written = toml::to_string(&table).map_err(|e| ScenarioError {
         file: origin.into(),
         location: None,
         key: String::new(),
         message: format!("cannot write the overridden document: {e}"),
     })?;
-    let new_text = match &lists {
-        Some(l) => l.restore(&new_text),
-        None => new_text,
-    };
+    let written = if let Some(w) = &wide { w.restore(&written) } else { written };
+    let new_text = if let Some(l) = &lists { l.restore(&written) } else { written };
     match Scenario::<V>::parse_as(&new_text, origin) {
         Ok(mut s) => {
             s.content_hash = base.content_hash;
