@@ -216,3 +216,28 @@ fn a_table_given_twice_is_named() {
         &["`bounds`", "the table `[bounds]` is given twice"],
     );
 }
+
+/// A whole value written as a float where a whole number is asked for says how to write it,
+/// and shows the float as written (`5.0`, not `5`).
+#[test]
+fn a_whole_number_written_as_a_float_says_how_to_write_it() {
+    check_rejects(
+        "cli_float_ticks",
+        base_with("ticks = 10", "ticks = 1e3"),
+        (5, 9),
+        &["`ticks`", "found the number 1000.0; write it without a point or an exponent: 1000"],
+    );
+    check_rejects(
+        "cli_float_count",
+        base_with("count = 6", "count = 6.0"),
+        (17, 9),
+        &["`groups[0].count`", "found the number 6.0; write it without a point or an exponent: 6"],
+    );
+    // Not whole: no hint, the number as written.
+    check_rejects(
+        "cli_float_half",
+        base_with("ticks = 10", "ticks = 2.5"),
+        (5, 9),
+        &["found the number 2.5"],
+    );
+}

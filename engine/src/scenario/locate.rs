@@ -327,6 +327,11 @@ mod tests {
 /// "expected u64" → "expected a whole number", "integer `1`" → "the whole number 1",
 /// "expected struct GroupToml" → "expected a table", with what was found last.
 pub(crate) fn plain_words(message: &str) -> String {
+    // A float as written: `5.0`, not `5`, which would read as the whole number a key may ask for.
+    fn float_shown(v: f64) -> String {
+        let shown = super::shown(v);
+        if shown.contains(['.', 'e', 'i', 'N']) { shown } else { format!("{shown}.0") }
+    }
     fn expected(t: &str) -> String {
         let t = t.trim();
         match t {
@@ -354,8 +359,7 @@ pub(crate) fn plain_words(message: &str) -> String {
             return format!("the whole number {v}");
         }
         if let Some(v) = inner("floating point ") {
-            let v = v.parse::<f64>().map_or(v, super::shown);
-            return format!("the number {v}");
+            return format!("the number {}", v.parse::<f64>().map_or(v, float_shown));
         }
         if let Some(v) = f.strip_prefix("string ") {
             return format!("the text {v}");
@@ -394,6 +398,19 @@ pub(crate) fn plain_words(message: &str) -> String {
                         found(what)
                     );
                 }
+            }
+            // A whole value written as a float (`1e9`, `5.0`) where a whole number is wanted.
+            let whole = what
+                .strip_prefix("floating point `")
+                .and_then(|v| v.trim_end_matches('`').parse::<f64>().ok())
+                .filter(|v| v.fract() == 0.0 && v.abs() <= 9e15 && expected(wanted).contains("whole"))
+                .filter(|&v| v >= 0.0 || !wanted.trim().starts_with('u'));
+            if let Some(v) = whole {
+                return format!(
+                    "expected {}, found the number {}; write it without a point or an exponent: {v:.0}",
+                    expected(wanted),
+                    float_shown(v)
+                );
             }
             return format!("expected {}, found {}", expected(wanted), found(what));
         }
