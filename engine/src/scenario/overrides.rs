@@ -234,17 +234,12 @@ pub fn parse_set(arg: &str, option: &str) -> Result<Vec<Override>, ScenarioError
 /// A TOML value from text; a bare word (letters, digits, `_`, `-`, starting with a letter) is a
 /// string.
 pub fn parse_value(text: &str) -> Result<toml::Value, ValueError> {
+    let bare = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     match text.parse::<toml::Value>() {
         Ok(v) => Ok(v),
-        Err(e) => {
-            let bare = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-                && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-            if bare {
-                Ok(toml::Value::String(text.to_string()))
-            } else {
-                Err(ValueError { text: text.into(), reason: super::locate::value_reason(e.message()) })
-            }
-        }
+        Err(_) if bare => Ok(toml::Value::String(text.to_string())),
+        Err(e) => Err(ValueError { text: text.into(), reason: super::locate::value_reason(e.message()) }),
     }
 }
 
@@ -310,10 +305,10 @@ fn apply<V: crate::world::Dimension>(
     check_unique(overrides)?;
     let origin = base.origin.as_str();
     // Long point lists stand aside as placeholders while the document is edited, so that an
-    // override costs no more memory than loading the file (see `bulk`).
+    // override costs no more memory than loading the file (see `bulk`); so do whole numbers
+    // wider than a TOML value holds (a seed beyond `i64`, see `wide`).
     let lists = Placeholders::new(text);
     let text = lists.as_ref().map_or(text, |l| l.text.as_str());
-    // So do whole numbers wider than a TOML value holds (a seed beyond `i64`).
     let wide = WideIntegers::new(text);
     let text = wide.as_ref().map_or(text, |w| w.text.as_str());
     let mut doc = toml::Value::Table(text.parse::<toml::Table>().map_err(|e| ScenarioError {

@@ -14,7 +14,7 @@ pub(crate) fn wide_integers(doc: &Spanned<DeTable>) -> Vec<(String, Range<usize>
         match v.get_ref() {
             DeValue::Integer(n) => {
                 let digits = n.as_str().replace('_', "");
-                if i64::from_str_radix(digits.trim_start_matches('+'), n.radix()).is_err() {
+                if i64::from_str_radix(&digits, n.radix()).is_err() {
                     out.push((path, v.span()));
                 }
             }
