@@ -52,7 +52,8 @@ fn check_in_space(path: &std::path::Path, overrides: &ScenarioOverrides) -> Resu
 /// The `ok` line of a valid scenario, then its warnings (problems that do not stop a run, e.g.
 /// an exit outside the bounds, as `run` prints them).
 fn summary<V: Dimension>(path: &std::path::Path, s: &Scenario<V>) {
-    let groups: Vec<String> = s.groups.iter().map(|g| format!("{} x{}", g.group.name, g.count)).collect();
+    let groups: Vec<String> =
+        s.groups.iter().map(|g| format!("{} x{} {}", g.group.name, g.count, g.group.model.name())).collect();
     let size = s.bounds.size();
     let sides: Vec<String> = (0..V::DIMENSIONS).map(|a| size.axis(a).to_string()).collect();
     println!(

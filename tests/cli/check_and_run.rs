@@ -183,7 +183,7 @@ fn docs_example_scenario_is_valid() {
     let out = throng(&["check", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("\"pasture\", 301 agents (sheep x300, dog x1)"),
+        text(&out.stdout).contains("\"pasture\", 301 agents (sheep x300 steering, dog x1 steering)"),
         "{}",
         text(&out.stdout)
     );

@@ -92,7 +92,7 @@ fn follow_leader_cannot_follow_its_own_group() {
     let chief = "agent = 6\n\n[[groups]]\nname = \"chief\"\ncount = 1\n\
                  spawn = { kind = \"points\", points = [[50, 50]] }\nmax_speed = 1.0\nmax_force = 1.0\n";
     let stdout = check_accepts("cli_leader_other_group", text.replacen("agent = 2\n", chief, 1));
-    assert!(stdout.contains("7 agents (walkers x6, chief x1)"), "{stdout}");
+    assert!(stdout.contains("7 agents (walkers x6 steering, chief x1 steering)"), "{stdout}");
 }
 
 #[test]

@@ -92,3 +92,42 @@ fn social_force_warns_of_a_time_step_past_its_stable_range() {
     let soft = with("{ kind = \"social_force\", body = 0, strength = 2, range = 0.5 }");
     assert!(Scenario::parse(&soft, "sf.toml").expect("valid").warnings.is_empty());
 }
+
+#[test]
+fn a_velocity_model_ignores_the_avoidance_behaviours_and_says_so() {
+    use throng_engine::{RunSettings, Scenario, Simulation};
+    // Twelve walkers on a 4 x 3 lattice 0.6 apart, so separation (radius 1.5) would push.
+    let lattice = "spawn = { kind = \"points\", points = [[2, 2], [2.6, 2], [3.2, 2], [3.8, 2], [2, 2.6], [2.6, 2.6], [3.2, 2.6], [3.8, 2.6], [2, 3.2], [2.6, 3.2], [3.2, 3.2], [3.8, 3.2]] }";
+    let plain = base_with("spawn = { kind = \"rect\", min = [0, 0], max = [20, 20] }", lattice)
+        .replace("count = 6\n", "")
+        .replace("max_force = 1.0", "max_force = 1.0\nradius = 0.2\nmodel = \"cfsm\"");
+    let avoiding = format!(
+        "{plain}\n[[groups.behaviours]]\nkind = \"separation\"\nweight = 2\nradius = 1.5\n\n[[groups.behaviours]]\nkind = \"queue\"\n"
+    );
+    let positions = |text: &str| {
+        let scenario = Scenario::parse(text, "m.toml").expect("valid");
+        let mut sim = Simulation::new(&scenario, RunSettings { threads: 2, ..RunSettings::default() })
+            .expect("simulation");
+        for _ in 0..10 {
+            sim.step().expect("a tick");
+        }
+        let a = &sim.world().agents;
+        a.position.iter().zip(&a.velocity).map(|(p, v)| [p.x, p.y, v.x, v.y]).collect::<Vec<_>>()
+    };
+    assert_eq!(positions(&plain), positions(&avoiding), "separation and queue change nothing under cfsm");
+    // Under steering they act.
+    let steering = |t: &str| t.replace("model = \"cfsm\"", "model = \"steering\"");
+    assert_ne!(positions(&steering(&plain)), positions(&steering(&avoiding)));
+    // Each unused entry is named at its `kind`, with the model.
+    let warnings: Vec<String> = Scenario::parse(&avoiding, "m.toml")
+        .expect("valid, with warnings")
+        .warnings
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].contains("`groups[0].behaviours[1].kind`"), "{warnings:?}");
+    assert!(warnings[0].contains("`separation` is not used under model \"cfsm\""), "{warnings:?}");
+    assert!(warnings[1].contains("`queue` is not used under model \"cfsm\""), "{warnings:?}");
+    assert!(Scenario::parse(&steering(&avoiding), "m.toml").expect("valid").warnings.is_empty());
+}

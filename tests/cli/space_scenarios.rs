@@ -206,7 +206,7 @@ fn check_and_run_read_a_scenario_in_space() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(
-        stdout.contains("\"space\", 72 agents (a x50, b x20, c x2)")
+        stdout.contains("\"space\", 72 agents (a x50 steering, b x20 steering, c x2 steering)")
             && stdout.contains("wrap bounds 20x20x10 (in space)"),
         "{stdout}"
     );

@@ -67,22 +67,8 @@ pub(super) fn cases() -> Vec<Case> {
         case("juelich_02_rotation_37", &["walkers"], Some(MODELS), &[]),
         case("juelich_02_rotation_45", &["walkers"], Some(MODELS), &[]),
         case("juelich_02_rotation_90", &["walkers"], Some(MODELS), &[]),
-        case(
-            "juelich_03_random_starts",
-            &["people"],
-            Some(MODELS),
-            &[("cfsm", "Jülich 3: everyone reaches")],
-        ),
-        case(
-            "juelich_04_overtaking",
-            &["walker"],
-            Some(MODELS),
-            &[
-                ("orca", "Jülich 4: the walker gets past"),
-                ("cfsm", "Jülich 4: the walker gets past"),
-                ("social_force", "Jülich 4: the walker gets past"),
-            ],
-        ),
+        case("juelich_03_random_starts", &["people"], Some(MODELS), &[]),
+        case("juelich_04_overtaking", &["walker"], Some(MODELS), &[]),
         case(
             "juelich_05_narrow_corridor",
             &["walker"],
@@ -122,15 +108,15 @@ pub(super) fn cases() -> Vec<Case> {
             "steerbench_bottleneck_evacuation",
             &["crowd"],
             Some(MODELS),
-            &[("steering", EVERYONE), ("cfsm", EVERYONE), ("social_force", EVERYONE)],
+            &[("steering", EVERYONE), ("cfsm", EVERYONE)],
         ),
         case(
             "steerbench_circle_250",
             &["walkers"],
             Some(MODELS),
-            &[("steering", COLLISIONS), ("cfsm", EVERYONE), ("social_force", EVERYONE)],
+            &[("steering", COLLISIONS), ("orca", COLLISIONS), ("social_force", COLLISIONS)],
         ),
-        // 500 agents for up to 480 s: its own model (ORCA) only; the others are measured in
+        // 500 agents for up to 480 s: its own model (CFSM) only; the others are measured in
         // docs/verification.md.
         case("steerbench_circle_500", &["walkers"], None, &[]),
         case("steerbench_crossing", &["eastbound", "northbound"], Some(MODELS), &[]),
@@ -144,7 +130,7 @@ pub(super) fn cases() -> Vec<Case> {
             "steerbench_forest",
             &["eastbound", "westbound"],
             Some(MODELS),
-            &[("steering", EVERYONE), ("cfsm", EVERYONE), ("social_force", EVERYONE)],
+            &[("steering", EVERYONE), ("orca", COLLISIONS), ("cfsm", EVERYONE)],
         ),
         case(
             "steerbench_hallway_four_way",
@@ -197,21 +183,33 @@ fn every_case_meets_its_criteria_under_every_model_but_its_recorded_reds() {
         .filter(|e| e.as_ref().is_ok_and(|e| e.path().extension().is_some_and(|x| x == "toml")))
         .count();
     assert_eq!(listed, cases().len(), "every case in scenarios/verification is listed here");
+    // Every difference from the record, gathered so one run lists them all.
+    let mut differences = Vec::new();
     for case in cases() {
         for model in case.model_values() {
             let model = model.as_str();
             let CaseRun { outcomes, stderr, .. } = run_case(&case, model);
-            // A red says so on stderr ("1 of 2 expectations did not pass"); nothing else may.
-            let other: Vec<&str> = stderr.lines().filter(|l| !l.ends_with("did not pass")).collect();
+            // A red says so on stderr ("1 of 2 expectations did not pass"), and a velocity
+            // model names the avoidance behaviours it does not use; nothing else may.
+            let other: Vec<&str> = stderr
+                .lines()
+                .filter(|l| !l.ends_with("did not pass") && !l.contains("is not used under model"))
+                .collect();
             assert!(other.is_empty(), "{} under {model}: no warning: {stderr}", case.stem);
             assert!(!outcomes.is_empty(), "{} has expectations", case.stem);
             for (name, status, detail) in outcomes {
                 let red = case.reds.iter().any(|(m, e)| *m == model_name(model) && name.starts_with(e));
                 let want = if red { "fail" } else { "pass" };
-                assert_eq!(status, want, "{} under {model}: {name}: {detail}", case.stem);
+                if status != want {
+                    differences.push(format!(
+                        "{} under {model}: {name}: {status}, recorded {want}: {detail}",
+                        case.stem
+                    ));
+                }
             }
         }
     }
+    assert!(differences.is_empty(), "verdicts that differ from the record:\n{}", differences.join("\n"));
 }
 
 /// A row of trends.csv.
@@ -278,9 +276,8 @@ fn verdict<'a>(rows: &'a [SeriesRow], expectation: &str, model: &str) -> &'a str
     &found[0].verdict
 }
 
-/// RiMEA 4: the fundamental diagram's speed falls as the density rises for steering, ORCA and
-/// CFSM in both measurement areas; social force's east area rises at 6 per m² (its bodies,
-/// pressed together, shake: the mean |v| goes up while the walkers do not advance).
+/// RiMEA 4: the fundamental diagram's speed falls (within the batch's tolerance) as the density
+/// rises, for every model in both measurement areas.
 #[test]
 fn rimea_4_speed_falls_as_density_rises() {
     let dir = scratch_dir("verification_rimea_04");
@@ -289,13 +286,11 @@ fn rimea_4_speed_falls_as_density_rises() {
     assert_eq!(rows.len(), 8, "two areas × four models: {rows:?}");
     for area in ["west", "east"] {
         let e = format!("({area} area)");
-        for model in ["model=steering", "kind=orca", "model=cfsm"] {
+        for model in ["model=steering", "kind=orca", "model=cfsm", "model=social_force"] {
             assert_eq!(verdict(&rows, &e, model), "pass", "{model} in the {area} area");
         }
     }
-    assert_eq!(verdict(&rows, "(west area)", "model=social_force"), "pass");
-    assert_eq!(verdict(&rows, "(east area)", "model=social_force"), "fail");
-    assert_eq!(code, Some(1), "the report fails while one series does");
+    assert_eq!(code, Some(0), "every series passes");
 }
 
 /// RiMEA 9 under the steering model (the default, two runs): with two exits the room empties
@@ -338,24 +333,21 @@ fn rimea_9_under_every_model() {
 }
 
 /// Jülich 2: the corridor turned by 0°, 37°, 45° and 90° takes the same time within 1 % under
-/// steering (16.26 s at every turning), CFSM and social force; ORCA's times spread by 1.5 %
-/// (16.20, 16.34, 16.44, 16.20 s), an honest fail.
+/// every model (ORCA 15.36 s at every turning, social force 15.80 to 15.82 s).
 #[test]
 fn juelich_2_rotation_invariance() {
     let dir = scratch_dir("verification_juelich_02");
     let batch = root().join("scenarios/verification/batches/juelich_02_rotation.toml");
     let Verdicts { series, code, .. } = batch_verdicts(&batch, &dir.join("out"));
     assert_eq!(series.len(), 4, "{series:?}");
-    for model in ["=steering", "=cfsm", "=social_force"] {
+    for model in ["=steering", "=orca", "=cfsm", "=social_force"] {
         assert_eq!(verdict(&series, "Jülich 2", model), "pass", "{model}");
     }
-    assert_eq!(verdict(&series, "Jülich 2", "=orca"), "fail");
-    assert_eq!(code, Some(1));
+    assert_eq!(code, Some(0));
 }
 
 /// NIST 8: the eastbound walkers' time never improves as the counterflow grows from 0 to 100,
-/// under every model; under CFSM the walkers do not all get through within 200 s against 50 or
-/// 100 (a jam), so that point's expectation fails (and its time is only a lower bound).
+/// under every model, and every eastbound walker gets through at every point.
 #[test]
 fn nist_8_counterflow_never_helps() {
     let dir = scratch_dir("verification_nist_08");
@@ -365,19 +357,13 @@ fn nist_8_counterflow_never_helps() {
     for model in ["=steering", "=orca", "=cfsm", "=social_force"] {
         assert_eq!(verdict(&series, "NIST 8", model), "pass", "{model}");
     }
-    let failed: Vec<&String> = points.iter().filter(|(_, _, v)| v == "fail").map(|(_, p, _)| p).collect();
-    assert_eq!(failed.len(), 2, "{points:?}");
-    for p in failed {
-        assert!(
-            p.contains("model=cfsm") && (p.contains("max_agents=50") || p.contains("max_agents=100")),
-            "{p}"
-        );
-    }
-    assert_eq!(code, Some(1));
+    assert_eq!(points.len(), 16, "{points:?}");
+    assert!(points.iter().all(|(_, _, v)| v == "pass"), "{points:?}");
+    assert_eq!(code, Some(0));
 }
 
-/// Jülich 3: from ten sets of random start positions everyone reaches the door under steering
-/// and ORCA; under CFSM and social force some runs do not empty the room within two minutes.
+/// Jülich 3: from ten sets of random start positions everyone reaches the door under every
+/// model.
 #[test]
 fn juelich_3_random_starts_all_reach_the_goal() {
     let dir = scratch_dir("verification_juelich_03");
@@ -385,24 +371,26 @@ fn juelich_3_random_starts_all_reach_the_goal() {
     let Verdicts { points, code, .. } = batch_verdicts(&batch, &dir.join("out"));
     assert_eq!(points.len(), 4, "{points:?}");
     for (_, overrides, verdict) in &points {
-        let red = overrides.contains("=cfsm") || overrides.contains("=social_force");
-        assert_eq!(verdict, if red { "fail" } else { "pass" }, "{overrides}");
+        assert_eq!(verdict, "pass", "{overrides}");
     }
-    assert_eq!(code, Some(1));
+    assert_eq!(code, Some(0));
 }
 
 /// RiMEA 15: the corner takes no less than a straight corridor as long as its inner edge and
-/// no more than one as long as its outer edge, under steering, CFSM and social force; ORCA's
-/// walkers crowd the inner corner and take 26.9 s against the long corridor's 20.9 s.
+/// no more than one as long as its outer edge, under steering and social force; ORCA's
+/// walkers crowd the inner corner (23.4 s against the long corridor's 17.6 s), and CFSM's
+/// slow in the turn (24.0 s against 20.7 s).
 #[test]
 fn rimea_15_a_corner_between_two_straight_corridors() {
     let dir = scratch_dir("verification_rimea_15");
     let batch = root().join("scenarios/verification/batches/rimea_15.toml");
     let Verdicts { series, code, .. } = batch_verdicts(&batch, &dir.join("out"));
     assert_eq!(series.len(), 4, "{series:?}");
-    for model in ["=steering", "=cfsm", "=social_force"] {
+    for model in ["=steering", "=social_force"] {
         assert_eq!(verdict(&series, "RiMEA 15", model), "pass", "{model}");
     }
-    assert_eq!(verdict(&series, "RiMEA 15", "=orca"), "fail");
+    for model in ["=orca", "=cfsm"] {
+        assert_eq!(verdict(&series, "RiMEA 15", model), "fail", "{model}");
+    }
     assert_eq!(code, Some(1));
 }

@@ -165,10 +165,15 @@ fn table() -> String {
     }
     let passed = rows.iter().filter(|r| r[4] == "pass").count();
     let failed = rows.iter().filter(|r| r[4] != "pass" && r[4] != "reported").count();
-    let mut t = format!(
-        "{} checks, {passed} pass, {failed} fail.\n\n| case | model | criterion | measured | verdict |\n|---|---|---|---|---|\n",
-        passed + failed
-    );
+    let mut t = format!("{} checks, {passed} pass, {failed} fail.\n\n", passed + failed);
+    // The verdicts per model, so a reader sees each model's standing before the rows.
+    t.push_str("| model | checks | pass | fail |\n|---|---|---|---|\n");
+    for model in ["steering", "orca", "cfsm", "social_force"] {
+        let of: Vec<&[String; 5]> = rows.iter().filter(|r| r[1] == model && r[4] != "reported").collect();
+        let pass = of.iter().filter(|r| r[4] == "pass").count();
+        t.push_str(&format!("| {model} | {} | {pass} | {} |\n", of.len(), of.len() - pass));
+    }
+    t.push_str("\n| case | model | criterion | measured | verdict |\n|---|---|---|---|---|\n");
     for r in &rows {
         let verdict =
             if r[4] == "pass" || r[4] == "reported" { r[4].clone() } else { format!("**{}**", r[4]) };

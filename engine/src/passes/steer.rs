@@ -308,7 +308,8 @@ impl<V: Point> SteerInputs<'_, V> {
         }
     }
 
-    /// Agent `i`'s steering: `Σ weight · force` over its group's behaviours, in declared order.
+    /// Agent `i`'s steering: `Σ weight · force` over its group's acting behaviours
+    /// ([`Group::acting`]), in declared order.
     /// With a flocking interval above one tick, the flocking part is the cached sum, refreshed
     /// on ticks where `(tick + id) % interval == 0` (staggered so the work spreads evenly).
     /// A random goal is redrawn first, on ticks that are multiples of its period; a `tie_break`
@@ -331,7 +332,7 @@ impl<V: Point> SteerInputs<'_, V> {
         let mut steering = V::ZERO;
         let mut flocking = V::ZERO;
         let mut tie_break = None;
-        for wb in &g.behaviours {
+        for wb in g.acting() {
             if let Behaviour::TieBreak { angle } = wb.behaviour {
                 tie_break = Some(angle);
             } else if cached && wb.behaviour.is_flocking() {

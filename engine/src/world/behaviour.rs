@@ -253,6 +253,17 @@ impl Behaviour {
         )
     }
 
+    /// Separation, obstacle avoidance and queueing: the behaviours that keep an agent clear of
+    /// others and of walls. A velocity model does that itself, so under one (`Model` other
+    /// than steering) they are not used: its preferred velocity is built from the goal
+    /// behaviours alone, as its reference implementation builds it (see docs/models.md).
+    pub fn avoids_collisions(&self) -> bool {
+        matches!(
+            self,
+            Behaviour::Separation { .. } | Behaviour::AvoidObstacles { .. } | Behaviour::Queue { .. }
+        )
+    }
+
     /// The neighbour radius this behaviour reads, if it reads neighbours.
     pub fn neighbour_radius(&self) -> Option<f32> {
         match *self {

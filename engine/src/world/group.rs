@@ -27,9 +27,24 @@ pub struct Group {
 }
 
 impl Group {
+    /// The behaviours that act on the group's agents, in declared order: every one under the
+    /// steering model; under a velocity model all but those that avoid collisions
+    /// ([`Behaviour::avoids_collisions`]), which the model does itself.
+    pub fn acting(&self) -> impl Iterator<Item = &WeightedBehaviour> + '_ {
+        let steering = self.model == Model::Steering;
+        self.behaviours.iter().filter(move |b| steering || !b.behaviour.avoids_collisions())
+    }
+
+    /// The behaviours the group declares but its velocity model does not use (empty under the
+    /// steering model), with their places in the list.
+    pub fn unused(&self) -> impl Iterator<Item = (usize, &WeightedBehaviour)> + '_ {
+        let steering = self.model == Model::Steering;
+        self.behaviours.iter().enumerate().filter(move |(_, b)| !steering && b.behaviour.avoids_collisions())
+    }
+
     /// The `see_ahead` of the group's obstacle avoidance, if it avoids obstacles.
     pub fn see_ahead(&self) -> Option<f32> {
-        self.behaviours.iter().find_map(|b| match b.behaviour {
+        self.acting().find_map(|b| match b.behaviour {
             Behaviour::AvoidObstacles { see_ahead, .. } => Some(see_ahead),
             _ => None,
         })
@@ -43,9 +58,9 @@ impl Group {
             .any(|b| matches!(b.behaviour, Behaviour::FollowLeader { keep_heading: true, .. }))
     }
 
-    /// The group's queue parameters, if it queues.
+    /// The group's queue parameters, if it queues (never under a velocity model).
     pub fn queue(&self) -> Option<&Behaviour> {
-        self.behaviours.iter().map(|b| &b.behaviour).find(|b| matches!(b, Behaviour::Queue { .. }))
+        self.acting().map(|b| &b.behaviour).find(|b| matches!(b, Behaviour::Queue { .. }))
     }
 
     /// The radius of the group's first wander circle (0 without wander).

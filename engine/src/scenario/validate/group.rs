@@ -3,7 +3,10 @@
 use super::*;
 use crate::scenario::locate::*;
 use crate::scenario::schema::*;
-use crate::world::{AgentParam, AgentParams, Bounds, BoundsKind, Diversion, Group, Param, Switch, Target};
+use crate::world::{
+    AgentParam, AgentParams, Bounds, BoundsKind, Diversion, Group, Model, Param, Switch, Target,
+    WeightedBehaviour,
+};
 
 impl<V: crate::math::Vector> Validator<'_, V> {
     /// Agents of group `g` at tick 0: 1 or more, or 0 for a group a spawn source fills
@@ -99,11 +102,27 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             }
         }
         let model = self.model(g, raw.model.as_ref(), dt)?;
+        // A velocity model avoids collisions itself: the group's avoidance behaviours are not
+        // used under it (`Group::acting`), which the user hears of here.
+        let acting = |b: &WeightedBehaviour| model == Model::Steering || !b.behaviour.avoids_collisions();
+        for (b, wb) in behaviours.iter().enumerate().filter(|(_, b)| !acting(b)) {
+            self.warn(
+                &[Key("groups"), Index(g), Key("behaviours"), Index(b), Key("kind")],
+                format!(
+                    "`{}` is not used under model \"{}\", which keeps agents apart itself and takes its preferred velocity from the goal behaviours alone; remove the entry, or use model = \"steering\"",
+                    wb.behaviour.name(),
+                    model.name()
+                ),
+            );
+        }
         // A velocity model reads the first of the group's neighbours: the list reaches as far
         // and holds as many as the model needs (its neighbour_dist and max_neighbours).
         let (model_radius, model_neighbours) = model.neighbour_needs();
-        let behaviours_need =
-            behaviours.iter().filter_map(|b| b.behaviour.neighbour_radius()).fold(0.0, f32::max);
+        let behaviours_need = behaviours
+            .iter()
+            .filter(|b| acting(b))
+            .filter_map(|b| b.behaviour.neighbour_radius())
+            .fold(0.0, f32::max);
         let needed = behaviours_need.max(model_radius);
         let sensing_radius = match raw.sensing_radius {
             None => needed,
