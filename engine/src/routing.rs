@@ -121,10 +121,15 @@ impl Field {
         (x >= 0 && y >= 0 && x < nx && y < ny).then(|| (y * nx + x) as usize)
     }
 
-    /// At `p`: the unit direction of steepest descent and the walking distance left, from the
-    /// four cell centres around it (a wall or unreached corner counts as the largest reached
-    /// one plus a cell). `None` outside the grid, where nothing around is reached, or where
-    /// the field is flat.
+    /// At `p`: the unit direction of steepest descent and the walking distance left. The
+    /// distance is interpolated bilinearly between the four cell centres around `p` (a wall or
+    /// unreached centre counts as the largest reached one plus a cell). The direction is the
+    /// bilinear blend of those centres' own gradients (central differences, a wall or
+    /// unreached side counting as one cell uphill), so it turns continuously as an agent
+    /// crosses from one square of centres to the next: the gradient of the interpolated
+    /// distance itself jumps there, and an agent standing on such a line, pressed by a
+    /// neighbour, flipped between the two directions every tick. `None` outside the grid,
+    /// where nothing around is reached, or where the field is flat.
     pub fn descent(&self, p: Vec2) -> Option<(Vec2, f32)> {
         let f = (p - self.origin) / self.cell - Vec2::splat(0.5);
         let (x0, y0) = (f.x.floor(), f.y.floor());
@@ -135,19 +140,37 @@ impl Field {
         if !reached.is_finite() {
             return None;
         }
+        let uphill = self.cell.max_element();
         for d in &mut v {
             if !d.is_finite() {
-                *d = reached + self.cell.max_element();
+                *d = reached + uphill;
             }
         }
+        let weights = [(1.0 - tx) * (1.0 - ty), tx * (1.0 - ty), (1.0 - tx) * ty, tx * ty];
+        let mut grad = Vec2::ZERO;
+        for (k, w) in weights.into_iter().enumerate() {
+            let (cx, cy) = (x0 + (k % 2) as f32, y0 + (k / 2) as f32);
+            let centre = at(cx, cy);
+            if !centre.is_finite() || w == 0.0 {
+                continue;
+            }
+            let side = |d: f32| if d.is_finite() { d } else { centre + uphill };
+            let gx = (side(at(cx + 1.0, cy)) - side(at(cx - 1.0, cy))) / (2.0 * self.cell.x);
+            let gy = (side(at(cx, cy + 1.0)) - side(at(cx, cy - 1.0))) / (2.0 * self.cell.y);
+            grad += w * Vec2::new(gx, gy);
+        }
         let [a, b, c, d] = v;
-        let gx = ((1.0 - ty) * (b - a) + ty * (d - c)) / self.cell.x;
-        let gy = ((1.0 - tx) * (c - a) + tx * (d - b)) / self.cell.y;
-        let grad = Vec2::new(gx, gy);
+        if grad == Vec2::ZERO {
+            // Only walls or unreached centres carry weight here: the interpolated distance's
+            // own slope, which leads off them.
+            let gx = ((1.0 - ty) * (b - a) + ty * (d - c)) / self.cell.x;
+            let gy = ((1.0 - tx) * (c - a) + tx * (d - b)) / self.cell.y;
+            grad = Vec2::new(gx, gy);
+        }
         if grad == Vec2::ZERO {
             return None;
         }
-        let here = (1.0 - tx) * (1.0 - ty) * a + tx * (1.0 - ty) * b + (1.0 - tx) * ty * c + tx * ty * d;
+        let here = weights[0] * a + weights[1] * b + weights[2] * c + weights[3] * d;
         Some((-norm(grad), here))
     }
 }
@@ -254,6 +277,27 @@ mod tests {
         assert!((o.length() - 8.0).abs() < 0.3 && o.x > 0.99 * o.length(), "straight east, about 8: {o}");
         world.targets[0] = Target::Point(Vec2::new(9.0, 8.0));
         assert_eq!(router.refresh(&world, Some(&index(&world))), 1, "the target moved");
+    }
+
+    #[test]
+    fn the_direction_turns_continuously_across_a_line_of_cell_centres() {
+        // A door 1.5 wide in a wall across the room, routed with clearance 0.5: the field's
+        // walkable channel through it is two cells wide. Just above and just below the line
+        // of centres at y = 5.125 (cells of 0.25 from y = 0), the directions must agree; the
+        // slope of the interpolated distance jumps there (by 30 degrees in this door), and an
+        // agent pressed onto such a line flipped between the two every tick.
+        let obstacles = vec![
+            Obstacle::Wall { points: vec![Vec2::new(5.0, 0.0), Vec2::new(5.0, 4.25)], thickness: 0.2 },
+            Obstacle::Wall { points: vec![Vec2::new(5.0, 5.75), Vec2::new(5.0, 10.0)], thickness: 0.2 },
+        ];
+        let bounds = Bounds { kind: BoundsKind::Open, min: Vec2::ZERO, max: Vec2::splat(10.0) };
+        let index = ObstacleIndex::build(&obstacles, &bounds);
+        let field = Field::build(&bounds, &obstacles, Some(&index), Vec2::new(9.0, 6.0), 0.5);
+        for x in [4.2f32, 4.6, 5.0, 5.4] {
+            let (below, _) = field.descent(Vec2::new(x, 5.125 - 1e-3)).expect("a way");
+            let (above, _) = field.descent(Vec2::new(x, 5.125 + 1e-3)).expect("a way");
+            assert!(below.dot(above) > 0.9995, "at x = {x}: {below} against {above}");
+        }
     }
 
     #[test]

@@ -108,7 +108,7 @@ pub(super) fn cases() -> Vec<Case> {
             "steerbench_bottleneck_evacuation",
             &["crowd"],
             Some(MODELS),
-            &[("steering", EVERYONE), ("cfsm", EVERYONE)],
+            &[("steering", EVERYONE), ("orca", EVERYONE)],
         ),
         case(
             "steerbench_circle_250",
@@ -124,19 +124,19 @@ pub(super) fn cases() -> Vec<Case> {
             "steerbench_doorway_two_way",
             &["eastbound", "westbound"],
             Some(MODELS),
-            &[("steering", EVERYONE), ("cfsm", EVERYONE)],
+            &[("steering", COLLISIONS)],
         ),
         case(
             "steerbench_forest",
             &["eastbound", "westbound"],
             Some(MODELS),
-            &[("steering", EVERYONE), ("orca", COLLISIONS), ("cfsm", EVERYONE)],
+            &[("orca", EVERYONE), ("cfsm", EVERYONE)],
         ),
         case(
             "steerbench_hallway_four_way",
             &["eastbound", "westbound", "northbound", "southbound"],
             Some(MODELS),
-            &[("steering", EVERYONE)],
+            &[],
         ),
         case("steerbench_oncoming", &["eastbound", "westbound"], Some(MODELS), &[("steering", COLLISIONS)]),
         case("steerbench_overtake", &["fast", "slow"], Some(MODELS), &[]),
@@ -293,11 +293,10 @@ fn rimea_4_speed_falls_as_density_rises() {
     assert_eq!(code, Some(0), "every series passes");
 }
 
-/// RiMEA 9 under the steering model (the default, two runs): with two exits the room empties
-/// in 385 s against 281 s with four, a ratio of 1.37, short of 1.6: the steering crowd's flow
-/// through a door grows with the press behind it. An honest fail, held here.
+/// RiMEA 9 under the scenario's own model, CFSM (two runs): with two exits the room takes
+/// 1.6 to 2.4 times as long to empty as with four.
 #[test]
-fn rimea_9_four_exits_against_two_under_steering() {
+fn rimea_9_four_exits_against_two_under_its_own_model() {
     let dir = scratch_dir("verification_rimea_09");
     let scenario = root().join("scenarios/verification/rimea_09_exits.toml");
     let shipped = std::fs::read_to_string(root().join("scenarios/verification/batches/rimea_09.toml"))
@@ -308,11 +307,11 @@ fn rimea_9_four_exits_against_two_under_steering() {
         "version = 1\n\n[[sweep]]\nscenario = {:?}\ngrid = {{ \"obstacles.east_doors.open\" = [true, false] }}\n\n{expect}",
         scenario.to_str().expect("utf-8")
     );
-    let batch = write(&dir, "rimea_09_steering.toml", batch);
+    let batch = write(&dir, "rimea_09_own.toml", batch);
     let Verdicts { series: rows, code, .. } = batch_verdicts(&batch, &dir.join("out"));
     assert_eq!(rows.len(), 1, "{rows:?}");
-    assert_eq!(rows[0].verdict, "fail", "{rows:?}");
-    assert_eq!(code, Some(1));
+    assert_eq!(rows[0].verdict, "pass", "{rows:?}");
+    assert_eq!(code, Some(0));
 }
 
 /// RiMEA 9 under every model, as the shipped batch runs it (about two minutes on two cores):
@@ -377,20 +376,17 @@ fn juelich_3_random_starts_all_reach_the_goal() {
 }
 
 /// RiMEA 15: the corner takes no less than a straight corridor as long as its inner edge and
-/// no more than one as long as its outer edge, under steering and social force; ORCA's
-/// walkers crowd the inner corner (23.4 s against the long corridor's 17.6 s), and CFSM's
-/// slow in the turn (24.0 s against 20.7 s).
+/// no more than one as long as its outer edge, under steering, CFSM and social force; ORCA's
+/// walkers crowd the inner corner and take longer than the long corridor.
 #[test]
 fn rimea_15_a_corner_between_two_straight_corridors() {
     let dir = scratch_dir("verification_rimea_15");
     let batch = root().join("scenarios/verification/batches/rimea_15.toml");
     let Verdicts { series, code, .. } = batch_verdicts(&batch, &dir.join("out"));
     assert_eq!(series.len(), 4, "{series:?}");
-    for model in ["=steering", "=social_force"] {
+    for model in ["=steering", "=cfsm", "=social_force"] {
         assert_eq!(verdict(&series, "RiMEA 15", model), "pass", "{model}");
     }
-    for model in ["=orca", "=cfsm"] {
-        assert_eq!(verdict(&series, "RiMEA 15", model), "fail", "{model}");
-    }
+    assert_eq!(verdict(&series, "RiMEA 15", "=orca"), "fail");
     assert_eq!(code, Some(1));
 }
