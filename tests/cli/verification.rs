@@ -315,7 +315,8 @@ fn rimea_9_four_exits_against_two_under_its_own_model() {
 }
 
 /// RiMEA 9 under every model, as the shipped batch runs it (about two minutes on two cores):
-/// only ORCA's ratio (641 s ÷ 371 s = 1.73) is within 1.6 to 2.4. Run with
+/// CFSM's and social force's ratios (1.96, 1.97) are within 1.6 to 2.4; ORCA's is 1.58, and
+/// steering leaves two walkers at a door with four exits. Run with
 /// `cargo test --release --test suite rimea_9_under_every_model -- --ignored`.
 #[test]
 #[ignore = "minutes: 1,000 people under four models, run on demand"]
@@ -324,8 +325,10 @@ fn rimea_9_under_every_model() {
     let batch = root().join("scenarios/verification/batches/rimea_09.toml");
     let Verdicts { series: rows, code, .. } = batch_verdicts(&batch, &dir.join("out"));
     assert_eq!(rows.len(), 4, "{rows:?}");
-    assert_eq!(verdict(&rows, "RiMEA 9", "=orca"), "pass");
-    for model in ["=steering", "=cfsm", "=social_force"] {
+    for model in ["=cfsm", "=social_force"] {
+        assert_eq!(verdict(&rows, "RiMEA 9", model), "pass", "{model}");
+    }
+    for model in ["=steering", "=orca"] {
         assert_eq!(verdict(&rows, "RiMEA 9", model), "fail", "{model}");
     }
     assert_eq!(code, Some(1));
