@@ -8,7 +8,8 @@ use clap::Args;
 use throng_engine::Scenario;
 use throng_engine::math::Vec3;
 use throng_engine::scenario::declared_dimensions;
-use throng_engine::world::Dimension;
+use throng_engine::scenario::spawn::overlapping_bodies;
+use throng_engine::world::{Dimension, Model};
 
 use crate::args::ScenarioOverrides;
 
@@ -39,13 +40,39 @@ pub fn check(args: CheckArgs) -> Result<ExitCode> {
 fn check_plane(path: &std::path::Path, overrides: &ScenarioOverrides) -> Result<()> {
     let s = overrides.load(path)?;
     summary(path, &s);
-    Ok(())
+    start(path, &s)
 }
 
 /// A scenario with `dimensions = 3`.
 fn check_in_space(path: &std::path::Path, overrides: &ScenarioOverrides) -> Result<()> {
     let s = overrides.load_as::<Vec3>(path)?;
     summary(path, &s);
+    start(path, &s)
+}
+
+/// The world at tick 0, built where it can tell something: a spawn that keeps distances
+/// fails here as the run would; and bodies of velocity models that overlap at the start (a
+/// velocity model's reference code refuses them) are counted in a warning.
+fn start<V: Dimension>(path: &std::path::Path, s: &Scenario<V>) -> Result<()> {
+    let velocity: Vec<bool> = s.groups.iter().map(|g| g.group.model != Model::Steering).collect();
+    if !velocity.contains(&true) && !s.groups.iter().any(|g| g.spacing.keeps_any()) {
+        return Ok(());
+    }
+    let world = s.try_build_world().map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let pairs = overlapping_bodies(&world, |g| velocity[g as usize]);
+    if pairs > 0 {
+        let names: Vec<&str> = s
+            .groups
+            .iter()
+            .filter(|g| g.group.model != Model::Steering)
+            .map(|g| g.group.name.as_str())
+            .collect();
+        eprintln!(
+            "warning: {}: {pairs} pairs of bodies overlap at the start in groups of velocity models ({}); give each spawn min_distance (at least twice the radius) and wall_distance (at least the radius) to start them apart",
+            path.display(),
+            names.join(", ")
+        );
+    }
     Ok(())
 }
 

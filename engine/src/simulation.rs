@@ -69,6 +69,14 @@ pub enum SimulationError {
         /// What does not fit.
         source: MetricsStateError,
     },
+    /// A spawn could not place its agents at the distances it keeps.
+    #[error("{origin}: {source}")]
+    Spawn {
+        /// The scenario's file.
+        origin: String,
+        /// Which group, and why.
+        source: crate::scenario::SpawnError,
+    },
     /// The checkpoint's expectations' state does not fit the scenario or its world.
     #[error("{path}: the checkpoint's expectations' state does not fit: {source}")]
     WatchState {
@@ -118,7 +126,10 @@ pub struct Simulation<V: Point = Vec2> {
 impl<V: Point> Simulation<V> {
     /// The scenario's world at tick 0, ready to step.
     pub fn new(scenario: &Scenario<V>, settings: RunSettings) -> Result<Simulation<V>, SimulationError> {
-        Simulation::with_world(scenario, scenario.build_world(), None, settings)
+        let world = scenario
+            .try_build_world()
+            .map_err(|source| SimulationError::Spawn { origin: scenario.origin.clone(), source })?;
+        Simulation::with_world(scenario, world, None, settings)
     }
 
     /// Continues the run a checkpoint holds. The checkpoint must have been written for this

@@ -29,6 +29,7 @@ mod reference_errors;
 mod signals;
 mod slurm;
 mod space_scenarios;
+mod spawn_spacing;
 mod trace_formats;
 mod value_errors;
 mod verification;

@@ -324,7 +324,8 @@ fn trace_input<V: Dimension>(args: &RenderArgs) -> Result<Input> {
     }
     let (geometry, space) = match &scenario {
         Some(s) => {
-            let (scene, space) = scene_of(s, &s.build_world(), args.projection)?;
+            let world = s.try_build_world().map_err(|e| anyhow::anyhow!("{}: {e}", s.origin))?;
+            let (scene, space) = scene_of(s, &world, args.projection)?;
             (scene.geometry, space)
         }
         None if in_space => {

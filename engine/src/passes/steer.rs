@@ -13,7 +13,9 @@ use crate::index::{Neighbours, ObstacleIndex, Point, SpatialIndex};
 use crate::math::{Vec3, Vector, norm};
 use crate::rng::{self, AgentRng};
 use crate::routing::Goal;
-use crate::world::{Bounds, DIRECTION_REACH, Group, Obstacle, Path, PathMode, Solid, Target, TargetId};
+use crate::world::{
+    Bounds, DIRECTION_REACH, Group, Model, Obstacle, Path, PathMode, Solid, Target, TargetId,
+};
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
 pub struct SteerInputs<'a, V: Point> {
@@ -332,7 +334,13 @@ impl<V: Point> SteerInputs<'_, V> {
         let mut steering = V::ZERO;
         let mut flocking = V::ZERO;
         let mut tie_break = None;
-        for wb in g.acting() {
+        // `Group::acting`, written out: this loop is the hottest in a tick, and the check runs
+        // only under a velocity model.
+        let velocity_model = !matches!(g.model, Model::Steering);
+        for wb in &g.behaviours {
+            if velocity_model && wb.behaviour.avoids_collisions() {
+                continue;
+            }
             if let Behaviour::TieBreak { angle } = wb.behaviour {
                 tie_break = Some(angle);
             } else if cached && wb.behaviour.is_flocking() {

@@ -13,6 +13,7 @@ mod locate;
 mod memory;
 pub mod overrides;
 mod schema;
+pub mod spawn;
 mod validate;
 mod wide;
 
@@ -25,6 +26,7 @@ use locate::toml_error;
 pub(crate) use locate::{line_col, read_source, table_given_twice, value_reason};
 pub use memory::{AGENT_BYTES, BASE_BYTES, CANDIDATE_SLOT_BYTES, MemoryEstimate, NEIGHBOUR_SLOT_BYTES};
 use schema::ScenarioToml;
+pub use spawn::{Spacing, SpawnError};
 use validate::Validator;
 
 use std::path::Path;
@@ -80,6 +82,8 @@ pub struct GroupSpec<V = Vec2> {
     pub count: u32,
     /// Where those agents appear, drawn from each agent's own spawn generator.
     pub spawn: Spawn<V>,
+    /// The distances the spawn keeps between agents and from obstacles (none by default).
+    pub spacing: Spacing,
 }
 
 /// Settings of the metrics `throng run` reports (see `metrics`).
@@ -425,7 +429,18 @@ impl<V: crate::world::Dimension> Scenario<V> {
     }
 
     /// The world at tick 0: every agent spawned, parameters drawn, generators seeded.
+    ///
+    /// # Panics
+    /// When a spawn cannot place its agents at its `min_distance` and `wall_distance`; a
+    /// program that runs users' scenarios calls [`Scenario::try_build_world`] (as
+    /// `Simulation::new` does) to get the error instead.
     pub fn build_world(&self) -> World<V> {
+        self.try_build_world().unwrap_or_else(|e| panic!("{}: {e}", self.origin))
+    }
+
+    /// The world at tick 0, or the spawn that could not place its agents (see
+    /// [`spawn`]).
+    pub fn try_build_world(&self) -> Result<World<V>, SpawnError> {
         let mut world = World {
             name: self.name.clone(),
             seed: self.seed,
@@ -469,12 +484,18 @@ impl<V: crate::world::Dimension> Scenario<V> {
                 }
             }
         }
+        // Spawns that keep distances see every agent placed before theirs (spawn.rs).
+        let spaced = self.groups.iter().any(|g| g.spacing.keeps_any());
+        let (bounds, obstacles) = (world.bounds, if spaced { world.obstacles.clone() } else { Vec::new() });
+        let largest = self.groups.iter().map(|g| g.spacing.min_distance).fold(0.0, f32::max);
+        let mut placed = spawn::Placed::new(&bounds, &obstacles, largest);
         for (g, spec) in self.groups.iter().enumerate() {
             let spawner = rng::name_key(&spec.group.name);
+            let spacing = spec.spacing;
             for k in 0..spec.count {
                 let key = rng::agent_key(spawner, k as u64);
                 let mut spawn_rng = rng::agent_rng(self.seed, key, Purpose::Spawn);
-                let p = match &spec.spawn {
+                let mut draw = || match &spec.spawn {
                     Spawn::Rect { min, max } => {
                         V::from_fn(|a| rng::uniform(&mut spawn_rng, min.axis(a), max.axis(a)))
                     }
@@ -483,9 +504,33 @@ impl<V: crate::world::Dimension> Scenario<V> {
                     }
                     Spawn::Points(points) => points[k as usize],
                 };
+                let mut p = draw();
+                if let Spawn::Points(_) = spec.spawn {
+                    if spacing.keeps_any() {
+                        spawn::check_point(&placed, g, k as usize, p, spacing)?;
+                    }
+                } else {
+                    let mut tries = 1;
+                    while spacing.keeps_any() && !placed.keeps(p, spacing) {
+                        if tries == spawn::MAX_TRIES {
+                            return Err(SpawnError::Crowded {
+                                group: g,
+                                agent: k,
+                                count: spec.count,
+                                min_distance: spacing.min_distance,
+                                wall_distance: spacing.wall_distance,
+                            });
+                        }
+                        p = draw();
+                        tries += 1;
+                    }
+                }
+                if spaced {
+                    placed.add(p);
+                }
                 world.push_agent(g as u16, key, p);
             }
         }
-        world
+        Ok(world)
     }
 }

@@ -297,6 +297,8 @@ pub(crate) struct SpawnToml {
     pub(crate) centre: Option<Pt>,
     pub(crate) radius: Option<f32>,
     pub(crate) points: Option<Vec<Pt>>,
+    pub(crate) min_distance: Option<f32>,
+    pub(crate) wall_distance: Option<f32>,
 }
 
 /// A behaviour entry: its kind, its weight, and its kind's parameters (checked against the

@@ -31,14 +31,14 @@ impl Group {
     /// steering model; under a velocity model all but those that avoid collisions
     /// ([`Behaviour::avoids_collisions`]), which the model does itself.
     pub fn acting(&self) -> impl Iterator<Item = &WeightedBehaviour> + '_ {
-        let steering = self.model == Model::Steering;
+        let steering = matches!(self.model, Model::Steering);
         self.behaviours.iter().filter(move |b| steering || !b.behaviour.avoids_collisions())
     }
 
     /// The behaviours the group declares but its velocity model does not use (empty under the
     /// steering model), with their places in the list.
     pub fn unused(&self) -> impl Iterator<Item = (usize, &WeightedBehaviour)> + '_ {
-        let steering = self.model == Model::Steering;
+        let steering = matches!(self.model, Model::Steering);
         self.behaviours.iter().enumerate().filter(move |(_, b)| !steering && b.behaviour.avoids_collisions())
     }
 

@@ -60,6 +60,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         use Seg::{Index, Key};
         let at = |k: &'static str| [Key("groups"), Index(g), Key(k)];
         let spawn = self.spawn(g, &raw.spawn)?;
+        let spacing = self.spacing(g, &raw.spawn, &spawn, count)?;
         let params = AgentParams {
             max_speed: self.agent_param(&at("max_speed"), AgentParam::MaxSpeed, raw.max_speed.0)?,
             max_force: self.agent_param(&at("max_force"), AgentParam::MaxForce, raw.max_force.0)?,
@@ -178,6 +179,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             },
             count,
             spawn,
+            spacing,
         })
     }
 
@@ -238,10 +240,10 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             _ => &[("rect", 0), ("circle", 1), ("points", 2)],
         };
         let kind = self.choice(&at("kind"), &s.kind, kinds)?;
-        let allowed: &[&str] = match kind {
-            0 => &["min", "max"],
-            1 => &["centre", "radius"],
-            _ => &["points"],
+        let (required, allowed): (&[&str], &[&str]) = match kind {
+            0 => (&["min", "max"], &["min", "max", "min_distance", "wall_distance"]),
+            1 => (&["centre", "radius"], &["centre", "radius", "min_distance", "wall_distance"]),
+            _ => (&["points"], &["points", "min_distance", "wall_distance"]),
         };
         let present = [
             ("min", s.min.is_some()),
@@ -249,9 +251,11 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             ("centre", s.centre.is_some()),
             ("radius", s.radius.is_some()),
             ("points", s.points.is_some()),
+            ("min_distance", s.min_distance.is_some()),
+            ("wall_distance", s.wall_distance.is_some()),
         ];
         self.only_allowed(&base, &present, allowed, &format!("a \"{}\" spawn", s.kind))?;
-        for key in allowed {
+        for key in required {
             let is = present.iter().any(|(k, p)| k == key && *p);
             if !is {
                 return self.fail(&base, format!("missing key `{key}` for a \"{}\" spawn", s.kind));
@@ -286,5 +290,67 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                 Some(Spawn::Points(points))
             }
         }
+    }
+
+    /// The distances group `g`'s spawn keeps (`min_distance`, `wall_distance`), refused at
+    /// `min_distance` when the region cannot hold `count` agents that far apart even packed
+    /// as densely as discs can be (a random placement holds far fewer; `Scenario::
+    /// try_build_world` then says so).
+    pub(super) fn spacing(
+        &mut self,
+        g: usize,
+        s: &SpawnToml,
+        spawn: &Spawn<V>,
+        count: u32,
+    ) -> Option<Spacing> {
+        use Seg::{Index, Key};
+        let at = |k: &'static str| [Key("groups"), Index(g), Key("spawn"), Key(k)];
+        let mut spacing = Spacing::default();
+        if let Some(d) = s.min_distance {
+            spacing.min_distance = self.num(&at("min_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
+        }
+        if let Some(d) = s.wall_distance {
+            spacing.wall_distance = self.num(&at("wall_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
+        }
+        let d = spacing.min_distance as f64;
+        if d == 0.0 || count < 2 {
+            return Some(spacing);
+        }
+        // Centres `d` apart: discs of radius d/2 that do not overlap, inside the region grown
+        // by d/2.
+        let (region, what) = match spawn {
+            Spawn::Rect { min, max } => (
+                (0..V::DIMENSIONS).map(|a| (max.axis(a) - min.axis(a)) as f64 + d).product::<f64>(),
+                "rectangle",
+            ),
+            Spawn::Circle { radius, .. } => {
+                let r = *radius as f64 + d / 2.0;
+                (
+                    if V::DIMENSIONS == 2 {
+                        std::f64::consts::PI * r * r
+                    } else {
+                        4.0 / 3.0 * std::f64::consts::PI * r * r * r
+                    },
+                    "disc",
+                )
+            }
+            Spawn::Points(_) => return Some(spacing),
+        };
+        let disc = if V::DIMENSIONS == 2 {
+            std::f64::consts::PI * d * d / 4.0
+        } else {
+            std::f64::consts::PI * d * d * d / 6.0
+        };
+        let most = (region / disc).floor();
+        if (count as f64) > most {
+            return self.fail(
+                &at("min_distance"),
+                format!(
+                    "the spawn's {what} holds at most {most} agents {} apart, fewer than the group's {count} (place fewer, widen the region, or lower min_distance)",
+                    crate::scenario::shown(spacing.min_distance)
+                ),
+            );
+        }
+        Some(spacing)
     }
 }
