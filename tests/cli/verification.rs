@@ -315,8 +315,8 @@ fn rimea_9_four_exits_against_two_under_its_own_model() {
 }
 
 /// RiMEA 9 under every model, as the shipped batch runs it (about two minutes on two cores):
-/// CFSM's and social force's ratios (1.96, 1.97) are within 1.6 to 2.4; ORCA's is 1.58, and
-/// steering leaves two walkers at a door with four exits. Run with
+/// ORCA's, CFSM's and social force's ratios (1.61, 1.94, 1.91) are within 1.6 to 2.4;
+/// steering's is 1.49 (the flow through a door grows with the press behind it). Run with
 /// `cargo test --release --test suite rimea_9_under_every_model -- --ignored`.
 #[test]
 #[ignore = "minutes: 1,000 people under four models, run on demand"]
@@ -325,12 +325,10 @@ fn rimea_9_under_every_model() {
     let batch = root().join("scenarios/verification/batches/rimea_09.toml");
     let Verdicts { series: rows, code, .. } = batch_verdicts(&batch, &dir.join("out"));
     assert_eq!(rows.len(), 4, "{rows:?}");
-    for model in ["=cfsm", "=social_force"] {
+    for model in ["=orca", "=cfsm", "=social_force"] {
         assert_eq!(verdict(&rows, "RiMEA 9", model), "pass", "{model}");
     }
-    for model in ["=steering", "=orca"] {
-        assert_eq!(verdict(&rows, "RiMEA 9", model), "fail", "{model}");
-    }
+    assert_eq!(verdict(&rows, "RiMEA 9", "=steering"), "fail");
     assert_eq!(code, Some(1));
 }
 
