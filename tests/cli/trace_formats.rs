@@ -452,3 +452,44 @@ fn pedpy_loads_the_sqlite_trace_and_computes_density_and_speed() {
     assert!(stdout.contains("last time: 30.0\n"), "frame 150 at 5 frames a second: {stdout}");
     assert!(stdout.contains("groups: ['walkers']"), "{stdout}");
 }
+
+/// The README's pedestrian quick start, as written there: the bottleneck's SQLite trace, and
+/// PedPy's flow at the bottleneck's line and density in front of it beside throng's own gate.
+#[test]
+fn the_pedestrian_quick_start_gives_the_flow_the_readme_shows() {
+    let has = Command::new(python()).args(["-c", "import pedpy"]).output().is_ok_and(|o| o.status.success());
+    if !has {
+        assert!(
+            std::env::var_os("THRONG_REQUIRE_PEDPY").is_none(),
+            "THRONG_REQUIRE_PEDPY is set but PedPy is missing"
+        );
+        eprintln!("skipped: PedPy is not importable by `{}` (see pedpy_loads_the_sqlite_trace...)", python());
+        return;
+    }
+    let dir = scratch_dir("trace_quick_start");
+    let trace = dir.join("bottleneck.sqlite");
+    let scenario = root().join("scenarios/models/bottleneck.toml");
+    let out = throng(&["run", s(&scenario), "--trace", s(&trace), "--trace-every", "5", "--json"]);
+    ok(&out);
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let gate = &run["metrics"]["gates"][0];
+    assert_eq!(gate["crossings"], 60);
+    let script =
+        std::fs::read_to_string(root().join("docs/examples/bottleneck_pedpy.py")).expect("the docs' example");
+    let out = Command::new(python()).arg("-c").arg(&script).arg(&trace).output().expect("python runs");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let value = |key: &str| -> f64 {
+        let line = stdout.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("{key} in {stdout}"));
+        line[key.len()..].trim().parse().unwrap_or_else(|e| panic!("{line}: {e}"))
+    };
+    // The README's figures.
+    assert_eq!(value("crossed the line:"), 60.0);
+    assert!((value("flow (persons/s):") - 1.209).abs() < 1e-9, "{stdout}");
+    let throng_flow = gate["passage_per_s"].as_f64().expect("a number");
+    assert!((throng_flow - 1.236).abs() < 5e-4, "throng's own: {throng_flow}");
+    assert!(
+        (value("mean density in front of the bottleneck while it empties (1/m²):") - 2.43).abs() < 1e-9,
+        "{stdout}"
+    );
+}
