@@ -35,13 +35,6 @@ impl Group {
         self.behaviours.iter().filter(move |b| steering || !b.behaviour.avoids_collisions())
     }
 
-    /// The behaviours the group declares but its velocity model does not use (empty under the
-    /// steering model), with their places in the list.
-    pub fn unused(&self) -> impl Iterator<Item = (usize, &WeightedBehaviour)> + '_ {
-        let steering = matches!(self.model, Model::Steering);
-        self.behaviours.iter().enumerate().filter(move |(_, b)| !steering && b.behaviour.avoids_collisions())
-    }
-
     /// The `see_ahead` of the group's obstacle avoidance, if it avoids obstacles.
     pub fn see_ahead(&self) -> Option<f32> {
         self.acting().find_map(|b| match b.behaviour {
