@@ -330,15 +330,8 @@ fn pyarrow_and_polars_load_the_parquet_trace_and_metrics() {
         eprintln!("skipped: the PedPy part (pedpy is not importable by `{}`)", python());
         return;
     }
-    let script =
-        std::fs::read_to_string(root().join("docs/examples/parquet_pedpy.py")).expect("the docs' example");
-    let out = Command::new(python()).arg("-c").arg(&script).arg(&trace).output().expect("python runs");
-    let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
-    let value = |key: &str| -> f64 {
-        let line = stdout.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("{key} in {stdout}"));
-        line[key.len()..].trim().parse().unwrap_or_else(|e| panic!("{line}: {e}"))
-    };
+    let printed = super::trace_formats::run_example("parquet_pedpy.py", &trace);
+    let value = |key: &str| printed.value(key);
     assert_eq!(value("frame rate:"), 5.0, "1 / (0.1 s x 2)");
     assert_eq!(value("frames:"), 31.0, "ticks 0, 2, ..., 60");
     assert!(value("max density:") >= 0.0);

@@ -392,6 +392,28 @@ pub(super) fn python() -> String {
     std::env::var("THRONG_PYTHON").unwrap_or_else(|_| "python3".into())
 }
 
+/// What a docs example printed on stdout.
+pub(super) struct Printed(pub(super) String);
+
+impl Printed {
+    /// The number after `key` on the line that starts with it.
+    pub(super) fn value(&self, key: &str) -> f64 {
+        let out = &self.0;
+        let line = out.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("{key} in {out}"));
+        line[key.len()..].trim().parse().unwrap_or_else(|e| panic!("{line}: {e}"))
+    }
+}
+
+/// Runs `docs/examples/NAME` as the docs show it (`python NAME ARG`) with the tests' Python;
+/// a failed run fails the test.
+pub(super) fn run_example(name: &str, arg: &Path) -> Printed {
+    let script = std::fs::read_to_string(root().join("docs/examples").join(name)).expect("the docs' example");
+    let out = Command::new(python()).arg("-c").arg(&script).arg(arg).output().expect("python runs");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{name}: {stdout}{}", text(&out.stderr));
+    Printed(stdout)
+}
+
 #[test]
 fn pedpy_loads_the_sqlite_trace_and_computes_density_and_speed() {
     let has = Command::new(python()).args(["-c", "import pedpy"]).output().is_ok_and(|o| o.status.success());
@@ -411,17 +433,10 @@ fn pedpy_loads_the_sqlite_trace_and_computes_density_and_speed() {
     let scenario = write(&dir, "room.toml", ROOM.replace("ticks = 60", "ticks = 300"));
     let path = dir.join("room.sqlite");
     ok(&throng(&["run", s(&scenario), "--trace", s(&path), "--trace-every", "2", "--quiet"]));
-    let script =
-        std::fs::read_to_string(root().join("docs/examples/pedpy_sqlite.py")).expect("the docs' example");
-    let out = Command::new(python()).arg("-c").arg(&script).arg(&path).output().expect("python runs");
-    let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     // What the example prints: the frame rate, the frames and walkers, the walkable area, a
     // classic density in a 4 x 4 area east of the door and the mean speed there.
-    let value = |key: &str| -> f64 {
-        let line = stdout.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("{key} in {stdout}"));
-        line[key.len()..].trim().parse().unwrap_or_else(|e| panic!("{line}: {e}"))
-    };
+    let printed = run_example("pedpy_sqlite.py", &path);
+    let value = |key: &str| printed.value(key);
     assert_eq!(value("frame rate:"), 5.0, "1 / (0.1 s x 2)");
     assert_eq!(value("frames:"), 151.0);
     assert_eq!(value("pedestrians:"), 30.0);
@@ -431,7 +446,7 @@ fn pedpy_loads_the_sqlite_trace_and_computes_density_and_speed() {
     let area = value("walkable area:");
     assert!((area - (800.0 - 2.0 * 0.2 * 8.0 - std::f64::consts::PI)).abs() < 0.1, "{area}");
     assert!(value("max density:") > 0.0, "walkers pass east of the door");
-    assert!((0.0..=1.5).contains(&value("mean speed:")), "{stdout}");
+    assert!((0.0..=1.5).contains(&value("mean speed:")), "{}", printed.0);
 
     // The text format, as the docs load it.
     let txt = dir.join("room.txt");
@@ -474,22 +489,16 @@ fn the_pedestrian_quick_start_gives_the_flow_the_readme_shows() {
     let run: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let gate = &run["metrics"]["gates"][0];
     assert_eq!(gate["crossings"], 60);
-    let script =
-        std::fs::read_to_string(root().join("docs/examples/bottleneck_pedpy.py")).expect("the docs' example");
-    let out = Command::new(python()).arg("-c").arg(&script).arg(&trace).output().expect("python runs");
-    let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
-    let value = |key: &str| -> f64 {
-        let line = stdout.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("{key} in {stdout}"));
-        line[key.len()..].trim().parse().unwrap_or_else(|e| panic!("{line}: {e}"))
-    };
+    let printed = run_example("bottleneck_pedpy.py", &trace);
+    let value = |key: &str| printed.value(key);
     // The README's figures.
     assert_eq!(value("crossed the line:"), 60.0);
-    assert!((value("flow (persons/s):") - 1.209).abs() < 1e-9, "{stdout}");
+    assert!((value("flow (persons/s):") - 1.209).abs() < 1e-9, "{}", printed.0);
     let throng_flow = gate["passage_per_s"].as_f64().expect("a number");
     assert!((throng_flow - 1.236).abs() < 5e-4, "throng's own: {throng_flow}");
     assert!(
         (value("mean density in front of the bottleneck while it empties (1/m²):") - 2.43).abs() < 1e-9,
-        "{stdout}"
+        "{}",
+        printed.0
     );
 }
