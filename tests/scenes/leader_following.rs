@@ -1,5 +1,5 @@
-//! Leader following: soldiers stay behind their leader, and a follower in the leader's sight
-//! gets out of its way.
+//! Leader following: soldiers stay behind their leader and keep up with it, and a follower in
+//! the leader's sight gets out of its way.
 
 use throng_engine::math::{Vec2, norm};
 use throng_engine::{IndexKind, Pipeline, Scenario, World};
@@ -7,8 +7,13 @@ use throng_engine::{IndexKind, Pipeline, Scenario, World};
 use super::{parse, shipped};
 
 /// Measured: the followers' mean position along the leader's heading stays between -7.23 and
-/// -3.58 units from 30 s to 90 s (it is highest while the leader turns a corner of its square).
+/// -3.58 units from 30 s to 90 s (it is highest while the leader turns a corner of its square):
+/// behind it, and not left behind.
 const LEADER_MEAN_BEHIND: f32 = -2.0;
+/// The other side of that band: soldiers that stopped following would drift far below it.
+const LEADER_MEAN_KEPT_UP: f32 = -9.0;
+/// Measured: the furthest soldier is at most 10.8 from the leader from 30 s to 90 s.
+const LEADER_FURTHEST: f32 = 12.0;
 /// Measured: no soldier is ever ahead of the leader from 30 s to 90 s.
 const LEADER_MAX_AHEAD: usize = 3;
 
@@ -36,6 +41,12 @@ fn soldiers_stay_behind_the_leader() {
             .collect();
         let mean = along.iter().sum::<f32>() / along.len() as f32;
         assert!(mean < LEADER_MEAN_BEHIND, "followers' mean {mean} along the heading at tick {}", world.tick);
+        assert!(mean > LEADER_MEAN_KEPT_UP, "followers' mean {mean}: left behind at tick {}", world.tick);
+        let furthest = (0..a.len())
+            .filter(|&i| a.group[i] == soldiers)
+            .map(|i| (a.position[i] - a.position[leader]).length())
+            .fold(0.0f32, f32::max);
+        assert!(furthest <= LEADER_FURTHEST, "a soldier {furthest} from the leader at tick {}", world.tick);
         (lo, hi) = (lo.min(mean), hi.max(mean));
         let ahead = along.iter().filter(|&&x| x > 0.0).count();
         assert!(ahead <= LEADER_MAX_AHEAD, "{ahead} soldiers ahead of the leader at tick {}", world.tick);
