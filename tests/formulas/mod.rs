@@ -3,6 +3,7 @@
 //! `docs/behaviours.md`, one file per subject. The arithmetic is in the comments; no expected
 //! value is produced by the code under test.
 
+mod crowd_metrics;
 mod end_to_end;
 mod flocking;
 mod in_space;

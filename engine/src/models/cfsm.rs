@@ -79,6 +79,46 @@ mod tests {
     }
 
     #[test]
+    fn a_wall_turns_the_agent_by_its_exponential() {
+        // A wall 0.25 north of a body of radius 0.2 (its normal points south, at the agent):
+        // e = norm((1, 0) + 5·e^((0.2 − 0.25)/0.02)·(0, −1)) = norm(1, −5e^(−2.5)) =
+        // norm(1, −0.410425) = (1, −0.410425) / 1.080948 = (0.925114, −0.379690); no
+        // neighbour, so the speed is v0 = 1.3: v = (1.202648, −0.493597).
+        let wall = WallNear { normal: Vec2::new(0.0, -1.0), distance: 0.25 };
+        let v = new_velocity(
+            &cfsm(),
+            Vec2::ZERO,
+            Vec2::new(1.3, 0.0),
+            0.2,
+            std::iter::empty(),
+            [wall].into_iter(),
+        );
+        assert!((v - Vec2::new(1.202648, -0.493597)).length() < 2e-6, "{v}");
+    }
+
+    #[test]
+    fn when_the_pulls_cancel_the_agent_keeps_its_heading() {
+        // A wall of strength 1 touching the body (distance = radius, e^0 = 1) straight ahead
+        // cancels the unit goal direction exactly: the sum is zero, so the direction is the
+        // agent's current heading, north, at the desired speed (no neighbour ahead).
+        let m = Cfsm { wall_strength: 1.0, ..cfsm() };
+        let wall = WallNear { normal: Vec2::new(-1.0, 0.0), distance: 0.2 };
+        let v = new_velocity(
+            &m,
+            Vec2::new(0.0, 0.5),
+            Vec2::new(1.3, 0.0),
+            0.2,
+            std::iter::empty(),
+            [wall].into_iter(),
+        );
+        assert_eq!(v, Vec2::new(0.0, 1.3));
+        // Standing still, it has no heading: it stays.
+        let v =
+            new_velocity(&m, Vec2::ZERO, Vec2::new(1.3, 0.0), 0.2, std::iter::empty(), [wall].into_iter());
+        assert_eq!(v, Vec2::ZERO);
+    }
+
+    #[test]
     fn a_neighbour_ahead_sets_the_speed_by_the_time_gap() {
         // Straight ahead at 1.0, radii 0.2 + 0.2: spacing 0.6, speed 0.6 / 1 s; the repulsion
         // 8·e^(−6) is along the line, so the direction stays.

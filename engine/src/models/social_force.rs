@@ -108,6 +108,19 @@ mod tests {
     }
 
     #[test]
+    fn a_wall_a_body_presses_into_slows_its_sliding_by_friction() {
+        // 0.1 into a wall to the south (normal (0, 1)), sliding east at 1 with the preferred
+        // velocity the same (no driving term): the push 25·e^(0.1/0.08) + 1500·0.1 = 237.2586
+        // north, and the friction −3000·0.1·(v·t)·t with t = (−1, 0): (−300, 0), against the
+        // slide (Helbing, Farkas and Vicsek's sign).
+        let wall = WallNear { normal: Vec2::new(0.0, 1.0), distance: 0.2 };
+        let v = Vec2::new(1.0, 0.0);
+        let a = acceleration(&sf(), v, v, 0.3, std::iter::empty(), [wall].into_iter());
+        let push = 25.0 * crate::math::exp(0.1 / 0.08) + 150.0;
+        assert!((a.y - push).abs() < 1e-3 && (a.x + 300.0).abs() < 1e-3, "{a} against (−300, {push})");
+    }
+
+    #[test]
     fn a_wall_pushes_along_its_normal_and_a_neighbour_behind_counts_less_when_anisotropic() {
         let wall = WallNear { normal: Vec2::new(0.0, 1.0), distance: 0.3 };
         let a = acceleration(&sf(), Vec2::ZERO, Vec2::ZERO, 0.3, std::iter::empty(), [wall].into_iter());
