@@ -330,7 +330,7 @@ fn pyarrow_and_polars_load_the_parquet_trace_and_metrics() {
         eprintln!("skipped: the PedPy part (pedpy is not importable by `{}`)", python());
         return;
     }
-    let printed = super::trace_formats::run_example("parquet_pedpy.py", &trace);
+    let printed = super::trace_formats::run_example("docs/examples/parquet_pedpy.py", &trace);
     let value = |key: &str| printed.value(key);
     assert_eq!(value("frame rate:"), 5.0, "1 / (0.1 s x 2)");
     assert_eq!(value("frames:"), 31.0, "ticks 0, 2, ..., 60");

@@ -404,13 +404,14 @@ impl Printed {
     }
 }
 
-/// Runs `docs/examples/NAME` as the docs show it (`python NAME ARG`) with the tests' Python;
-/// a failed run fails the test.
-pub(super) fn run_example(name: &str, arg: &Path) -> Printed {
-    let script = std::fs::read_to_string(root().join("docs/examples").join(name)).expect("the docs' example");
+/// Runs the docs' example at `path` (`docs/examples/NAME.py`, written out so that
+/// tests/docs.rs finds it named here) as the docs show it, `python NAME ARG`, with the tests'
+/// Python; a failed run fails the test.
+pub(super) fn run_example(path: &str, arg: &Path) -> Printed {
+    let script = std::fs::read_to_string(root().join(path)).expect("the docs' example");
     let out = Command::new(python()).arg("-c").arg(&script).arg(arg).output().expect("python runs");
     let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{name}: {stdout}{}", text(&out.stderr));
+    assert!(out.status.success(), "{path}: {stdout}{}", text(&out.stderr));
     Printed(stdout)
 }
 
@@ -435,7 +436,7 @@ fn pedpy_loads_the_sqlite_trace_and_computes_density_and_speed() {
     ok(&throng(&["run", s(&scenario), "--trace", s(&path), "--trace-every", "2", "--quiet"]));
     // What the example prints: the frame rate, the frames and walkers, the walkable area, a
     // classic density in a 4 x 4 area east of the door and the mean speed there.
-    let printed = run_example("pedpy_sqlite.py", &path);
+    let printed = run_example("docs/examples/pedpy_sqlite.py", &path);
     let value = |key: &str| printed.value(key);
     assert_eq!(value("frame rate:"), 5.0, "1 / (0.1 s x 2)");
     assert_eq!(value("frames:"), 151.0);
@@ -489,7 +490,7 @@ fn the_pedestrian_quick_start_gives_the_flow_the_readme_shows() {
     let run: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let gate = &run["metrics"]["gates"][0];
     assert_eq!(gate["crossings"], 60);
-    let printed = run_example("bottleneck_pedpy.py", &trace);
+    let printed = run_example("docs/examples/bottleneck_pedpy.py", &trace);
     let value = |key: &str| printed.value(key);
     // The README's figures.
     assert_eq!(value("crossed the line:"), 60.0);
