@@ -189,3 +189,40 @@ pub fn models_scene(name: &str, model: Option<&str>) -> Scenario {
     };
     Scenario::parse(&text, &format!("{name}.toml")).expect("valid")
 }
+
+/// Tells whoever runs the tests that `test` did not run and why. The line goes straight to the
+/// process's stderr, which the test harness does not capture (it captures `eprintln!`), so it
+/// shows in a plain `cargo test`.
+pub fn skip(test: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
+/// The Python the tests run: `THRONG_PYTHON`, else `python3`.
+pub fn python() -> String {
+    std::env::var("THRONG_PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+/// Whether the tests' Python imports every module of `modules`. When it does not, `test` is
+/// skipped with a message saying how to get them, or, with the variable `require` set (as
+/// .ci/run sets it), the test fails.
+pub fn python_with(modules: &[&str], require: &str, test: &str) -> bool {
+    let imports = modules.iter().map(|m| format!("import {m}")).collect::<Vec<_>>().join("; ");
+    let has = Command::new(python()).args(["-c", &imports]).output().is_ok_and(|o| o.status.success());
+    if !has {
+        assert!(
+            std::env::var_os(require).is_none(),
+            "{require} is set but `{} -c '{imports}'` fails",
+            python()
+        );
+        skip(
+            test,
+            &format!(
+                "`{} -c '{imports}'` fails; `python3 -m venv v && v/bin/pip install {}` and set THRONG_PYTHON=v/bin/python",
+                python(),
+                modules.join(" ")
+            ),
+        );
+    }
+    has
+}

@@ -3,6 +3,8 @@
 //! brute force against all pairs), the obstacle index's candidates, and the metrics' overlapping
 //! pairs.
 
+mod jupedsim;
+mod jupedsim_runs;
 mod nearest_of_group;
 mod neighbours;
 mod neighbours_in_space;

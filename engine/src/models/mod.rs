@@ -10,3 +10,4 @@ pub mod orca_lanes;
 pub mod orca_obstacles;
 pub mod social_force;
 pub mod surroundings;
+pub mod walls_near;

@@ -13,7 +13,8 @@ use crate::math::{Vec2, trunc};
 use crate::models::orca::{OrcaAgent, OrcaScratch, new_velocity};
 use crate::models::orca_lanes::{LANES, OrcaLanes};
 use crate::models::orca_obstacles::OrcaObstacles;
-use crate::models::surroundings::{Body, WallNear};
+use crate::models::surroundings::Body;
+use crate::models::walls_near::WallsNear;
 use crate::models::{cfsm, social_force};
 use crate::world::{Group, Model, Obstacle, Orca};
 
@@ -44,8 +45,10 @@ struct ModelScratch {
     orca: OrcaScratch,
     /// Eight ORCA agents at once (see `models::orca_lanes`).
     lanes: OrcaLanes,
-    /// The obstacles near an agent (by index, as social force and CFSM read them).
-    walls: Vec<(u32, WallNear)>,
+    /// The obstacles near an agent, by index in obstacle order.
+    near: Vec<u32>,
+    /// Their edges as social force and CFSM read them.
+    walls: WallsNear,
 }
 
 /// What the `models` pass reads, row by row.
@@ -68,8 +71,9 @@ struct ModelInputs<'a> {
 /// `trunc(v + steering, preferred_speed)` (what the weighted behaviours ask for, taken at
 /// once; `max_speed` when no preferred speed is set); the neighbours are the first
 /// `max_neighbours` of the agent's list within the model's `neighbour_dist`. ORCA reads the
-/// obstacle edges within `time_horizon_obst · max_speed + radius`; social force and CFSM the
-/// obstacles whose surface lies within `neighbour_dist`, in obstacle order. Social force
+/// obstacle edges within `time_horizon_obst · max_speed + radius`; social force and CFSM each
+/// edge or wall segment within `neighbour_dist` (`models::walls_near`, as JuPedSim reads
+/// walls), and CFSM leaves out a neighbour a wall hides. Social force
 /// steps the velocity by its acceleration (`trunc(v + a · dt, max_speed)`); ORCA and CFSM give
 /// the velocity itself.
 ///
@@ -221,22 +225,25 @@ impl ModelInputs<'_> {
         s.walls.clear();
         if let Some(index) = self.obstacle_index {
             let p = self.position[i];
-            index.candidates(p, reach, |o| {
+            s.near.clear();
+            index.candidates(p, reach, |o| s.near.push(o));
+            s.near.sort_unstable();
+            s.near.dedup();
+            for &o in &s.near {
                 let obstacle = &self.obstacles[o as usize];
-                let local = index.local(obstacle, p);
-                let distance = obstacle.signed_distance(local);
-                if distance < reach {
-                    s.walls.push((o, WallNear { normal: obstacle.boundary(local).1, distance }));
-                }
-            });
-            s.walls.sort_unstable_by_key(|w| w.0);
+                s.walls.add(obstacle, index.local(obstacle, p), reach);
+            }
         }
-        let walls = s.walls.iter().map(|w| w.1);
+        let walls = &s.walls;
         let bodies = self.bodies(model, i);
         *out = match model {
-            Model::Cfsm(m) => cfsm::new_velocity(&m, v, preferred, r, bodies, walls),
+            Model::Cfsm(m) => {
+                // JuPedSim's CFSM leaves out a neighbour hidden behind a wall.
+                let seen = bodies.filter(|b| walls.blocks.is_empty() || walls.in_sight(b.offset));
+                cfsm::new_velocity(&m, v, preferred, r, seen, walls.terms.iter().copied())
+            }
             Model::SocialForce(m) => {
-                let a = social_force::acceleration(&m, v, preferred, r, bodies, walls);
+                let a = social_force::acceleration(&m, v, preferred, r, bodies, walls.terms.iter().copied());
                 trunc(v + a * self.ctx.dt, self.max_speed[i])
             }
             Model::Orca(_) | Model::Steering => unreachable!("handled above"),

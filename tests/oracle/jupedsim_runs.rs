@@ -1,0 +1,367 @@
+//! Whole runs beside JuPedSim 1.4.2: shipped scenes under the collision-free speed model, each
+//! agent starting where throng's starts (and when, for agents from sources), walking to the
+//! same exit with the same radius and desired speed, in JuPedSim's walkable polygon of the same
+//! scene (written out here; walls of thickness 0.1 are their inner faces). JuPedSim runs through
+//! `tests/data/jupedsim/whole_run.py` with the tests' Python (`THRONG_PYTHON`, else `python3`);
+//! without JuPedSim importable the test is skipped with a message, unless
+//! THRONG_REQUIRE_JUPEDSIM is set (CI sets it), which makes that a failure.
+//!
+//! What is compared: the outcome (everyone out, or who is not) and the time the last agent is
+//! out, within the case's tolerance. The engines differ in how an agent finds its way (JuPedSim
+//! walks to the next corner of a shortest path, throng down a distance field that keeps a body
+//! off the walls) and in precision, so a crowd's times spread; the tolerances are what the
+//! cases showed with margin, and docs/models.md gives the measured times.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use throng_engine::math::Vec2;
+use throng_engine::world::Region;
+use throng_engine::{RunSettings, Scenario, Simulation};
+
+use crate::common::{python, python_with, root};
+
+/// A shipped scene and JuPedSim's walkable area for it.
+struct Case {
+    /// The scenario, relative to the repository root.
+    path: &'static str,
+    /// JuPedSim's walkable area: the outer boundary and the holes, counter-clockwise.
+    outer: &'static [[f64; 2]],
+    holes: &'static [&'static [[f64; 2]]],
+    /// The seeds to run (each a different start, the same in both engines); the last agent's
+    /// time out is compared as the mean over them, since a crowd's is a sample.
+    seeds: &'static [u64],
+    /// Text replaced in the scenario before it runs (what JuPedSim has no counterpart of).
+    edits: &'static [(&'static str, &'static str)],
+    /// Each start moved by up to this much (the same draw in both engines), to break a
+    /// symmetry neither engine should be tested on.
+    jitter: f32,
+    /// The largest relative difference of the last agent's time out.
+    tolerance: f64,
+}
+
+/// What a run gave: each agent's time out (None: still in at the end).
+#[derive(Debug)]
+struct Outcome {
+    out_s: Vec<Option<f64>>,
+}
+
+impl Outcome {
+    /// The time the last agent that left left (None: no one left).
+    fn last_out(&self) -> Option<f64> {
+        self.out_s.iter().flatten().copied().reduce(f64::max)
+    }
+}
+
+/// An exit's region as a polygon, JSON (a circle as 32 sides, inside the circle).
+fn polygon(region: &Region, centre_of_goal: Option<Vec2>) -> String {
+    let points: Vec<Vec2> = match *region {
+        Region::Rect { min, max } => vec![min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)],
+        Region::Circle { centre, radius } => {
+            let c = centre_of_goal.unwrap_or(centre);
+            (0..32)
+                .map(|k| {
+                    let (s, co) = throng_engine::math::sin_cos(k as f32 * std::f32::consts::TAU / 32.0);
+                    c + Vec2::new(co, s) * radius * 0.98
+                })
+                .collect()
+        }
+    };
+    let inner: Vec<String> = points.iter().map(|p| format!("[{},{}]", p.x, p.y)).collect();
+    format!("[{}]", inner.join(","))
+}
+
+fn ring(points: &[[f64; 2]]) -> String {
+    let inner: Vec<String> = points.iter().map(|p| format!("[{},{}]", p[0], p[1])).collect();
+    format!("[{}]", inner.join(","))
+}
+
+/// Runs `case` in throng under CFSM to its end, recording every agent's start (where and when)
+/// and time out, and writes JuPedSim's scene for the same agents.
+fn throng_run(case: &Case, seed: u64) -> (Outcome, String) {
+    let text = std::fs::read_to_string(root().join(case.path)).expect("the case");
+    let mut text = text
+        .replace("model = \"steering\"", "model = \"cfsm\"")
+        .replace("model = \"orca\"", "model = \"cfsm\"");
+    for (from, to) in case.edits {
+        assert!(text.contains(from), "{}: no {from:?} to replace", case.path);
+        text = text.replace(from, to);
+    }
+    let mut scenario = Scenario::parse(&text, case.path).expect("valid");
+    scenario.seed = seed;
+    let mut sim =
+        Simulation::new(&scenario, RunSettings { threads: 2, ..RunSettings::default() }).expect("sim");
+    if case.jitter > 0.0 {
+        let a = &mut sim.world_mut().agents;
+        for (k, p) in a.position.iter_mut().enumerate() {
+            // A fixed, reproducible jitter: a low-discrepancy turn and length per agent.
+            let (s, c) = throng_engine::math::sin_cos(k as f32 * 2.399_963);
+            *p += Vec2::new(c, s) * case.jitter * (((k * 7) % 10) as f32 + 0.5) / 10.0;
+        }
+    }
+    let dt = sim.world().dt as f64;
+    let ticks = scenario.ticks;
+    let mut agents: Vec<String> = Vec::new();
+    let mut exits: Vec<String> = Vec::new();
+    let mut row_of_id = std::collections::BTreeMap::new();
+    let mut out_s: Vec<Option<f64>> = Vec::new();
+    let mut inside: Vec<u32> = Vec::new();
+    loop {
+        let w = sim.world();
+        // New agents (at the start, and from sources): where, when, which exit.
+        for r in 0..w.agents.id.len() {
+            let id = w.agents.id[r];
+            if row_of_id.contains_key(&id) {
+                continue;
+            }
+            let g = w.agents.group[r];
+            let exit = w.exits.iter().find(|e| e.groups.is_empty() || e.groups.contains(&g));
+            let standing = w.groups[g as usize].behaviours.is_empty();
+            let (goal, v0) = match exit {
+                Some(e) => {
+                    let own = e.at_own_goal.then_some(w.agents.goal[r]);
+                    exits.push(polygon(&e.region, own));
+                    (format!("\"exit\": {}", exits.len() - 1), w.agents.max_speed[r])
+                }
+                None => {
+                    assert!(standing, "an agent with behaviours but no exit");
+                    (String::from("\"stay\": true"), 0.0)
+                }
+            };
+            let p = w.agents.position[r];
+            agents.push(format!(
+                "{{\"x\": {}, \"y\": {}, \"radius\": {}, \"v0\": {}, \"t0\": {}, {goal}}}",
+                p.x,
+                p.y,
+                w.agents.radius[r],
+                v0,
+                w.tick as f64 * dt
+            ));
+            row_of_id.insert(id, out_s.len());
+            out_s.push(None);
+        }
+        inside.clear();
+        inside.extend(&w.agents.id);
+        if w.tick >= ticks || (w.agents.id.is_empty() && w.sources.iter().all(|s| s.spawned >= s.max)) {
+            break;
+        }
+        sim.step().expect("a tick");
+        let now = sim.world().tick as f64 * dt;
+        for id in &inside {
+            if !sim.world().agents.id.contains(id) {
+                out_s[row_of_id[id]] = Some(now);
+            }
+        }
+        if sim.stopped() {
+            break;
+        }
+    }
+    let holes: Vec<String> = case.holes.iter().map(|h| ring(h)).collect();
+    let scene = format!(
+        "{{\"model\": \"cfsm\", \"dt\": {dt}, \"max_time\": {end}, \"walkable\": {{\"outer\": {}, \"holes\": [{}]}}, \
+         \"exits\": [{}], \"agents\": [{}]}}",
+        ring(case.outer),
+        holes.join(","),
+        exits.join(","),
+        agents.join(","),
+        end = ticks as f64 * dt,
+    );
+    (Outcome { out_s }, scene)
+}
+
+/// Runs JuPedSim on `scene` through the script in tests/data/jupedsim.
+fn jupedsim_run(scene: &str) -> Outcome {
+    let script = root().join("tests/data/jupedsim/whole_run.py");
+    let mut child = Command::new(python())
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python runs");
+    child.stdin.take().expect("stdin").write_all(scene.as_bytes()).expect("the scene");
+    let out = child.wait_with_output().expect("JuPedSim's run");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "whole_run.py: {}{stdout}", String::from_utf8_lossy(&out.stderr));
+    let value: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    let out_s = value["out_s"].as_array().expect("out_s").iter().map(|t| t.as_f64()).collect();
+    Outcome { out_s }
+}
+
+/// Both runs of `case` at `seed`, with what they gave on stderr.
+fn beside(name: &str, case: &Case, seed: u64) -> (Outcome, Outcome) {
+    let (ours, scene) = throng_run(case, seed);
+    let theirs = jupedsim_run(&scene);
+    let count = |o: &Outcome| o.out_s.iter().filter(|t| t.is_some()).count();
+    eprintln!(
+        "{name}, seed {seed}: throng {} of {} out, the last at {:?} s; JuPedSim {} out, the last at {:?} s",
+        count(&ours),
+        ours.out_s.len(),
+        ours.last_out(),
+        count(&theirs),
+        theirs.last_out(),
+    );
+    (ours, theirs)
+}
+
+/// The case's verdict: at every seed the same agents out in both engines, and the mean time
+/// the last one leaves within the tolerance.
+fn check(name: &str, case: &Case) {
+    if !python_with(&["jupedsim", "shapely"], "THRONG_REQUIRE_JUPEDSIM", "oracle::jupedsim_runs") {
+        return;
+    }
+    let (mut ours_s, mut theirs_s) = (0.0, 0.0);
+    for &seed in case.seeds {
+        let (ours, theirs) = beside(name, case, seed);
+        let out = |o: &Outcome| o.out_s.iter().map(Option::is_some).collect::<Vec<_>>();
+        // An agent that stands (no exit) is out in neither.
+        assert_eq!(out(&ours), out(&theirs), "{name}, seed {seed}: the same agents leave in both engines");
+        ours_s += ours.last_out().expect("someone leaves");
+        theirs_s += theirs.last_out().expect("someone leaves");
+    }
+    let n = case.seeds.len() as f64;
+    let (a, b) = (ours_s / n, theirs_s / n);
+    let gap = (a - b).abs() / b;
+    eprintln!("{name}: the last out at {a:.2} s on average, JuPedSim {b:.2} s: {:.1} % apart", 100.0 * gap);
+    assert!(
+        gap <= case.tolerance,
+        "{name}: the last out at {a} s, JuPedSim {b} s: {gap:.3} apart (tolerance {})",
+        case.tolerance
+    );
+}
+
+#[test]
+fn the_bottleneck_empties_as_in_jupedsim() {
+    check(
+        "bottleneck",
+        &Case {
+            path: "scenarios/models/bottleneck.toml",
+            seeds: &[5, 6, 7],
+            outer: &[
+                [0.05, 0.05],
+                [9.95, 0.05],
+                [9.95, 4.45],
+                [12.05, 4.45],
+                [12.05, -1.0],
+                [15.5, -1.0],
+                [15.5, 11.0],
+                [12.05, 11.0],
+                [12.05, 5.55],
+                [9.95, 5.55],
+                [9.95, 9.95],
+                [0.05, 9.95],
+            ],
+            holes: &[],
+            edits: &[],
+            jitter: 0.0,
+            tolerance: 0.1,
+        },
+    );
+}
+
+#[test]
+fn two_walkers_pass_in_a_doorway_as_in_jupedsim() {
+    check(
+        "doorway two-way",
+        &Case {
+            path: "scenarios/verification/steerbench_doorway_two_way.toml",
+            seeds: &[7],
+            outer: &[[-12.0, -11.0], [12.0, -11.0], [12.0, 11.0], [-12.0, 11.0]],
+            holes: &[
+                &[[-0.1, -10.1], [0.1, -10.1], [0.1, -0.75], [-0.1, -0.75]],
+                &[[-0.1, 0.75], [0.1, 0.75], [0.1, 10.1], [-0.1, 10.1]],
+            ],
+            edits: &[],
+            jitter: 0.0,
+            tolerance: 0.1,
+        },
+    );
+}
+
+#[test]
+fn the_walker_overtakes_as_in_jupedsim() {
+    check(
+        "Jülich 4 overtaking",
+        &Case {
+            path: "scenarios/verification/juelich_04_overtaking.toml",
+            seeds: &[4],
+            outer: &[
+                [0.05, 0.05],
+                [20.0, 0.05],
+                [20.0, -1.0],
+                [23.0, -1.0],
+                [23.0, 3.0],
+                [20.0, 3.0],
+                [20.0, 1.95],
+                [0.05, 1.95],
+            ],
+            holes: &[],
+            edits: &[],
+            jitter: 0.0,
+            tolerance: 0.05,
+        },
+    );
+}
+
+#[test]
+fn a_group_turns_a_corner_as_in_jupedsim() {
+    check(
+        "RiMEA 6 corner",
+        &Case {
+            path: "scenarios/verification/rimea_06_corner.toml",
+            seeds: &[6, 7, 8],
+            outer: &[
+                [0.05, 0.05],
+                [11.95, 0.05],
+                [11.95, 12.0],
+                [13.0, 12.0],
+                [13.0, 14.0],
+                [9.0, 14.0],
+                [9.0, 12.0],
+                [10.05, 12.0],
+                [10.05, 1.95],
+                [0.05, 1.95],
+            ],
+            holes: &[],
+            edits: &[],
+            jitter: 0.0,
+            tolerance: 0.1,
+        },
+    );
+}
+
+#[test]
+fn a_counterflow_corridor_clears_as_in_jupedsim() {
+    check(
+        "NIST 8 counterflow",
+        &Case {
+            path: "scenarios/verification/nist_08_counterflow.toml",
+            seeds: &[8, 9, 10],
+            outer: &[[-3.0, 0.05], [43.0, 0.05], [43.0, 9.95], [-3.0, 9.95]],
+            holes: &[],
+            // The case stops when the eastbound are through; here everyone leaves.
+            edits: &[(
+                "when = { region = { kind = \"rect\", min = [-3, -1], max = [43, 11] }, group = \"eastbound\", max = 0 }",
+                "when = { metric = \"agents_active\", max = 0 }",
+            )],
+            jitter: 0.0,
+            tolerance: 0.1,
+        },
+    );
+}
+
+#[test]
+fn a_circle_of_250_crosses_as_in_jupedsim() {
+    check(
+        "circle of 250, jittered",
+        &Case {
+            path: "scenarios/verification/steerbench_circle_250.toml",
+            seeds: &[7],
+            outer: &[[-55.0, -55.0], [55.0, -55.0], [55.0, 55.0], [-55.0, 55.0]],
+            holes: &[],
+            edits: &[("[[groups.behaviours]]\nkind = \"tie_break\"\n", "")],
+            jitter: 0.3,
+            tolerance: 0.1,
+        },
+    );
+}
