@@ -7,9 +7,9 @@ use std::path::Path;
 
 use std::process::Command;
 
-use super::parquet_output::{csv_rows, parquet_rows, python_has};
-use super::trace_formats::{ROOM, python};
-use crate::common::{root, scratch_dir, throng};
+use super::parquet_output::{csv_rows, parquet_rows};
+use super::trace_formats::ROOM;
+use crate::common::{python, python_with, root, scratch_dir, throng};
 use crate::fixtures::{assert_error, s, text, write};
 
 /// Four runs of the 30 walkers: two speeds by two seeds, 40 ticks each, keeping both.
@@ -118,9 +118,11 @@ fn kept_files_results_parquet_and_the_series_hold_what_the_runs_wrote() {
     }
 
     // The docs' pandas example: the mean speed over the seeds per swept value and tick.
-    if !python_has("pandas, pyarrow") {
-        assert!(std::env::var_os("THRONG_REQUIRE_PYARROW").is_none(), "THRONG_REQUIRE_PYARROW is set");
-        eprintln!("skipped: the pandas part (pandas or pyarrow is not importable by `{}`)", python());
+    if !python_with(
+        &["pandas", "pyarrow"],
+        "THRONG_REQUIRE_PYARROW",
+        "the pandas part of a batch's outputs test",
+    ) {
         return;
     }
     let script =

@@ -11,9 +11,9 @@ use std::process::Command;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::record::Field;
 
-use super::trace_formats::{ROOM, kill_once_written, python};
+use super::trace_formats::{ROOM, kill_once_written};
 use super::{text, write};
-use crate::common::{root, scratch_dir, throng};
+use crate::common::{python, python_with, root, scratch_dir, throng};
 
 fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8")
@@ -246,26 +246,13 @@ fn recover_refuses_what_it_cannot_recover() {
     assert!(text(&out.stderr).contains("missing.parquet"), "{}", text(&out.stderr));
 }
 
-/// Whether `python()` can import every module named.
-pub(super) fn python_has(modules: &str) -> bool {
-    Command::new(python())
-        .args(["-c", &format!("import {modules}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn pyarrow_and_polars_load_the_parquet_trace_and_metrics() {
-    if !python_has("pyarrow, polars, pandas") {
-        assert!(
-            std::env::var_os("THRONG_REQUIRE_PYARROW").is_none(),
-            "THRONG_REQUIRE_PYARROW is set but `{} -c 'import pyarrow, polars, pandas'` fails",
-            python()
-        );
-        eprintln!(
-            "skipped: pyarrow, polars or pandas is not importable by `{}`; `python3 -m venv v && v/bin/pip install pyarrow polars pandas` and set THRONG_PYTHON=v/bin/python",
-            python()
-        );
+    if !python_with(
+        &["pyarrow", "polars", "pandas"],
+        "THRONG_REQUIRE_PYARROW",
+        "pyarrow_and_polars_load_the_parquet_trace_and_metrics",
+    ) {
         return;
     }
     let dir = scratch_dir("parquet_python");
@@ -322,12 +309,11 @@ fn pyarrow_and_polars_load_the_parquet_trace_and_metrics() {
     assert!(value("mean speed at the last tick:").parse::<f64>().is_ok());
 
     // PedPy, from the Parquet trace as the docs make its trajectory.
-    if !python_has("pedpy") {
-        assert!(
-            std::env::var_os("THRONG_REQUIRE_PEDPY").is_none(),
-            "THRONG_REQUIRE_PEDPY is set but pedpy is missing"
-        );
-        eprintln!("skipped: the PedPy part (pedpy is not importable by `{}`)", python());
+    if !python_with(
+        &["pedpy"],
+        "THRONG_REQUIRE_PEDPY",
+        "the PedPy part of pyarrow_and_polars_load_the_parquet_trace_and_metrics",
+    ) {
         return;
     }
     let printed = super::trace_formats::run_example("docs/examples/parquet_pedpy.py", &trace);

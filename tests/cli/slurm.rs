@@ -167,8 +167,9 @@ fn the_documented_array_script_is_what_batch_prints() {
 #[test]
 fn a_job_array_on_slurm_merges_to_the_unsharded_batch_through_faults() {
     if std::env::var_os("THRONG_SLURM").is_none() {
-        eprintln!(
-            "skipped: the Slurm test needs a cluster; start one with `sudo .ci/slurm start` and set THRONG_SLURM=1"
+        crate::common::skip(
+            "a_job_array_on_slurm_merges_to_the_unsharded_batch_through_faults",
+            "it needs a cluster; start one with `sudo .ci/slurm start` and set THRONG_SLURM=1",
         );
         return;
     }
@@ -248,7 +249,10 @@ fn a_job_array_on_slurm_merges_to_the_unsharded_batch_through_faults() {
 #[test]
 fn the_documented_gnu_parallel_lines_merge_to_the_unsharded_batch() {
     if Command::new("parallel").arg("--version").output().is_err() {
-        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        crate::common::skip(
+            "the_documented_gnu_parallel_lines_merge_to_the_unsharded_batch",
+            "GNU parallel is not installed (apt-get install parallel)",
+        );
         return;
     }
     let docs = std::fs::read_to_string(root().join("docs/batches.md")).expect("docs/batches.md");

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use rusqlite::Connection;
 
 use super::{text, write};
-use crate::common::{root, scratch_dir, throng};
+use crate::common::{python, python_with, root, scratch_dir, throng};
 
 /// 30 walkers crossing a 40 x 20 room east through a door in a wall at x = 20 that opens at
 /// 2 s (a `door` obstacle opened by an event); 60 ticks of 0.1 s.
@@ -387,11 +387,6 @@ pub(super) fn kill_once_written(args: &[String], file: &Path) {
     child.wait().expect("waited");
 }
 
-/// The Python to run PedPy with: `THRONG_PYTHON`, else `python3`.
-pub(super) fn python() -> String {
-    std::env::var("THRONG_PYTHON").unwrap_or_else(|_| "python3".into())
-}
-
 /// What a docs example printed on stdout.
 pub(super) struct Printed(pub(super) String);
 
@@ -417,17 +412,11 @@ pub(super) fn run_example(path: &str, arg: &Path) -> Printed {
 
 #[test]
 fn pedpy_loads_the_sqlite_trace_and_computes_density_and_speed() {
-    let has = Command::new(python()).args(["-c", "import pedpy"]).output().is_ok_and(|o| o.status.success());
-    if !has {
-        assert!(
-            std::env::var_os("THRONG_REQUIRE_PEDPY").is_none(),
-            "THRONG_REQUIRE_PEDPY is set but `{} -c 'import pedpy'` fails",
-            python()
-        );
-        eprintln!(
-            "skipped: PedPy is not importable by `{}`; `python3 -m venv v && v/bin/pip install pedpy` and set THRONG_PYTHON=v/bin/python",
-            python()
-        );
+    if !python_with(
+        &["pedpy"],
+        "THRONG_REQUIRE_PEDPY",
+        "pedpy_loads_the_sqlite_trace_and_computes_density_and_speed",
+    ) {
         return;
     }
     let dir = scratch_dir("trace_sqlite_pedpy");
@@ -473,13 +462,11 @@ fn pedpy_loads_the_sqlite_trace_and_computes_density_and_speed() {
 /// PedPy's flow at the bottleneck's line and density in front of it beside throng's own gate.
 #[test]
 fn the_pedestrian_quick_start_gives_the_flow_the_readme_shows() {
-    let has = Command::new(python()).args(["-c", "import pedpy"]).output().is_ok_and(|o| o.status.success());
-    if !has {
-        assert!(
-            std::env::var_os("THRONG_REQUIRE_PEDPY").is_none(),
-            "THRONG_REQUIRE_PEDPY is set but PedPy is missing"
-        );
-        eprintln!("skipped: PedPy is not importable by `{}` (see pedpy_loads_the_sqlite_trace...)", python());
+    if !python_with(
+        &["pedpy"],
+        "THRONG_REQUIRE_PEDPY",
+        "the_pedestrian_quick_start_gives_the_flow_the_readme_shows",
+    ) {
         return;
     }
     let dir = scratch_dir("trace_quick_start");
