@@ -18,6 +18,7 @@ mod events;
 mod expect_errors;
 mod expectations;
 mod feature_validation;
+mod formulas;
 mod limits;
 mod listed_points;
 mod measures;

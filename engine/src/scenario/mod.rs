@@ -9,6 +9,7 @@ mod any;
 mod bulk;
 mod error;
 pub mod expectation;
+mod formulas;
 mod locate;
 mod memory;
 pub mod overrides;
@@ -223,6 +224,19 @@ impl<V: crate::world::Dimension> Scenario<V> {
                 message: "the file is empty; a scenario needs version, name, seed, dt, ticks, [bounds] and [[groups]]".into(),
             });
         }
+        // Formulas over `[params]` become their numbers first, in place (see `formulas`); the
+        // scenario's content hash stays the file's own.
+        let substituted = formulas::substitute(text, origin)?;
+        if let std::borrow::Cow::Owned(numbers) = &substituted {
+            let mut s = Scenario::parse_numbers(numbers, origin)?;
+            s.content_hash = *blake3::hash(text.as_bytes()).as_bytes();
+            return Ok(s);
+        }
+        Scenario::parse_numbers(text, origin)
+    }
+
+    /// [`Scenario::parse_as`] of a text without formulas.
+    fn parse_numbers(text: &str, origin: &str) -> Result<Scenario<V>, ScenarioError> {
         // Long point lists are read beside the parser (see `bulk`); when the blanked text
         // does not parse or a list sits where points do not belong, the original text is
         // parsed instead, so errors read the same either way.

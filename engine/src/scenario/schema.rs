@@ -50,6 +50,11 @@ pub(crate) struct ScenarioToml {
     /// Waiting areas: the same keys as an exit.
     #[serde(default)]
     pub(crate) waiting: Vec<ExitToml>,
+    /// Named numbers for formulas; `formulas` reads and checks them from the document and
+    /// replaces every formula before this is read, so nothing else reads them here.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub(crate) params: BTreeMap<String, f64>,
 }
 
 /// An `[[events]]` entry: one trigger and one action; which keys each takes is the validator's.
