@@ -48,6 +48,21 @@ fn bad_models_are_rejected_at_their_key() {
         &["`groups[0].model.max_neighbours`", "expected a whole number, found 2.5"],
     );
     check_rejects(
+        "model_unknown_preset",
+        with("{ kind = \"cfsm\", preset = \"calibratd\" }"),
+        (21, 35),
+        &["`groups[0].model.preset`", "unknown value \"calibratd\"; did you mean `calibrated`?"],
+    );
+    check_rejects(
+        "model_preset_of_orca",
+        with("{ kind = \"orca\", preset = \"calibrated\" }"),
+        (21, 35),
+        &[
+            "`groups[0].model.preset`",
+            "model `orca` has no presets (cfsm has \"calibrated\"; social_force has \"calibrated\")",
+        ],
+    );
+    check_rejects(
         "model_steering_with_keys",
         with("{ kind = \"steering\", time_horizon = 2 }"),
         (21, 30),
@@ -72,6 +87,34 @@ fn a_model_by_name_or_by_table_is_accepted() {
     assert_eq!((orca.neighbour_dist, orca.preferred_speed), (4.0, Some(1.3)));
     let steering = Scenario::parse(&with("\"steering\""), "m.toml").expect("valid");
     assert_eq!(steering.groups[0].group.model, Model::Steering);
+}
+
+#[test]
+fn a_preset_sets_its_parameters_and_the_files_own_keys_win() {
+    use throng_engine::Scenario;
+    use throng_engine::world::Model;
+    let model = |text: &str| Scenario::parse(&with(text), "m.toml").expect("valid").groups[0].group.model;
+    let Model::Cfsm(m) = model("{ kind = \"cfsm\", preset = \"calibrated\" }") else { panic!("cfsm") };
+    assert_eq!(
+        (m.time_gap, m.strength, m.range, m.wall_strength),
+        (0.4, 16.0, 0.1, 5.0),
+        "the preset, then defaults"
+    );
+    let Model::Cfsm(m) = model("{ kind = \"cfsm\", preset = \"calibrated\", time_gap = 0.8 }") else {
+        panic!("cfsm")
+    };
+    assert_eq!((m.time_gap, m.strength), (0.8, 16.0), "the file's time_gap wins");
+    let Model::SocialForce(sf) = model("{ kind = \"social_force\", preset = \"calibrated\" }") else {
+        panic!("sf")
+    };
+    assert_eq!((sf.strength, sf.range, sf.wall_strength, sf.body), (50.0, 0.12, 10.0, 1500.0));
+    // Without a preset, the walls push as hard as agents unless told otherwise.
+    let Model::SocialForce(sf) = model("{ kind = \"social_force\", strength = 30 }") else { panic!("sf") };
+    assert_eq!(sf.wall_strength, 30.0);
+    let Model::SocialForce(sf) = model("{ kind = \"social_force\", wall_strength = 4 }") else {
+        panic!("sf")
+    };
+    assert_eq!((sf.strength, sf.wall_strength), (25.0, 4.0));
 }
 
 #[test]

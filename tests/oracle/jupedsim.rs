@@ -95,6 +95,7 @@ fn jupedsim_social_force() -> SocialForce {
         relaxation_time: 0.5,
         strength: 2000.0 / 80.0,
         range: 0.08,
+        wall_strength: 2000.0 / 80.0,
         body: 120000.0 / 80.0,
         friction: 240000.0 / 80.0,
         anisotropy: 1.0,

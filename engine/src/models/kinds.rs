@@ -18,6 +18,27 @@ pub struct ModelSpec {
     pub params: &'static [ParamSpec],
     /// The model from checked values.
     pub build: fn(&Args) -> Result<Model, Invalid>,
+    /// Named parameter sets a scenario can ask for (`preset = "NAME"`); keys the scenario
+    /// gives still win.
+    pub presets: &'static [Preset],
+}
+
+/// A named set of parameter values, and what it was calibrated against.
+#[derive(Clone, Copy, Debug)]
+pub struct Preset {
+    /// The `preset` key's value.
+    pub name: &'static str,
+    /// Where its values come from, for the docs.
+    pub about: &'static str,
+    /// The parameters it sets, by key; the others keep their defaults.
+    pub values: &'static [(&'static str, f32)],
+}
+
+impl Preset {
+    /// The value the preset gives `key`, if it sets it.
+    pub fn value(&self, key: &str) -> Option<f32> {
+        self.values.iter().find(|(k, _)| *k == key).map(|&(_, v)| v)
+    }
 }
 
 /// The steering model: no parameters.
@@ -26,6 +47,7 @@ pub const STEERING: ModelSpec = ModelSpec {
     source: "the sources' weighted sum of steering forces, integrated by Euler (the default)",
     params: &[],
     build: |_| Ok(Model::Steering),
+    presets: &[],
 };
 
 /// A time horizon in seconds.
@@ -72,6 +94,7 @@ pub const ORCA: ModelSpec = ModelSpec {
             preferred_speed: a.optional("preferred_speed"),
         }))
     },
+    presets: &[],
 };
 
 /// A length in world units, greater than zero.
@@ -138,6 +161,14 @@ pub const CFSM: ModelSpec = ModelSpec {
             preferred_speed: a.optional("preferred_speed"),
         }))
     },
+    presets: &[CFSM_CALIBRATED],
+};
+
+/// CFSM calibrated against the bottleneck experiments (docs/models.md, "The experiments").
+pub const CFSM_CALIBRATED: Preset = Preset {
+    name: "calibrated",
+    about: "bottleneck flows within ±15 % of Seyfried et al. 2009, Kretz et al. 2006 and Liddle et al. 2011 from 0.8 to 2.0 m (scenarios/batches/bottleneck_widths.toml)",
+    values: &[("time_gap", 0.4), ("strength", 16.0)],
 };
 
 const SOCIAL_FORCE_REACH: [ParamSpec; 3] = reach!(3.0, 16.0);
@@ -150,6 +181,12 @@ pub const SOCIAL_FORCE: ModelSpec = ModelSpec {
         seconds("relaxation_time", 0.5, "time to relax to the preferred velocity, τ"),
         number("strength", 25.0, "units/s²", "strength of the exponential repulsion, A/m (2000 N at 80 kg)"),
         length("range", 0.08, "range of the exponential repulsion, B"),
+        ParamSpec {
+            key: "wall_strength",
+            kind: Kind::Number(Range::NonNegative(1e9), Default::SameAs("strength")),
+            unit: "units/s²",
+            meaning: "strength of the exponential repulsion from obstacles (JuPedSim's `obstacle_scale` per unit of mass)",
+        },
         number(
             "body",
             1500.0,
@@ -177,6 +214,7 @@ pub const SOCIAL_FORCE: ModelSpec = ModelSpec {
             relaxation_time: a.number("relaxation_time"),
             strength: a.number("strength"),
             range: a.number("range"),
+            wall_strength: a.optional("wall_strength").unwrap_or_else(|| a.number("strength")),
             body: a.number("body"),
             friction: a.number("friction"),
             anisotropy: a.number("anisotropy"),
@@ -185,6 +223,15 @@ pub const SOCIAL_FORCE: ModelSpec = ModelSpec {
             preferred_speed: a.optional("preferred_speed"),
         }))
     },
+    presets: &[SOCIAL_FORCE_CALIBRATED],
+};
+
+/// Social force calibrated against the bottleneck experiments (docs/models.md, "The
+/// experiments"): a wider, stronger repulsion between agents and a weaker one from walls.
+pub const SOCIAL_FORCE_CALIBRATED: Preset = Preset {
+    name: "calibrated",
+    about: "bottleneck flows within ±15 % of Seyfried et al. 2009, Kretz et al. 2006 and Liddle et al. 2011 from 0.8 to 2.0 m (scenarios/batches/bottleneck_widths.toml)",
+    values: &[("strength", 50.0), ("range", 0.12), ("wall_strength", 10.0)],
 };
 
 /// Every model, in the order the docs list them.
@@ -214,6 +261,15 @@ pub fn docs_table() -> String {
                 _ => format!("{} ({})", range.short(), p.unit),
             };
             out.push_str(&format!("| | `{}` | {default} | {accepted} | {} |\n", p.key, p.meaning));
+        }
+        for preset in m.presets {
+            let values: Vec<String> = preset.values.iter().map(|(k, v)| format!("`{k} = {v}`")).collect();
+            out.push_str(&format!(
+                "| | `preset = \"{}\"` | | | {}: {}; the file's own keys win |\n",
+                preset.name,
+                values.join(", "),
+                preset.about
+            ));
         }
     }
     out

@@ -10,11 +10,12 @@ use super::surroundings::{Body, WallNear};
 
 /// The agent's acceleration:
 /// `(v_pref − v)/τ + Σ_j w_j [A e^{(r_ij − d_ij)/B} + k g(r_ij − d_ij)] n_ij + κ g(r_ij − d_ij) Δv_ji·t_ij t_ij
-///  + Σ_W [A e^{(r_i − d_iW)/B} + k g(r_i − d_iW)] n_iW − κ g(r_i − d_iW) (v_i·t_iW) t_iW`,
+///  + Σ_W [A_W e^{(r_i − d_iW)/B} + k g(r_i − d_iW)] n_iW − κ g(r_i − d_iW) (v_i·t_iW) t_iW`,
 /// with `n_ij` the unit vector from `j` to `i`, `t_ij` its left perpendicular, `r_ij` the
 /// radii's sum, `d_ij` the centres' distance, `g(x) = max(x, 0)` (bodies touch), and the
 /// anisotropy `w_j = λ + (1 − λ)(1 + cos φ)/2`, `φ` the angle between the agent's desired
-/// direction and the direction to `j` (Helbing and Molnár's form; λ = 1 is isotropic).
+/// direction and the direction to `j` (Helbing and Molnár's form; λ = 1 is isotropic), and
+/// `A_W` the walls' strength.
 pub fn acceleration(
     sf: &SocialForce,
     velocity: Vec2,
@@ -45,7 +46,7 @@ pub fn acceleration(
     for wall in walls {
         let overlap = radius - wall.distance;
         let n = wall.normal;
-        a += (sf.strength * crate::math::exp(overlap / sf.range) + sf.body * overlap.max(0.0)) * n;
+        a += (sf.wall_strength * crate::math::exp(overlap / sf.range) + sf.body * overlap.max(0.0)) * n;
         if overlap > 0.0 {
             let t = Vec2::new(-n.y, n.x);
             a -= sf.friction * overlap * velocity.dot(t) * t;
@@ -56,9 +57,9 @@ pub fn acceleration(
 
 /// The largest time step (s) at which the explicit step stays well inside its stability
 /// bound: `1 / √(k/m + A/(m·B))`, half of `2/ω` for the stiffest spring the forces make
-/// (touching bodies).
+/// (touching bodies, or a body touching a wall when walls push harder).
 pub fn stable_dt(sf: &SocialForce) -> f32 {
-    1.0 / (sf.body + sf.strength / sf.range).sqrt()
+    1.0 / (sf.body + sf.strength.max(sf.wall_strength) / sf.range).sqrt()
 }
 
 #[cfg(test)]
@@ -70,6 +71,7 @@ mod tests {
             relaxation_time: 0.5,
             strength: 25.0,
             range: 0.08,
+            wall_strength: 25.0,
             body: 1500.0,
             friction: 3000.0,
             anisotropy: 1.0,

@@ -74,6 +74,9 @@ pub struct SocialForce {
     pub strength: f32,
     /// Its range `B` (world units).
     pub range: f32,
+    /// Strength of the exponential repulsion from obstacles (units/s²; JuPedSim's
+    /// `obstacle_scale` per unit of mass); by default `strength`.
+    pub wall_strength: f32,
     /// Body force `k/m` (1/s²) pushing overlapping bodies apart; 0 leaves it out.
     pub body: f32,
     /// Sliding friction `κ/m` (1/(units·s)) between overlapping bodies; 0 leaves it out.

@@ -47,7 +47,43 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         let spec = MODELS[self.choice(&kind_at, kind, &kinds)?];
         let empty = toml::Table::new();
         let params = params.unwrap_or(&empty);
-        for key in params.keys().filter(|k| *k != "kind") {
+        let preset = match params.get("preset") {
+            None => None,
+            Some(_) if spec.presets.is_empty() => {
+                let with: Vec<String> = MODELS
+                    .iter()
+                    .filter(|m| !m.presets.is_empty())
+                    .map(|m| {
+                        format!(
+                            "{} has {}",
+                            m.name,
+                            m.presets
+                                .iter()
+                                .map(|p| format!("\"{}\"", p.name))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    })
+                    .collect();
+                return self.fail(
+                    &[&at[..], &[Key("preset")]].concat(),
+                    format!("model `{}` has no presets ({})", spec.name, with.join("; ")),
+                );
+            }
+            Some(toml::Value::String(name)) => {
+                let path = [&at[..], &[Key("preset")]].concat();
+                let names: Vec<(&str, usize)> =
+                    spec.presets.iter().enumerate().map(|(i, p)| (p.name, i)).collect();
+                Some(&spec.presets[self.choice(&path, name, &names)?])
+            }
+            Some(other) => {
+                return self.fail(
+                    &[&at[..], &[Key("preset")]].concat(),
+                    format!("expected a preset's name as text, found {}", found(other)),
+                );
+            }
+        };
+        for key in params.keys().filter(|k| *k != "kind" && *k != "preset") {
             if !spec.params.iter().any(|p| p.key == key) {
                 let takes: Vec<&str> = spec.params.iter().map(|p| p.key).collect();
                 let hint = nearest_word(key, takes.iter().copied())
@@ -64,12 +100,14 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         for p in spec.params {
             let path = [&at[..], &[Key(p.key)]].concat();
             let Kind::Number(range, default) = p.kind else { unreachable!("models take numbers") };
+            let from_preset = preset.and_then(|s| s.value(p.key));
             let value = match (params.get(p.key), default) {
                 (Some(v), _) => match v {
                     toml::Value::Integer(i) => Some(*i as f32),
                     toml::Value::Float(f) => Some(*f as f32),
                     other => return self.fail(&path, format!("expected a number, found {}", found(other))),
                 },
+                (None, _) if from_preset.is_some() => from_preset,
                 (None, Default::Value(x)) => Some(x),
                 (None, _) => None,
             };
