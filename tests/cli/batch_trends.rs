@@ -142,20 +142,23 @@ fn report_judges_trends_along_a_swept_key() {
     }
 }
 
+/// Writes `batch` as `dir/name` and checks that `throng batch` refuses it (exit 2) with every
+/// text of `has` in its message.
+fn refused(dir: &std::path::Path, name: &str, batch: String, has: &[&str]) {
+    let path = write(dir, name, batch);
+    let out = throng(&["batch", path.to_str().expect("utf-8"), "-o", dir.join("o").to_str().expect("utf-8")]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+    for h in has {
+        assert!(stderr.contains(h), "{name}: wanted {h:?} in {stderr}");
+    }
+}
+
 #[test]
 fn bad_trends_are_refused_where_they_are_written() {
     let dir = scratch_dir("batch_trends_bad");
     write(&dir, "walk.toml", SCENE);
-    let refuse = |name: &str, batch: String, has: &[&str]| {
-        let path = write(&dir, name, batch);
-        let out =
-            throng(&["batch", path.to_str().expect("utf-8"), "-o", dir.join("o").to_str().expect("utf-8")]);
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
-        for h in has {
-            assert!(stderr.contains(h), "{name}: wanted {h:?} in {stderr}");
-        }
-    };
+    let refuse = |name: &str, batch: String, has: &[&str]| refused(&dir, name, batch, has);
     refuse(
         "unknown_key.toml",
         BATCH.replace("along = \"groups.walker.radius\"", "along = \"groups.walker.radus\""),
@@ -191,5 +194,137 @@ fn bad_trends_are_refused_where_they_are_written() {
         "negative_tolerance.toml",
         BATCH.replace("tolerance = 0.001", "tolerance = -0.001"),
         &["negative_tolerance.toml:26:13", "expected a relative tolerance of 0 or more"],
+    );
+}
+
+/// Speeds 1, 2 and 4 at two radii, judged against data: the walker's times are 40.0, 20.4 and
+/// 10.7 s (it accelerates from rest).
+const MATCHING: &str = r#"version = 1
+
+[[sweep]]
+scenario = "walk.toml"
+grid = { "groups.walker.radius" = [0.5, 0.25], "groups.walker.max_speed" = [1.0, 2.0, 4.0] }
+
+[[expect]]
+name = "as measured"
+metric = "time_s"
+trend = "matches"
+along = "groups.walker.max_speed"
+tolerance = 0.05
+where = { "groups.walker.radius" = 0.5 }
+data = { "a" = [[1.0, 40.0], [2.0, 20.4]], "b" = [[2.0, 20.4], [4.0, 10.7]] }
+
+[[expect]]
+name = "a fifth slower than measured"
+metric = "time_s"
+trend = "matches"
+along = "groups.walker.max_speed"
+tolerance = 0.05
+data = { "slow" = [[1.0, 48.0], [2.0, 24.48], [4.0, 12.84]] }
+"#;
+
+#[test]
+fn a_trend_matches_measured_data_where_it_is_asked_to() {
+    let dir = scratch_dir("batch_trends_matches");
+    write(&dir, "walk.toml", SCENE);
+    let batch = write(&dir, "batch.toml", MATCHING);
+    let out_dir = dir.join("out");
+    let out =
+        throng(&["batch", batch.to_str().expect("utf-8"), "-o", out_dir.to_str().expect("utf-8"), "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let charts = dir.join("charts");
+    let out = throng(&["report", out_dir.to_str().unwrap(), "--trend-charts", charts.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "the slow data fails: {stdout}{}", text(&out.stderr));
+    // `where` judges one series of the first (radius 0.5), the second both.
+    assert!(
+        stdout.contains("batch expectations: 1 passed, 2 failed (over 6 points and 3 series)"),
+        "{stdout}"
+    );
+    let matched: Vec<&str> = stdout.lines().filter(|l| l.contains("as measured:")).collect();
+    assert_eq!(matched.len(), 1, "{stdout}");
+    assert!(
+        matched[0].trim_start().starts_with("PASS") && matched[0].contains("radius=0.5"),
+        "{}",
+        matched[0]
+    );
+    assert!(matched[0].contains("largest difference from the data, relative = "), "{}", matched[0]);
+    // A sixth below the slow data (1.2 times the times): 1 − 1/1.2.
+    let slow = stdout.lines().find(|l| l.contains("a fifth slower")).expect("a line");
+    assert!(slow.trim_start().starts_with("FAIL"), "{slow}");
+    let measured: f64 = slow
+        .split("relative = ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .expect("a number")
+        .parse()
+        .expect("a number");
+    assert!((measured - (1.0 - 1.0 / 1.2)).abs() < 1e-3, "{slow}");
+    assert!(charts.join("trend-as-measured.png").exists());
+}
+
+#[test]
+fn bad_data_is_refused_where_it_is_written() {
+    let dir = scratch_dir("batch_trends_bad_data");
+    write(&dir, "walk.toml", SCENE);
+    let refuse = |name: &str, batch: String, has: &[&str]| refused(&dir, name, batch, has);
+    refuse(
+        "no_data.toml",
+        MATCHING.replace("data = { \"slow\" = [[1.0, 48.0], [2.0, 24.48], [4.0, 12.84]] }\n", ""),
+        &["no_data.toml:19:9", "a \"matches\" trend needs `data`"],
+    );
+    refuse(
+        "no_tolerance.toml",
+        MATCHING.replace("tolerance = 0.05\nwhere", "where"),
+        &["no_tolerance.toml:10:9", "a \"matches\" trend needs `tolerance`"],
+    );
+    refuse(
+        "falling_x.toml",
+        MATCHING.replace("[[1.0, 48.0], [2.0, 24.48]", "[[2.0, 48.0], [1.0, 24.48]"),
+        &["falling_x.toml:22:19", "`expect[1].data.slow`", "at least two points, their x rising"],
+    );
+    refuse(
+        "not_pairs.toml",
+        MATCHING.replace("[[1.0, 48.0], [2.0, 24.48]", "[[1.0, 48.0, 3], [2.0, 24.48]"),
+        &["not_pairs.toml:22:19", "a list of [x, y] pairs of finite numbers"],
+    );
+    refuse(
+        "data_without_trend.toml",
+        MATCHING.replace(
+            "trend = \"matches\"\nalong = \"groups.walker.max_speed\"\ntolerance = 0.05\ndata",
+            "max = 100\ndata",
+        ),
+        &["data_without_trend.toml:20:8", "`data` belongs to a `trend` along a swept key"],
+    );
+}
+
+#[test]
+fn the_calibrated_presets_meet_the_experiments_in_the_shipped_width_sweep() {
+    // scenarios/batches/bottleneck_widths.toml at three of its widths and one seed (12 runs of
+    // its 108): the calibrated presets' flows within 15 % of the experiments, as the docs
+    // report for the whole batch, and the default models' flows rising with the width.
+    let root = crate::common::root();
+    let shipped =
+        std::fs::read_to_string(root.join("scenarios/batches/bottleneck_widths.toml")).expect("the batch");
+    let scene = root.join("scenarios/models/bottleneck_flow.toml");
+    let reduced = shipped
+        .replace(
+            "\"params.width\" = [0.8, 0.9, 1.0, 1.1, 1.2, 1.4, 1.6, 1.8, 2.0]",
+            "\"params.width\" = [0.8, 1.2, 2.0]",
+        )
+        .replace("seeds = { from = 1, count = 3 }", "seeds = [1]")
+        .replace("\"../models/bottleneck_flow.toml\"", &format!("{:?}", scene.to_str().expect("utf-8")));
+    assert_ne!(reduced, shipped);
+    let dir = scratch_dir("bottleneck_widths");
+    let batch = write(&dir, "widths.toml", reduced);
+    let out_dir = dir.join("out");
+    let out = throng(&["batch", batch.to_str().unwrap(), "-o", out_dir.to_str().unwrap(), "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = throng(&["report", out_dir.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("batch expectations: 6 passed, 0 failed (over 12 points and 6 series)"),
+        "{stdout}"
     );
 }

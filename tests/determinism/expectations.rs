@@ -1,7 +1,8 @@
 //! Expectations are judged the same whatever the thread count and index, and a run resumed
 //! from a checkpoint (just before, at, or just after a verdict's deciding tick) is judged as
 //! the uninterrupted run. The doorway's expectations decide at tick 100 (the queue reaches 20
-//! agents) and tick 1,191 (the room is empty).
+//! agents) and tick 1,242 (the room is empty); the resumed runs read the deciding ticks off the
+//! straight run, so they stay around the verdicts when the scene changes.
 
 use throng_engine::expect::{Outcome, Status};
 use throng_engine::state::checkpoint;
@@ -43,7 +44,11 @@ fn resumed_runs_are_judged_as_the_straight_run() {
     let scenario = doorway();
     let reference = straight(&scenario, 2, IndexKind::Kd);
     let path = std::path::Path::new("in-memory.ckpt");
-    for at in [99, 100, 101, 1190, 1191, 1192] {
+    let deciding: Vec<u64> =
+        reference.iter().filter_map(|o| o.time_s).map(|t| (t / scenario.dt as f64).round() as u64).collect();
+    assert!(deciding.len() >= 2, "the doorway's verdicts fall at ticks: {reference:#?}");
+    // A verdict judged at the end has nothing after it to resume into.
+    for at in deciding.iter().flat_map(|&d| [d - 1, d, d + 1]).filter(|&at| at < scenario.ticks) {
         let mut sim = Simulation::new(&scenario, settings(2, IndexKind::Kd)).expect("simulation");
         sim.run(at).expect("runs");
         let saved = checkpoint::decode(&sim.checkpoint(), "in-memory.ckpt").expect("decodes");

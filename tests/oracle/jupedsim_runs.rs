@@ -25,6 +25,8 @@ use crate::common::{python, python_with, root};
 struct Case {
     /// The scenario, relative to the repository root.
     path: &'static str,
+    /// The model both engines run, with its defaults: `cfsm` or `social_force`.
+    model: &'static str,
     /// JuPedSim's walkable area: the outer boundary and the holes, counter-clockwise.
     outer: &'static [[f64; 2]],
     holes: &'static [&'static [[f64; 2]]],
@@ -80,9 +82,11 @@ fn ring(points: &[[f64; 2]]) -> String {
 /// and time out, and writes JuPedSim's scene for the same agents.
 fn throng_run(case: &Case, seed: u64) -> (Outcome, String) {
     let text = std::fs::read_to_string(root().join(case.path)).expect("the case");
+    let model = format!("model = \"{}\"", case.model);
     let mut text = text
-        .replace("model = \"steering\"", "model = \"cfsm\"")
-        .replace("model = \"orca\"", "model = \"cfsm\"");
+        .replace("model = \"steering\"", &model)
+        .replace("model = \"orca\"", &model)
+        .replace("model = \"cfsm\"", &model);
     for (from, to) in case.edits {
         assert!(text.contains(from), "{}: no {from:?} to replace", case.path);
         text = text.replace(from, to);
@@ -158,8 +162,9 @@ fn throng_run(case: &Case, seed: u64) -> (Outcome, String) {
     }
     let holes: Vec<String> = case.holes.iter().map(|h| ring(h)).collect();
     let scene = format!(
-        "{{\"model\": \"cfsm\", \"dt\": {dt}, \"max_time\": {end}, \"walkable\": {{\"outer\": {}, \"holes\": [{}]}}, \
+        "{{\"model\": \"{}\", \"dt\": {dt}, \"max_time\": {end}, \"walkable\": {{\"outer\": {}, \"holes\": [{}]}}, \
          \"exits\": [{}], \"agents\": [{}]}}",
+        case.model,
         ring(case.outer),
         holes.join(","),
         exits.join(","),
@@ -230,27 +235,46 @@ fn check(name: &str, case: &Case) {
     );
 }
 
+/// JuPedSim's walkable area of `scenarios/models/bottleneck.toml`: the room's inner faces, the
+/// corridor 1.1 wide and the open ground beyond it.
+const BOTTLENECK: &[[f64; 2]] = &[
+    [0.05, 0.05],
+    [9.95, 0.05],
+    [9.95, 4.45],
+    [12.05, 4.45],
+    [12.05, -1.0],
+    [15.5, -1.0],
+    [15.5, 11.0],
+    [12.05, 11.0],
+    [12.05, 5.55],
+    [9.95, 5.55],
+    [9.95, 9.95],
+    [0.05, 9.95],
+];
+
+/// JuPedSim's walkable area of RiMEA 6's corner, and the ground beyond its end.
+const CORNER: &[[f64; 2]] = &[
+    [0.05, 0.05],
+    [11.95, 0.05],
+    [11.95, 12.0],
+    [13.0, 12.0],
+    [13.0, 14.0],
+    [9.0, 14.0],
+    [9.0, 12.0],
+    [10.05, 12.0],
+    [10.05, 1.95],
+    [0.05, 1.95],
+];
+
 #[test]
 fn the_bottleneck_empties_as_in_jupedsim() {
     check(
         "bottleneck",
         &Case {
             path: "scenarios/models/bottleneck.toml",
+            model: "cfsm",
             seeds: &[5, 6, 7],
-            outer: &[
-                [0.05, 0.05],
-                [9.95, 0.05],
-                [9.95, 4.45],
-                [12.05, 4.45],
-                [12.05, -1.0],
-                [15.5, -1.0],
-                [15.5, 11.0],
-                [12.05, 11.0],
-                [12.05, 5.55],
-                [9.95, 5.55],
-                [9.95, 9.95],
-                [0.05, 9.95],
-            ],
+            outer: BOTTLENECK,
             holes: &[],
             edits: &[],
             jitter: 0.0,
@@ -265,6 +289,7 @@ fn two_walkers_pass_in_a_doorway_as_in_jupedsim() {
         "doorway two-way",
         &Case {
             path: "scenarios/verification/steerbench_doorway_two_way.toml",
+            model: "cfsm",
             seeds: &[7],
             outer: &[[-12.0, -11.0], [12.0, -11.0], [12.0, 11.0], [-12.0, 11.0]],
             holes: &[
@@ -284,6 +309,7 @@ fn the_walker_overtakes_as_in_jupedsim() {
         "Jülich 4 overtaking",
         &Case {
             path: "scenarios/verification/juelich_04_overtaking.toml",
+            model: "cfsm",
             seeds: &[4],
             outer: &[
                 [0.05, 0.05],
@@ -309,19 +335,9 @@ fn a_group_turns_a_corner_as_in_jupedsim() {
         "RiMEA 6 corner",
         &Case {
             path: "scenarios/verification/rimea_06_corner.toml",
+            model: "cfsm",
             seeds: &[6, 7, 8],
-            outer: &[
-                [0.05, 0.05],
-                [11.95, 0.05],
-                [11.95, 12.0],
-                [13.0, 12.0],
-                [13.0, 14.0],
-                [9.0, 14.0],
-                [9.0, 12.0],
-                [10.05, 12.0],
-                [10.05, 1.95],
-                [0.05, 1.95],
-            ],
+            outer: CORNER,
             holes: &[],
             edits: &[],
             jitter: 0.0,
@@ -336,6 +352,7 @@ fn a_counterflow_corridor_clears_as_in_jupedsim() {
         "NIST 8 counterflow",
         &Case {
             path: "scenarios/verification/nist_08_counterflow.toml",
+            model: "cfsm",
             seeds: &[8, 9, 10],
             outer: &[[-3.0, 0.05], [43.0, 0.05], [43.0, 9.95], [-3.0, 9.95]],
             holes: &[],
@@ -356,11 +373,46 @@ fn a_circle_of_250_crosses_as_in_jupedsim() {
         "circle of 250, jittered",
         &Case {
             path: "scenarios/verification/steerbench_circle_250.toml",
+            model: "cfsm",
             seeds: &[7],
             outer: &[[-55.0, -55.0], [55.0, -55.0], [55.0, 55.0], [-55.0, 55.0]],
             holes: &[],
             edits: &[("[[groups.behaviours]]\nkind = \"tie_break\"\n", "")],
             jitter: 0.3,
+            tolerance: 0.1,
+        },
+    );
+}
+
+#[test]
+fn the_bottleneck_empties_under_social_force_as_in_jupedsim() {
+    check(
+        "bottleneck, social force",
+        &Case {
+            path: "scenarios/models/bottleneck.toml",
+            model: "social_force",
+            seeds: &[5, 6, 7],
+            outer: BOTTLENECK,
+            holes: &[],
+            edits: &[],
+            jitter: 0.0,
+            tolerance: 0.1,
+        },
+    );
+}
+
+#[test]
+fn a_group_turns_a_corner_under_social_force_as_in_jupedsim() {
+    check(
+        "RiMEA 6 corner, social force",
+        &Case {
+            path: "scenarios/verification/rimea_06_corner.toml",
+            model: "social_force",
+            seeds: &[6, 7, 8],
+            outer: CORNER,
+            holes: &[],
+            edits: &[],
+            jitter: 0.0,
             tolerance: 0.1,
         },
     );

@@ -63,6 +63,11 @@ pub fn judge(points: &[(String, Vec<&Row>)], expectations: &[BatchExpectation]) 
     for e in expectations {
         let Some(a) = &e.across else { continue };
         for (shared, list) in series(points, a) {
+            // `where`: only the series whose points set these keys to these values.
+            let owned: Vec<String> = shared.split("; ").map(String::from).collect();
+            if !a.only.iter().all(|(k, v)| owned.iter().any(|p| *p == format!("{k}={v}"))) {
+                continue;
+            }
             let values: Vec<(String, PointValue)> = list
                 .iter()
                 .filter_map(|(label, rows)| point_stat(e, rows).map(|v| (label.clone(), v)))
@@ -70,7 +75,14 @@ pub fn judge(points: &[(String, Vec<&Row>)], expectations: &[BatchExpectation]) 
             let numbers: Vec<PointValue> = values.iter().map(|(_, v)| *v).collect();
             // A point with no finished run leaves a gap: the series cannot be judged whole.
             let complete = values.len() == list.len();
-            let measured = trend::measure(a.trend, &numbers);
+            let measured = if a.trend == trend::Trend::Matches {
+                // Against the data at each point's `along` value (a number).
+                let at: Option<Vec<(f64, PointValue)>> =
+                    values.iter().map(|(label, v)| label.parse::<f64>().ok().map(|x| (x, *v))).collect();
+                at.and_then(|at| trend::deviation(&at, &a.data))
+            } else {
+                trend::measure(a.trend, &numbers)
+            };
             let pass =
                 complete && measured.is_some_and(|m| trend::holds(a.trend, m, a.tolerance, e.min, e.max));
             out.push(SeriesVerdict { name: e.name.clone(), series: shared, values, measured, pass });
@@ -104,6 +116,9 @@ pub fn lines(verdicts: &[SeriesVerdict], expectations: &[BatchExpectation]) -> S
         };
         let measured = match v.measured {
             Some(m) => format!("{} = {} ({bound})", a.trend.measures(), fmt(m)),
+            None if a.trend == trend::Trend::Matches => {
+                "no point at an `along` value the data covers (or one that is not a number)".into()
+            }
             None => "fewer than two points with finished runs".into(),
         };
         text.push_str(&format!(
@@ -158,8 +173,8 @@ fn slug(name: &str) -> String {
 }
 
 /// A series' name in a legend: what its points share, short: one override by its value alone
-/// (`cfsm`, not `groups.walkers.model=cfsm`), several by the last part of each key
-/// (`kind=orca, neighbour_dist=5`).
+/// (`cfsm`, not `groups.walkers.model=cfsm`), several by each value alone when it is a word and
+/// by the last part of its key with it when it is a number (`orca, neighbour_dist=5`).
 fn legend(series: &str) -> String {
     if series.is_empty() {
         return "all points".into();
@@ -170,6 +185,7 @@ fn legend(series: &str) -> String {
         _ => parts
             .iter()
             .map(|p| match p.split_once('=') {
+                Some((_, v)) if v.parse::<f64>().is_err() => v.to_string(),
                 Some((k, v)) => format!("{}={v}", k.rsplit('.').next().unwrap_or(k)),
                 None => p.to_string(),
             })
@@ -209,6 +225,12 @@ pub fn charts(
                     .collect(),
             })
             .collect();
+        let mut lines = lines;
+        if numeric {
+            lines.extend(
+                a.data.iter().map(|d| Line { name: format!("data: {}", d.name), points: d.points.clone() }),
+            );
+        }
         let x_label = if numeric { a.along.clone() } else { format!("{} (points in plan order)", a.along) };
         let y_label = format!("{} of {} over the seeds", e.stat.name(), e.metric);
         let path = dir.join(format!("trend-{}.png", slug(&e.name)));

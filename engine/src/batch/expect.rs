@@ -9,7 +9,7 @@ use toml::Spanned;
 use toml::de::DeValue;
 
 use super::parse::{Parser, entries};
-use super::trend::{Across, Trend};
+use super::trend::{Across, DataSeries, Trend};
 use crate::scenario::ScenarioError;
 
 /// A statistic over the seeds of a point.
@@ -65,10 +65,14 @@ impl BatchExpectation {
     }
 }
 
+/// An override key and its value as the report writes it (a `where` entry).
+type KeyValue = (String, String);
+
 /// An expectation and where its `along` value is written (for errors found later).
 pub(super) type Located = (BatchExpectation, Option<std::ops::Range<usize>>);
 
-const KEYS: [&str; 8] = ["name", "metric", "stat", "min", "max", "trend", "along", "tolerance"];
+const KEYS: [&str; 10] =
+    ["name", "metric", "stat", "min", "max", "trend", "along", "tolerance", "data", "where"];
 const STATS: [(&str, Stat); 4] =
     [("mean", Stat::Mean), ("std", Stat::Std), ("min", Stat::Min), ("max", Stat::Max)];
 
@@ -94,6 +98,8 @@ impl Parser<'_> {
             let table = self.table(item, &path, "an [[expect]] table")?;
             let (mut name, mut metric, mut stat, mut min, mut max) = (None, None, Stat::Mean, None, None);
             let (mut trend, mut along, mut tolerance) = (None, None, None);
+            let mut data: Option<(Vec<DataSeries>, std::ops::Range<usize>)> = None;
+            let mut only: Option<(Vec<KeyValue>, std::ops::Range<usize>)> = None;
             for (k, v) in entries(table) {
                 let key = format!("{path}.{}", k.get_ref());
                 match k.get_ref().as_ref() {
@@ -155,6 +161,8 @@ impl Parser<'_> {
                         }
                         tolerance = Some((t, v.span()));
                     }
+                    "data" => data = Some((self.data(v, &key)?, v.span())),
+                    "where" => only = Some((self.only(v, &key)?, v.span())),
                     _ => return Err(self.unknown(k, &path, &KEYS)),
                 }
             }
@@ -165,6 +173,18 @@ impl Parser<'_> {
                     "missing key `metric` (the number of the rows to judge)",
                 ));
             };
+            if along.is_none()
+                && let Some((name, span)) = data
+                    .as_ref()
+                    .map(|d| ("data", d.1.clone()))
+                    .or(only.as_ref().map(|o| ("where", o.1.clone())))
+            {
+                return Err(self.err(
+                    span,
+                    &format!("{path}.{name}"),
+                    format!("`{name}` belongs to a `trend` along a swept key; this expectation has none"),
+                ));
+            }
             let across = match (trend, &along) {
                 (None, None) => {
                     if let Some((_, span)) = tolerance {
@@ -191,6 +211,22 @@ impl Parser<'_> {
                     ));
                 }
                 (Some((t, span)), Some((a, _))) => {
+                    if t == Trend::Matches {
+                        if data.is_none() {
+                            return Err(self.err(
+                                span,
+                                &format!("{path}.trend"),
+                                "a \"matches\" trend needs `data`: the measured points to match, `{ \"source\" = [[x, y], ...] }`",
+                            ));
+                        }
+                        if tolerance.is_none() {
+                            return Err(self.err(
+                                span,
+                                &format!("{path}.trend"),
+                                "a \"matches\" trend needs `tolerance`: how far from the data a value may be, relative (0.15 is 15 %)",
+                            ));
+                        }
+                    }
                     if t == Trend::Ratio {
                         if tolerance.is_some() {
                             return Err(self.err(
@@ -209,7 +245,13 @@ impl Parser<'_> {
                             ),
                         ));
                     }
-                    Some(Across { along: a.clone(), trend: t, tolerance: tolerance.map_or(0.0, |t| t.0) })
+                    Some(Across {
+                        along: a.clone(),
+                        trend: t,
+                        tolerance: tolerance.map_or(0.0, |t| t.0),
+                        data: data.map(|d| d.0).unwrap_or_default(),
+                        only: only.map(|o| o.0).unwrap_or_default(),
+                    })
                 }
             };
             let needs_bounds = across.as_ref().is_none_or(|a| a.trend == Trend::Ratio);
@@ -245,6 +287,73 @@ impl Parser<'_> {
         Ok(out)
     }
 
+    /// `data = { "SOURCE" = [[x, y], ...], ... }`: each source at least two points of finite
+    /// numbers, `x` rising.
+    fn data(&self, v: &Spanned<DeValue<'_>>, key: &str) -> Result<Vec<DataSeries>, ScenarioError> {
+        let expected = "expected a table of measured points, `{ \"source\" = [[x, y], ...] }`";
+        let DeValue::Table(table) = v.get_ref() else {
+            return Err(self.err(v.span(), key, format!("{expected}, found {}", v.get_ref().type_str())));
+        };
+        let mut out = Vec::new();
+        for (name, points) in entries(table) {
+            let at = format!("{key}.{}", name.get_ref());
+            let list: Vec<(f64, f64)> = match self.value(points, &at)? {
+                toml::Value::Array(items) => items
+                    .iter()
+                    .map(|p| match p.as_array().map(|xy| xy.as_slice()) {
+                        Some([x, y]) => Some((number_of(x)?, number_of(y)?)),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| {
+                        self.err(points.span(), &at, "expected a list of [x, y] pairs of finite numbers")
+                    })?,
+                _ => {
+                    return Err(self.err(
+                        points.span(),
+                        &at,
+                        "expected a list of [x, y] pairs of finite numbers",
+                    ));
+                }
+            };
+            if list.len() < 2 || list.windows(2).any(|w| w[1].0 <= w[0].0) {
+                return Err(self.err(points.span(), &at, "expected at least two points, their x rising"));
+            }
+            out.push(DataSeries { name: name.get_ref().to_string(), points: list });
+        }
+        if out.is_empty() {
+            return Err(self.err(v.span(), key, format!("{expected}, found an empty table")));
+        }
+        Ok(out)
+    }
+
+    /// `where = { "KEY" = value, ... }`: the override values a judged series has.
+    fn only(&self, v: &Spanned<DeValue<'_>>, key: &str) -> Result<Vec<(String, String)>, ScenarioError> {
+        let DeValue::Table(table) = v.get_ref() else {
+            return Err(self.err(
+                v.span(),
+                key,
+                format!("expected a table of override keys and values, found {}", v.get_ref().type_str()),
+            ));
+        };
+        let mut out = Vec::new();
+        for (k, item) in entries(table) {
+            let text = match self.value(item, &format!("{key}.{}", k.get_ref()))? {
+                toml::Value::String(s) => s,
+                toml::Value::Table(_) | toml::Value::Array(_) => {
+                    return Err(self.err(
+                        item.span(),
+                        key,
+                        "expected a single value (text, number or true/false)",
+                    ));
+                }
+                other => other.to_string(),
+            };
+            out.push((k.get_ref().to_string(), text));
+        }
+        Ok(out)
+    }
+
     /// A finite number (integer or float).
     fn number(&self, v: &Spanned<DeValue<'_>>, key: &str) -> Result<f64, ScenarioError> {
         let x = match self.value(v, key)? {
@@ -262,5 +371,14 @@ impl Parser<'_> {
             return Err(self.err(v.span(), key, format!("expected a finite number, found {x}")));
         }
         Ok(x)
+    }
+}
+
+/// A finite number of a TOML value, integer or float.
+fn number_of(v: &toml::Value) -> Option<f64> {
+    match v {
+        toml::Value::Integer(i) => Some(*i as f64),
+        toml::Value::Float(f) if f.is_finite() => Some(*f),
+        _ => None,
     }
 }

@@ -18,15 +18,18 @@ pub enum Trend {
     Equal,
     /// The last value divided by the first within `min` and `max`.
     Ratio,
+    /// Each value within `tolerance` of the `data` at its `along` value (relative).
+    Matches,
 }
 
 impl Trend {
     /// Every trend with its name in files and reports.
-    pub const ALL: [(&'static str, Trend); 4] = [
+    pub const ALL: [(&'static str, Trend); 5] = [
         ("rising", Trend::Rising),
         ("falling", Trend::Falling),
         ("equal", Trend::Equal),
         ("ratio", Trend::Ratio),
+        ("matches", Trend::Matches),
     ];
 
     /// Its name in files and reports.
@@ -41,6 +44,7 @@ impl Trend {
             Trend::Falling => "largest rise from one point to the next, relative",
             Trend::Equal => "spread (highest − lowest) over the mean",
             Trend::Ratio => "last ÷ first",
+            Trend::Matches => "largest difference from the data, relative",
         }
     }
 }
@@ -53,8 +57,56 @@ pub struct Across {
     pub along: String,
     /// How the values must change.
     pub trend: Trend,
-    /// Relative slack for `rising`, `falling` and `equal` (0.01 is 1 %); 0 by default.
+    /// Relative slack for `rising`, `falling`, `equal` and `matches` (0.01 is 1 %); 0 by
+    /// default.
     pub tolerance: f64,
+    /// Measured data to set beside the series: drawn on the chart, and what `matches` judges
+    /// against.
+    #[serde(default)]
+    pub data: Vec<DataSeries>,
+    /// Only the series whose points set these override keys to these values (as the report
+    /// writes them) are judged; empty: every series.
+    #[serde(default)]
+    pub only: Vec<(String, String)>,
+}
+
+/// One named set of measured points, `(along value, statistic)`, in rising `along` order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DataSeries {
+    /// Its name (the source), for the chart's legend.
+    pub name: String,
+    /// Its points.
+    pub points: Vec<(f64, f64)>,
+}
+
+impl DataSeries {
+    /// The data's value at `x`, linear between its points; `None` outside them.
+    pub fn at(&self, x: f64) -> Option<f64> {
+        let first = self.points.first()?;
+        let last = self.points.last()?;
+        if x < first.0 || x > last.0 {
+            return None;
+        }
+        let k = self.points.iter().position(|p| p.0 >= x)?;
+        let (x1, y1) = self.points[k];
+        if k == 0 || x1 == x {
+            return Some(y1);
+        }
+        let (x0, y0) = self.points[k - 1];
+        Some(y0 + (y1 - y0) * (x - x0) / (x1 - x0))
+    }
+}
+
+/// The reference at `x`: the mean of the data series that cover it; `None` when none does.
+pub fn reference(data: &[DataSeries], x: f64) -> Option<f64> {
+    let values: Vec<f64> = data.iter().filter_map(|d| d.at(x)).collect();
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// `matches`' measured number: the largest `|value / reference − 1|` over the points whose
+/// `along` value the data covers; `None` when it covers none.
+pub fn deviation(points: &[(f64, PointValue)], data: &[DataSeries]) -> Option<f64> {
+    points.iter().filter_map(|(x, v)| reference(data, *x).map(|r| (v.value / r - 1.0).abs())).reduce(f64::max)
 }
 
 /// One point of a series: its statistic and that statistic's standard error over the seeds
@@ -114,11 +166,13 @@ pub fn measure(trend: Trend, points: &[PointValue]) -> Option<f64> {
             relative(spread, sum / points.len() as f64)
         }
         Trend::Ratio => relative(points[points.len() - 1].value, points[0].value),
+        // Judged against data at the points' `along` values: see `deviation`.
+        Trend::Matches => return None,
     })
 }
 
-/// Whether a series' measured number passes: at most `tolerance` for `rising`, `falling` and
-/// `equal`, within `min` and `max` for `ratio`.
+/// Whether a series' measured number passes: at most `tolerance` for `rising`, `falling`,
+/// `equal` and `matches`, within `min` and `max` for `ratio`.
 pub fn holds(trend: Trend, measured: f64, tolerance: f64, min: Option<f64>, max: Option<f64>) -> bool {
     match trend {
         Trend::Ratio => min.is_none_or(|lo| measured >= lo) && max.is_none_or(|hi| measured <= hi),
@@ -157,6 +211,24 @@ mod tests {
         assert_eq!(measure(Trend::Ratio, &exact(&[0.0, 1.0])), Some(f64::INFINITY));
         assert_eq!(measure(Trend::Equal, &exact(&[0.0, 0.0])), Some(0.0));
         assert_eq!(measure(Trend::Rising, &exact(&[3.0])), None);
+    }
+
+    #[test]
+    fn matches_reads_the_data_between_its_points_and_averages_the_sources() {
+        let a = DataSeries { name: "a".into(), points: vec![(0.8, 1.0), (1.2, 2.0)] };
+        let b = DataSeries { name: "b".into(), points: vec![(1.0, 2.0), (2.0, 4.0)] };
+        assert_eq!(a.at(1.0), Some(1.5), "halfway between 1 and 2");
+        assert_eq!((a.at(0.7), a.at(0.8), a.at(1.2), a.at(1.3)), (None, Some(1.0), Some(2.0), None));
+        let data = [a, b];
+        assert_eq!(reference(&data, 0.8), Some(1.0), "only a covers 0.8");
+        assert_eq!(reference(&data, 1.0), Some(1.75), "the mean of 1.5 and 2");
+        assert_eq!(reference(&data, 2.5), None);
+        // 1.1 against 1.0 (+10 %), 1.75 against 1.75, and 9 at 2.5, which no data covers.
+        let p = |value| PointValue { value, se: 0.0 };
+        let points = [(0.8, p(1.1)), (1.0, p(1.75)), (2.5, p(9.0))];
+        let d = deviation(&points, &data).expect("covered points");
+        assert!((d - 0.1).abs() < 1e-12, "{d}");
+        assert_eq!(deviation(&[(3.0, p(1.0))], &data), None);
     }
 
     #[test]
