@@ -266,21 +266,37 @@ const CORNER: &[[f64; 2]] = &[
     [0.05, 1.95],
 ];
 
+/// The 60 walkers of `scenarios/models/bottleneck.toml` under `model`, at three starts.
+fn bottleneck(model: &'static str) -> Case {
+    Case {
+        path: "scenarios/models/bottleneck.toml",
+        model,
+        seeds: &[5, 6, 7],
+        outer: BOTTLENECK,
+        holes: &[],
+        edits: &[],
+        jitter: 0.0,
+        tolerance: 0.1,
+    }
+}
+
+/// RiMEA 6's twenty walkers round the corner under `model`, at three starts.
+fn corner(model: &'static str) -> Case {
+    Case {
+        path: "scenarios/verification/rimea_06_corner.toml",
+        model,
+        seeds: &[6, 7, 8],
+        outer: CORNER,
+        holes: &[],
+        edits: &[],
+        jitter: 0.0,
+        tolerance: 0.1,
+    }
+}
+
 #[test]
 fn the_bottleneck_empties_as_in_jupedsim() {
-    check(
-        "bottleneck",
-        &Case {
-            path: "scenarios/models/bottleneck.toml",
-            model: "cfsm",
-            seeds: &[5, 6, 7],
-            outer: BOTTLENECK,
-            holes: &[],
-            edits: &[],
-            jitter: 0.0,
-            tolerance: 0.1,
-        },
-    );
+    check("bottleneck", &bottleneck("cfsm"));
 }
 
 #[test]
@@ -331,19 +347,7 @@ fn the_walker_overtakes_as_in_jupedsim() {
 
 #[test]
 fn a_group_turns_a_corner_as_in_jupedsim() {
-    check(
-        "RiMEA 6 corner",
-        &Case {
-            path: "scenarios/verification/rimea_06_corner.toml",
-            model: "cfsm",
-            seeds: &[6, 7, 8],
-            outer: CORNER,
-            holes: &[],
-            edits: &[],
-            jitter: 0.0,
-            tolerance: 0.1,
-        },
-    );
+    check("RiMEA 6 corner", &corner("cfsm"));
 }
 
 #[test]
@@ -386,34 +390,10 @@ fn a_circle_of_250_crosses_as_in_jupedsim() {
 
 #[test]
 fn the_bottleneck_empties_under_social_force_as_in_jupedsim() {
-    check(
-        "bottleneck, social force",
-        &Case {
-            path: "scenarios/models/bottleneck.toml",
-            model: "social_force",
-            seeds: &[5, 6, 7],
-            outer: BOTTLENECK,
-            holes: &[],
-            edits: &[],
-            jitter: 0.0,
-            tolerance: 0.1,
-        },
-    );
+    check("bottleneck, social force", &bottleneck("social_force"));
 }
 
 #[test]
 fn a_group_turns_a_corner_under_social_force_as_in_jupedsim() {
-    check(
-        "RiMEA 6 corner, social force",
-        &Case {
-            path: "scenarios/verification/rimea_06_corner.toml",
-            model: "social_force",
-            seeds: &[6, 7, 8],
-            outer: CORNER,
-            holes: &[],
-            edits: &[],
-            jitter: 0.0,
-            tolerance: 0.1,
-        },
-    );
+    check("RiMEA 6 corner, social force", &corner("social_force"));
 }
