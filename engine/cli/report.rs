@@ -103,6 +103,13 @@ fn point_stat(e: &throng_engine::batch::BatchExpectation, rows: &[&Row]) -> Opti
     })
 }
 
+/// The mean of `metric` over the rows that finished; `None` when none has it.
+fn metric_mean(rows: &[&Row], metric: &str) -> Option<f64> {
+    let values: Vec<f64> =
+        rows.iter().filter(|r| r.status == "ok").filter_map(|r| numbers(r).get(metric).copied()).collect();
+    stats(&values).map(|s| s.mean)
+}
+
 /// The numbers of a row that are aggregated, by name.
 fn numbers(row: &Row) -> BTreeMap<String, f64> {
     let mut m: BTreeMap<String, f64> = row.metrics.clone();

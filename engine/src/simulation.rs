@@ -69,13 +69,14 @@ pub enum SimulationError {
         /// What does not fit.
         source: MetricsStateError,
     },
-    /// A spawn could not place its agents at the distances it keeps.
-    #[error("{origin}: {source}")]
+    /// A spawn could not place its agents at the distances it keeps. (Not a `source`: the
+    /// message already holds it, and a source would print it twice in an error chain.)
+    #[error("{origin}: {error}")]
     Spawn {
         /// The scenario's file.
         origin: String,
         /// Which group, and why.
-        source: crate::scenario::SpawnError,
+        error: crate::scenario::SpawnError,
     },
     /// The checkpoint's expectations' state does not fit the scenario or its world.
     #[error("{path}: the checkpoint's expectations' state does not fit: {source}")]
@@ -128,7 +129,7 @@ impl<V: Point> Simulation<V> {
     pub fn new(scenario: &Scenario<V>, settings: RunSettings) -> Result<Simulation<V>, SimulationError> {
         let world = scenario
             .try_build_world()
-            .map_err(|source| SimulationError::Spawn { origin: scenario.origin.clone(), source })?;
+            .map_err(|error| SimulationError::Spawn { origin: scenario.origin.clone(), error })?;
         Simulation::with_world(scenario, world, None, settings)
     }
 

@@ -298,33 +298,89 @@ fn bad_data_is_refused_where_it_is_written() {
     );
 }
 
+/// Speeds 1, 2 and 4, one series: each point placed at its measured speed (`x`), its time
+/// (about 40 / speed) judged against two bands: one it lies in (36 / speed to 44 / speed) and
+/// one it lies above (20 / speed to 30 / speed).
+const WITHIN: &str = r#"version = 1
+
+[[sweep]]
+scenario = "walk.toml"
+grid = { "groups.walker.max_speed" = [1.0, 2.0, 4.0] }
+
+[[expect]]
+name = "inside the band"
+metric = "time_s"
+trend = "within"
+along = "groups.walker.max_speed"
+x = "mean_speed"
+tolerance = 0.01
+data = { "low" = [[0.5, 72.0], [1.0, 36.0], [2.0, 18.0], [4.0, 9.0], [5.0, 7.2]], "high" = [[0.5, 88.0], [1.0, 44.0], [2.0, 22.0], [4.0, 11.0], [5.0, 8.8]] }
+
+[[expect]]
+name = "above the band"
+metric = "time_s"
+trend = "within"
+along = "groups.walker.max_speed"
+x = "mean_speed"
+tolerance = 0.1
+data = { "low" = [[0.5, 40.0], [1.0, 20.0], [2.0, 10.0], [4.0, 5.0], [5.0, 4.0]], "high" = [[0.5, 60.0], [1.0, 30.0], [2.0, 15.0], [4.0, 7.5], [5.0, 6.0]] }
+"#;
+
 #[test]
-fn the_calibrated_presets_meet_the_experiments_in_the_shipped_width_sweep() {
-    // scenarios/batches/bottleneck_widths.toml at three of its widths and one seed (12 runs of
-    // its 108): the calibrated presets' flows within 15 % of the experiments, as the docs
-    // report for the whole batch, and the default models' flows rising with the width.
-    let root = crate::common::root();
-    let shipped =
-        std::fs::read_to_string(root.join("scenarios/batches/bottleneck_widths.toml")).expect("the batch");
-    let scene = root.join("scenarios/models/bottleneck_flow.toml");
-    let reduced = shipped
-        .replace(
-            "\"params.width\" = [0.8, 0.9, 1.0, 1.1, 1.2, 1.4, 1.6, 1.8, 2.0]",
-            "\"params.width\" = [0.8, 1.2, 2.0]",
-        )
-        .replace("seeds = { from = 1, count = 3 }", "seeds = [1]")
-        .replace("\"../models/bottleneck_flow.toml\"", &format!("{:?}", scene.to_str().expect("utf-8")));
-    assert_ne!(reduced, shipped);
-    let dir = scratch_dir("bottleneck_widths");
-    let batch = write(&dir, "widths.toml", reduced);
+fn a_trend_within_a_band_places_each_point_at_its_measured_x() {
+    let dir = scratch_dir("batch_trends_within");
+    write(&dir, "walk.toml", SCENE);
+    let batch = write(&dir, "batch.toml", WITHIN);
     let out_dir = dir.join("out");
-    let out = throng(&["batch", batch.to_str().unwrap(), "-o", out_dir.to_str().unwrap(), "--quiet"]);
+    let out =
+        throng(&["batch", batch.to_str().expect("utf-8"), "-o", out_dir.to_str().expect("utf-8"), "--quiet"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let out = throng(&["report", out_dir.to_str().unwrap()]);
     let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(
-        stdout.contains("batch expectations: 6 passed, 0 failed (over 12 points and 6 series)"),
-        "{stdout}"
+    assert_eq!(out.status.code(), Some(1), "the second band fails: {stdout}");
+    let line = |name: &str| stdout.lines().find(|l| l.contains(name)).expect("a line").to_string();
+    let inside = line("inside the band");
+    assert!(inside.trim_start().starts_with("PASS"), "{inside}");
+    assert!(inside.contains("each point at the mean of mean_speed"), "{inside}");
+    // Each time is written at the walker's measured speed, 1, 2 and 4 to four places.
+    // Each time is written at the walker's measured speed, about 1, 2 and 4.
+    assert!(inside.contains(" at 1.0000, ") && inside.contains(" at 2.0000, "), "{inside}");
+    assert!(inside.contains("largest distance outside the data's band, relative = 0.0000 "), "{inside}");
+    // The walker speeds up from rest, so its times are 40, 20.4 and 10.7 s; against the
+    // band's top, 30 / speed, the farthest above is 10.7 at speed 4: 10.7 / 7.5 − 1 = 42.7 %.
+    let above = line("above the band");
+    assert!(above.trim_start().starts_with("FAIL"), "{above}");
+    let measured: f64 = above
+        .split("relative = ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .expect("a number")
+        .parse()
+        .expect("a number");
+    assert!((measured - (10.7 / 7.5 - 1.0)).abs() < 2e-3, "{above}");
+}
+
+#[test]
+fn x_and_within_are_refused_where_they_do_not_belong() {
+    let dir = scratch_dir("batch_trends_bad_within");
+    write(&dir, "walk.toml", SCENE);
+    let refuse = |name: &str, batch: String, has: &[&str]| refused(&dir, name, batch, has);
+    refuse(
+        "x_without_trend.toml",
+        WITHIN.replacen("trend = \"within\"\nalong = \"groups.walker.max_speed\"\n", "max = 100\n", 1).replacen(
+            "tolerance = 0.01\ndata = { \"low\" = [[0.5, 72.0], [1.0, 36.0], [2.0, 18.0], [4.0, 9.0], [5.0, 7.2]], \"high\" = [[0.5, 88.0], [1.0, 44.0], [2.0, 22.0], [4.0, 11.0], [5.0, 8.8]] }\n",
+            "",
+            1,
+        ),
+        &["x_without_trend.toml:11:5", "`x` belongs to a `trend` along a swept key"],
+    );
+    refuse(
+        "within_without_data.toml",
+        WITHIN.replacen(
+            "data = { \"low\" = [[0.5, 72.0], [1.0, 36.0], [2.0, 18.0], [4.0, 9.0], [5.0, 7.2]], \"high\" = [[0.5, 88.0], [1.0, 44.0], [2.0, 22.0], [4.0, 11.0], [5.0, 8.8]] }\n",
+            "",
+            1,
+        ),
+        &["within_without_data.toml:10:9", "a \"within\" trend needs `data`"],
     );
 }

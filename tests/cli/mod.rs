@@ -17,6 +17,7 @@ mod event_set;
 mod events;
 mod expect_errors;
 mod expectations;
+mod experiments;
 mod feature_validation;
 mod formulas;
 mod limits;

@@ -49,17 +49,17 @@ fn bad_models_are_rejected_at_their_key() {
     );
     check_rejects(
         "model_unknown_preset",
-        with("{ kind = \"cfsm\", preset = \"calibratd\" }"),
+        with("{ kind = \"cfsm\", preset = \"coridor\" }"),
         (21, 35),
-        &["`groups[0].model.preset`", "unknown value \"calibratd\"; did you mean `calibrated`?"],
+        &["`groups[0].model.preset`", "unknown value \"coridor\"; did you mean `corridor`?"],
     );
     check_rejects(
         "model_preset_of_orca",
-        with("{ kind = \"orca\", preset = \"calibrated\" }"),
+        with("{ kind = \"orca\", preset = \"bottleneck\" }"),
         (21, 35),
         &[
             "`groups[0].model.preset`",
-            "model `orca` has no presets (cfsm has \"calibrated\"; social_force has \"calibrated\")",
+            "model `orca` has no presets (cfsm has \"bottleneck\", \"corridor\"; social_force has \"bottleneck\")",
         ],
     );
     check_rejects(
@@ -94,17 +94,19 @@ fn a_preset_sets_its_parameters_and_the_files_own_keys_win() {
     use throng_engine::Scenario;
     use throng_engine::world::Model;
     let model = |text: &str| Scenario::parse(&with(text), "m.toml").expect("valid").groups[0].group.model;
-    let Model::Cfsm(m) = model("{ kind = \"cfsm\", preset = \"calibrated\" }") else { panic!("cfsm") };
+    let Model::Cfsm(m) = model("{ kind = \"cfsm\", preset = \"bottleneck\" }") else { panic!("cfsm") };
     assert_eq!(
         (m.time_gap, m.strength, m.range, m.wall_strength),
         (0.4, 16.0, 0.1, 5.0),
         "the preset, then defaults"
     );
-    let Model::Cfsm(m) = model("{ kind = \"cfsm\", preset = \"calibrated\", time_gap = 0.8 }") else {
+    let Model::Cfsm(m) = model("{ kind = \"cfsm\", preset = \"corridor\" }") else { panic!("cfsm") };
+    assert_eq!((m.time_gap, m.strength, m.range, m.wall_strength), (0.6, 10.0, 0.3, 5.0));
+    let Model::Cfsm(m) = model("{ kind = \"cfsm\", preset = \"bottleneck\", time_gap = 0.8 }") else {
         panic!("cfsm")
     };
     assert_eq!((m.time_gap, m.strength), (0.8, 16.0), "the file's time_gap wins");
-    let Model::SocialForce(sf) = model("{ kind = \"social_force\", preset = \"calibrated\" }") else {
+    let Model::SocialForce(sf) = model("{ kind = \"social_force\", preset = \"bottleneck\" }") else {
         panic!("sf")
     };
     assert_eq!((sf.strength, sf.range, sf.wall_strength, sf.body), (50.0, 0.12, 10.0, 1500.0));

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use throng_engine::batch::{Across, BatchExpectation, trend};
 
-use super::{fmt, point_stat};
+use super::{fmt, metric_mean, point_stat};
 use crate::batch::{Row, value_text};
 use crate::render::xy_chart::{self, Line};
 use throng_engine::batch::trend::PointValue;
@@ -20,7 +20,8 @@ pub struct SeriesVerdict {
     pub name: String,
     /// What the series' points share (`key=value; ...`), empty when nothing else varies.
     pub series: String,
-    /// Each point's `along` value and statistic (with its standard error), in plan order.
+    /// Each point's `along` value (or its `x` metric's mean) and statistic (with its standard
+    /// error), in plan order.
     pub values: Vec<(String, PointValue)>,
     /// The trend's measured number (`None` with fewer than two points).
     pub measured: Option<f64>,
@@ -68,18 +69,28 @@ pub fn judge(points: &[(String, Vec<&Row>)], expectations: &[BatchExpectation]) 
             if !a.only.iter().all(|(k, v)| owned.iter().any(|p| *p == format!("{k}={v}"))) {
                 continue;
             }
+            // Each point at its `along` value, or at the mean of the `x` metric over its seeds.
             let values: Vec<(String, PointValue)> = list
                 .iter()
-                .filter_map(|(label, rows)| point_stat(e, rows).map(|v| (label.clone(), v)))
+                .filter_map(|(label, rows)| {
+                    let at = match &a.x {
+                        Some(metric) => metric_mean(rows, metric).map(|m| format!("{m:.4}"))?,
+                        None => label.clone(),
+                    };
+                    point_stat(e, rows).map(|v| (at, v))
+                })
                 .collect();
             let numbers: Vec<PointValue> = values.iter().map(|(_, v)| *v).collect();
             // A point with no finished run leaves a gap: the series cannot be judged whole.
             let complete = values.len() == list.len();
-            let measured = if a.trend == trend::Trend::Matches {
-                // Against the data at each point's `along` value (a number).
+            let measured = if a.trend.needs_data() {
+                // Against the data at each point's `along` value (a number) or `x`.
                 let at: Option<Vec<(f64, PointValue)>> =
                     values.iter().map(|(label, v)| label.parse::<f64>().ok().map(|x| (x, *v))).collect();
-                at.and_then(|at| trend::deviation(&at, &a.data))
+                at.and_then(|at| match a.trend {
+                    trend::Trend::Within => trend::outside(&at, &a.data),
+                    _ => trend::deviation(&at, &a.data),
+                })
             } else {
                 trend::measure(a.trend, &numbers)
             };
@@ -116,7 +127,7 @@ pub fn lines(verdicts: &[SeriesVerdict], expectations: &[BatchExpectation]) -> S
         };
         let measured = match v.measured {
             Some(m) => format!("{} = {} ({bound})", a.trend.measures(), fmt(m)),
-            None if a.trend == trend::Trend::Matches => {
+            None if a.trend.needs_data() => {
                 "no point at an `along` value the data covers (or one that is not a number)".into()
             }
             None => "fewer than two points with finished runs".into(),
@@ -127,7 +138,10 @@ pub fn lines(verdicts: &[SeriesVerdict], expectations: &[BatchExpectation]) -> S
             v.name,
             e.stat.name(),
             e.metric,
-            a.along,
+            match &a.x {
+                Some(x) => format!("{}, each point at the mean of {x}", a.along),
+                None => a.along.clone(),
+            },
             if v.series.is_empty() { String::new() } else { format!(" [{}]", v.series) },
             values.join(", "),
         ));
@@ -231,7 +245,11 @@ pub fn charts(
                 a.data.iter().map(|d| Line { name: format!("data: {}", d.name), points: d.points.clone() }),
             );
         }
-        let x_label = if numeric { a.along.clone() } else { format!("{} (points in plan order)", a.along) };
+        let x_label = match (&a.x, numeric) {
+            (Some(x), _) => x.clone(),
+            (None, true) => a.along.clone(),
+            (None, false) => format!("{} (points in plan order)", a.along),
+        };
         let y_label = format!("{} of {} over the seeds", e.stat.name(), e.metric);
         let path = dir.join(format!("trend-{}.png", slug(&e.name)));
         xy_chart::write(&path, &e.name, &x_label, &y_label, &lines)?;

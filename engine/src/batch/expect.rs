@@ -71,8 +71,8 @@ type KeyValue = (String, String);
 /// An expectation and where its `along` value is written (for errors found later).
 pub(super) type Located = (BatchExpectation, Option<std::ops::Range<usize>>);
 
-const KEYS: [&str; 10] =
-    ["name", "metric", "stat", "min", "max", "trend", "along", "tolerance", "data", "where"];
+const KEYS: [&str; 11] =
+    ["name", "metric", "stat", "min", "max", "trend", "along", "x", "tolerance", "data", "where"];
 const STATS: [(&str, Stat); 4] =
     [("mean", Stat::Mean), ("std", Stat::Std), ("min", Stat::Min), ("max", Stat::Max)];
 
@@ -100,6 +100,7 @@ impl Parser<'_> {
             let (mut trend, mut along, mut tolerance) = (None, None, None);
             let mut data: Option<(Vec<DataSeries>, std::ops::Range<usize>)> = None;
             let mut only: Option<(Vec<KeyValue>, std::ops::Range<usize>)> = None;
+            let mut x: Option<(String, std::ops::Range<usize>)> = None;
             for (k, v) in entries(table) {
                 let key = format!("{path}.{}", k.get_ref());
                 match k.get_ref().as_ref() {
@@ -148,6 +149,7 @@ impl Parser<'_> {
                         }
                     }
                     "along" => along = Some((self.string(v, &key)?, v.span())),
+                    "x" => x = Some((self.string(v, &key)?, v.span())),
                     "tolerance" => {
                         let t = self.number(v, &key)?;
                         if t < 0.0 {
@@ -178,6 +180,7 @@ impl Parser<'_> {
                     .as_ref()
                     .map(|d| ("data", d.1.clone()))
                     .or(only.as_ref().map(|o| ("where", o.1.clone())))
+                    .or(x.as_ref().map(|o| ("x", o.1.clone())))
             {
                 return Err(self.err(
                     span,
@@ -207,23 +210,24 @@ impl Parser<'_> {
                     return Err(self.err(
                         span.clone(),
                         &format!("{path}.along"),
-                        "`along` needs a `trend` (rising, falling, equal or ratio)",
+                        "`along` needs a `trend` (rising, falling, equal, ratio, matches or within)",
                     ));
                 }
                 (Some((t, span)), Some((a, _))) => {
-                    if t == Trend::Matches {
+                    if t.needs_data() {
+                        let name = t.name();
                         if data.is_none() {
                             return Err(self.err(
                                 span,
                                 &format!("{path}.trend"),
-                                "a \"matches\" trend needs `data`: the measured points to match, `{ \"source\" = [[x, y], ...] }`",
+                                format!("a \"{name}\" trend needs `data`: the measured points to judge against, `{{ \"source\" = [[x, y], ...] }}`"),
                             ));
                         }
                         if tolerance.is_none() {
                             return Err(self.err(
                                 span,
                                 &format!("{path}.trend"),
-                                "a \"matches\" trend needs `tolerance`: how far from the data a value may be, relative (0.15 is 15 %)",
+                                format!("a \"{name}\" trend needs `tolerance`: how far from the data a value may be, relative (0.15 is 15 %)"),
                             ));
                         }
                     }
@@ -247,6 +251,7 @@ impl Parser<'_> {
                     }
                     Some(Across {
                         along: a.clone(),
+                        x: x.map(|x| x.0),
                         trend: t,
                         tolerance: tolerance.map_or(0.0, |t| t.0),
                         data: data.map(|d| d.0).unwrap_or_default(),

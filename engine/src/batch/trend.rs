@@ -20,16 +20,20 @@ pub enum Trend {
     Ratio,
     /// Each value within `tolerance` of the `data` at its `along` value (relative).
     Matches,
+    /// Each value inside the band the `data` series span at its `along` value (from the lowest
+    /// series to the highest there), or outside it by at most `tolerance` (relative).
+    Within,
 }
 
 impl Trend {
     /// Every trend with its name in files and reports.
-    pub const ALL: [(&'static str, Trend); 5] = [
+    pub const ALL: [(&'static str, Trend); 6] = [
         ("rising", Trend::Rising),
         ("falling", Trend::Falling),
         ("equal", Trend::Equal),
         ("ratio", Trend::Ratio),
         ("matches", Trend::Matches),
+        ("within", Trend::Within),
     ];
 
     /// Its name in files and reports.
@@ -45,7 +49,13 @@ impl Trend {
             Trend::Equal => "spread (highest − lowest) over the mean",
             Trend::Ratio => "last ÷ first",
             Trend::Matches => "largest difference from the data, relative",
+            Trend::Within => "largest distance outside the data's band, relative",
         }
+    }
+
+    /// Whether it is judged against measured `data` (`matches`, `within`).
+    pub fn needs_data(self) -> bool {
+        matches!(self, Trend::Matches | Trend::Within)
     }
 }
 
@@ -60,8 +70,13 @@ pub struct Across {
     /// Relative slack for `rising`, `falling`, `equal` and `matches` (0.01 is 1 %); 0 by
     /// default.
     pub tolerance: f64,
-    /// Measured data to set beside the series: drawn on the chart, and what `matches` judges
-    /// against.
+    /// A metric whose statistic places each point instead of its `along` value: the mean of
+    /// this metric over the point's seeds (a fundamental diagram's measured density, say, for
+    /// a sweep along the crowd's size). `None`: the `along` value.
+    #[serde(default)]
+    pub x: Option<String>,
+    /// Measured data to set beside the series: drawn on the chart, and what `matches` and
+    /// `within` judge against.
     #[serde(default)]
     pub data: Vec<DataSeries>,
     /// Only the series whose points set these override keys to these values (as the report
@@ -107,6 +122,35 @@ pub fn reference(data: &[DataSeries], x: f64) -> Option<f64> {
 /// `along` value the data covers; `None` when it covers none.
 pub fn deviation(points: &[(f64, PointValue)], data: &[DataSeries]) -> Option<f64> {
     points.iter().filter_map(|(x, v)| reference(data, *x).map(|r| (v.value / r - 1.0).abs())).reduce(f64::max)
+}
+
+/// The band the data span at `x`: the lowest and the highest of the series that cover it;
+/// `None` when none does.
+pub fn band(data: &[DataSeries], x: f64) -> Option<(f64, f64)> {
+    let values: Vec<f64> = data.iter().filter_map(|d| d.at(x)).collect();
+    let lo = values.iter().copied().reduce(f64::min)?;
+    let hi = values.iter().copied().reduce(f64::max)?;
+    Some((lo, hi))
+}
+
+/// `within`'s measured number: the largest distance of a value outside the band, relative to
+/// the band's edge it passed (`(lo − value) / lo` below, `(value − hi) / hi` above, 0 inside),
+/// over the points whose `along` value the data covers; `None` when it covers none.
+pub fn outside(points: &[(f64, PointValue)], data: &[DataSeries]) -> Option<f64> {
+    points
+        .iter()
+        .filter_map(|(x, v)| {
+            band(data, *x).map(|(lo, hi)| {
+                if v.value < lo {
+                    (lo - v.value) / lo.abs()
+                } else if v.value > hi {
+                    (v.value - hi) / hi.abs()
+                } else {
+                    0.0
+                }
+            })
+        })
+        .reduce(f64::max)
 }
 
 /// One point of a series: its statistic and that statistic's standard error over the seeds
@@ -166,13 +210,13 @@ pub fn measure(trend: Trend, points: &[PointValue]) -> Option<f64> {
             relative(spread, sum / points.len() as f64)
         }
         Trend::Ratio => relative(points[points.len() - 1].value, points[0].value),
-        // Judged against data at the points' `along` values: see `deviation`.
-        Trend::Matches => return None,
+        // Judged against data at the points' `along` values: see `deviation` and `outside`.
+        Trend::Matches | Trend::Within => return None,
     })
 }
 
 /// Whether a series' measured number passes: at most `tolerance` for `rising`, `falling`,
-/// `equal` and `matches`, within `min` and `max` for `ratio`.
+/// `equal`, `matches` and `within`, within `min` and `max` for `ratio`.
 pub fn holds(trend: Trend, measured: f64, tolerance: f64, min: Option<f64>, max: Option<f64>) -> bool {
     match trend {
         Trend::Ratio => min.is_none_or(|lo| measured >= lo) && max.is_none_or(|hi| measured <= hi),
@@ -229,6 +273,24 @@ mod tests {
         let d = deviation(&points, &data).expect("covered points");
         assert!((d - 0.1).abs() < 1e-12, "{d}");
         assert_eq!(deviation(&[(3.0, p(1.0))], &data), None);
+    }
+
+    #[test]
+    fn within_measures_how_far_a_value_lies_outside_the_band_the_sources_span() {
+        // Two sources over 1..3: a low one (1 → 0.5) and a high one (1.5 → 0.7), both linear.
+        let low = DataSeries { name: "low".into(), points: vec![(1.0, 1.0), (3.0, 0.5)] };
+        let high = DataSeries { name: "high".into(), points: vec![(1.0, 1.5), (3.0, 0.7)] };
+        let data = [low, high];
+        assert_eq!(band(&data, 2.0), Some((0.75, 1.1)), "halfway along both lines");
+        assert_eq!(band(&data, 4.0), None);
+        let p = |value| PointValue { value, se: 0.0 };
+        // Inside at 1 (1.2 in 1..1.5), 20 % above 1.1 at 2 (1.32), 10 % below 0.5 at 3 (0.45).
+        assert_eq!(outside(&[(1.0, p(1.2))], &data), Some(0.0));
+        let d = outside(&[(1.0, p(1.2)), (2.0, p(1.32)), (3.0, p(0.45))], &data).expect("covered");
+        assert!((d - 0.2).abs() < 1e-12, "{d}");
+        let d = outside(&[(3.0, p(0.45)), (9.0, p(100.0))], &data).expect("covered");
+        assert!((d - 0.1).abs() < 1e-12, "9 is not covered: {d}");
+        assert_eq!(outside(&[(9.0, p(1.0))], &data), None);
     }
 
     #[test]
