@@ -192,10 +192,19 @@ pub fn models_scene(name: &str, model: Option<&str>) -> Scenario {
 
 /// Tells whoever runs the tests that `test` did not run and why. The line goes straight to the
 /// process's stderr, which the test harness does not capture (it captures `eprintln!`), so it
-/// shows in a plain `cargo test`.
+/// shows in a plain `cargo test`. A reason already given (several tests needing the same
+/// package) is named again in short.
 pub fn skip(test: &str, why: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+    static GIVEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+    let line = if given.iter().any(|g| g == why) {
+        format!("SKIPPED {test}: as above")
+    } else {
+        given.push(why.to_string());
+        format!("SKIPPED {test}: {why}")
+    };
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 /// The Python the tests run: `THRONG_PYTHON`, else `python3`.
@@ -207,6 +216,12 @@ pub fn python() -> String {
 /// skipped with a message saying how to get them, or, with the variable `require` set (as
 /// .ci/run sets it), the test fails.
 pub fn python_with(modules: &[&str], require: &str, test: &str) -> bool {
+    python_with_packages(modules, &modules.join(" "), require, test)
+}
+
+/// [`python_with`], naming the pip packages to install when they are not the modules' names
+/// (a pinned version: `jupedsim==1.4.2 shapely`).
+pub fn python_with_packages(modules: &[&str], packages: &str, require: &str, test: &str) -> bool {
     let imports = modules.iter().map(|m| format!("import {m}")).collect::<Vec<_>>().join("; ");
     let has = Command::new(python()).args(["-c", &imports]).output().is_ok_and(|o| o.status.success());
     if !has {
@@ -218,9 +233,8 @@ pub fn python_with(modules: &[&str], require: &str, test: &str) -> bool {
         skip(
             test,
             &format!(
-                "`{} -c '{imports}'` fails; `python3 -m venv v && v/bin/pip install {}` and set THRONG_PYTHON=v/bin/python",
+                "`{} -c '{imports}'` fails; `python3 -m venv v && v/bin/pip install {packages}` and set THRONG_PYTHON=v/bin/python",
                 python(),
-                modules.join(" ")
             ),
         );
     }

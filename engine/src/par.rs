@@ -37,6 +37,24 @@ pub(crate) fn for_each_position_velocity<V: Vector>(
         .for_each(|(i, (p, v))| f(i, p, v));
 }
 
+/// [`for_each_position_velocity`] with `f` returning two whole numbers for its row: the
+/// largest of the first and the sum of the second (integer reductions, the same whatever the
+/// split; 0 and 0 without rows).
+pub(crate) fn reduce_position_velocity<V: Vector>(
+    position: &mut [V],
+    velocity: &mut [V],
+    f: impl Fn(usize, &mut V, &mut V) -> (u32, u32) + Sync + Send,
+) -> (u32, u32) {
+    position
+        .par_iter_mut()
+        .zip(velocity.par_iter_mut())
+        .enumerate()
+        .with_min_len(256)
+        .with_max_len(4 * PIECE_ROWS)
+        .map(|(i, (p, v))| f(i, p, v))
+        .reduce(|| (0, 0), |a, b| (a.0.max(b.0), a.1 + b.1))
+}
+
 /// How many of `flags` are set: an integer sum, the same whatever the split.
 pub(crate) fn count_true(flags: &[bool]) -> u32 {
     let count = |b: &[bool]| b.iter().filter(|b| **b).count();

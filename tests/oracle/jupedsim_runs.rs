@@ -19,7 +19,7 @@ use throng_engine::math::Vec2;
 use throng_engine::world::Region;
 use throng_engine::{RunSettings, Scenario, Simulation};
 
-use crate::common::{python, python_with, root};
+use crate::common::{python, python_with_packages, root};
 
 /// A shipped scene and JuPedSim's walkable area for it.
 struct Case {
@@ -212,7 +212,12 @@ fn beside(name: &str, case: &Case, seed: u64) -> (Outcome, Outcome) {
 /// The case's verdict: at every seed the same agents out in both engines, and the mean time
 /// the last one leaves within the tolerance.
 fn check(name: &str, case: &Case) {
-    if !python_with(&["jupedsim", "shapely"], "THRONG_REQUIRE_JUPEDSIM", "oracle::jupedsim_runs") {
+    if !python_with_packages(
+        &["jupedsim", "shapely"],
+        "jupedsim==1.4.2 shapely",
+        "THRONG_REQUIRE_JUPEDSIM",
+        name,
+    ) {
         return;
     }
     let (mut ours_s, mut theirs_s) = (0.0, 0.0);

@@ -214,3 +214,59 @@ target = "far"
     assert!(inside_ticks[1] >= 10, "without solid obstacles the agent should pass through the circle");
     assert!(end_x[1] > 19.0, "ends at x = {}", end_x[1]);
 }
+
+#[test]
+fn a_step_through_a_thin_wall_counts_as_a_crossing_though_no_body_ends_inside_it() {
+    // A walker seeks (20, 0) through a wall along x = 10, 0.1 thick. At 30 units/s (3 a tick)
+    // its first step takes its centre from 8.6 to 11.6, past the wall: `collide` finds no body
+    // inside anything, but the step went through, once. At 1 unit/s it walks into the wall's
+    // face and is pushed back each tick: no crossing, and before each push-out its body
+    // reaches into the wall, at most one step (0.1) deep.
+    let text = |speed: f32| {
+        format!(
+            r#"version = 1
+name = "thin"
+seed = 1
+dt = 0.1
+ticks = 60
+obstacles = [ {{ kind = "wall", points = [[10, -5], [10, 5]], thickness = 0.1 }} ]
+[bounds]
+min = [0, -10]
+max = [30, 10]
+[targets.far]
+kind = "point"
+position = [20, 0]
+[[groups]]
+name = "walker"
+count = 1
+spawn = {{ kind = "points", points = [[8.6, 0]] }}
+max_speed = {speed}
+max_force = 1000.0
+radius = 0.2
+[[groups.behaviours]]
+kind = "seek"
+target = "far"
+"#
+        )
+    };
+    let run = |speed: f32| {
+        let scenario = parse(&text(speed), "thin");
+        let mut world = scenario.build_world();
+        let mut pipeline = Pipeline::new(1, IndexKind::Kd).unwrap();
+        let mut metrics = MetricsCollector::new(scenario.metrics, &world);
+        let (mut inside, mut deepest) = (0, 0.0f64);
+        for _ in 0..60 {
+            let m = step(&mut world, &mut pipeline, &mut metrics);
+            inside += m.obstacle_penetrations;
+            deepest = deepest.max(m.wall_depth);
+        }
+        (inside, metrics.summary(&world).wall_crossings, deepest, world.agents.position[0].x)
+    };
+    let (inside, crossings, _, x) = run(30.0);
+    assert_eq!((inside, crossings), (0, 1), "ends at x = {x}");
+    assert!(x > 10.0, "the fast walker is past the wall: x = {x}");
+    let (inside, crossings, deepest, x) = run(1.0);
+    assert_eq!((inside, crossings), (0, 0), "ends at x = {x}");
+    assert!((x - (10.0 - 0.05 - 0.2)).abs() < 1e-3, "held at the wall's face: x = {x}");
+    assert!((0.01..=0.1 + 1e-4).contains(&deepest), "at most a step in before the push-out: {deepest}");
+}

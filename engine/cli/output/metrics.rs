@@ -31,7 +31,7 @@ type Column = (&'static str, fn(&TickMetrics) -> Value);
 /// The metric columns, in file order; per gate `gate_NAME` and `gate_NAME_flow` follow them,
 /// then per measurement area `measure_NAME_count`, `measure_NAME_density`, `measure_NAME_speed`,
 /// then, with events, `events`.
-const COLUMNS: [Column; 11] = [
+const COLUMNS: [Column; 13] = [
     ("tick", |m| Value::Int(m.tick)),
     ("time_s", |_| Value::Time),
     ("agents_active", |m| Value::Int(m.agents_active)),
@@ -40,6 +40,8 @@ const COLUMNS: [Column; 11] = [
     ("mean_speed", |m| Value::Real(m.mean_speed)),
     ("overlap_pairs", |m| Value::Int(m.overlap_pairs)),
     ("obstacle_penetrations", |m| Value::Int(m.obstacle_penetrations)),
+    ("wall_crossings", |m| Value::Int(m.wall_crossings)),
+    ("wall_depth", |m| Value::Real(m.wall_depth)),
     ("stuck_agents", |m| Value::Int(m.stuck_agents)),
     ("queue_length", |m| Value::Int(m.queue_length as u64)),
     ("polarisation", |m| Value::Real(m.polarisation)),

@@ -38,8 +38,8 @@ pub struct PlotArgs {
     #[arg(long)]
     quiet: bool,
     /// Panels to draw, in order: metrics columns (agents_active, agents_exited, agents_spawned,
-    /// mean_speed, overlap_pairs, obstacle_penetrations, stuck_agents, queue_length,
-    /// polarisation) and `gates` (a throughput panel per gate line). Default:
+    /// mean_speed, overlap_pairs, obstacle_penetrations, wall_crossings, wall_depth,
+    /// stuck_agents, queue_length, polarisation) and `gates` (a throughput panel per gate line). Default:
     /// agents_active,agents_exited,mean_speed,queue_length,polarisation,gates.
     #[arg(long, value_delimiter = ',', value_name = "NAME,..")]
     panels: Vec<String>,
@@ -58,7 +58,7 @@ struct Plottable {
 }
 
 /// Every metric `--panels` can name (and `gates`: a throughput panel per gate line).
-const PLOTTABLE: [Plottable; 9] = [
+const PLOTTABLE: [Plottable; 11] = [
     Plottable {
         column: "agents_active",
         title: "agents active",
@@ -89,6 +89,18 @@ const PLOTTABLE: [Plottable; 9] = [
         title: "obstacle penetrations",
         unit: "agents",
         value: |m| m.obstacle_penetrations as f64,
+    },
+    Plottable {
+        column: "wall_crossings",
+        title: "steps through a wall",
+        unit: "agents",
+        value: |m| m.wall_crossings as f64,
+    },
+    Plottable {
+        column: "wall_depth",
+        title: "deepest reach into a wall before the push-out",
+        unit: "units",
+        value: |m| m.wall_depth,
     },
     Plottable {
         column: "stuck_agents",

@@ -425,6 +425,11 @@ fn print_report<V: Point>(r: &RunReport, pipeline: &Pipeline<V>) {
             "  overlap pairs {}   obstacle penetrations {}   stuck agents {}",
             m.overlap_pairs, m.obstacle_penetrations, m.stuck_agents
         );
+        let _ = writeln!(
+            out,
+            "  wall crossings {}   deepest reach into a wall before the push-out {:.4}",
+            m.wall_crossings, m.wall_depth
+        );
         let _ = writeln!(out, "  queue length {}   mean wait {:.2} s", m.queue_length_max, m.mean_wait_s);
         for g in &m.gates {
             let _ = writeln!(

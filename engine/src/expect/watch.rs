@@ -322,6 +322,8 @@ fn of_tick(m: &Metric, t: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
         Metric::MeanSpeed => t.mean_speed,
         Metric::OverlapPairs => t.overlap_pairs as f64,
         Metric::ObstaclePenetrations => t.obstacle_penetrations as f64,
+        Metric::WallCrossings => t.wall_crossings as f64,
+        Metric::WallDepth => t.wall_depth,
         Metric::StuckAgents => t.stuck_agents as f64,
         Metric::QueueLength => t.queue_length as f64,
         Metric::Polarisation => t.polarisation,

@@ -7,11 +7,13 @@
 
 mod areas;
 mod goal;
+mod legacy;
 mod overlaps;
 mod steerbench;
 
 pub use areas::{AreaReading, AreaSummary, AreaTotals};
 pub use goal::goal_of;
+pub(crate) use legacy::MetricsStateV5;
 pub use steerbench::{COLLISION_WEIGHT, FRAMES_PER_S, SteerBenchState, SteerBenchSummary};
 
 use rayon::prelude::*;
@@ -44,8 +46,16 @@ pub struct TickMetrics {
     pub mean_speed: f64,
     /// Pairs of live agents closer than the sum of their radii.
     pub overlap_pairs: u64,
-    /// Live agents reaching more than `PENETRATION_TOLERANCE` into an obstacle.
+    /// Live agents reaching more than `PENETRATION_TOLERANCE` into an obstacle, after
+    /// `collide` has pushed bodies out.
     pub obstacle_penetrations: u64,
+    /// Agents whose step this tick went into or through an obstacle: their centre's path from
+    /// where the tick found them to where they moved, before the push-out, entered one they did
+    /// not start in (`passes::collide`).
+    pub wall_crossings: u64,
+    /// The deepest reach of a body into an obstacle this tick, before `collide` pushed it out
+    /// (units; 0 when none reached into one).
+    pub wall_depth: f64,
     /// Agents with a goal that moved less than `stuck_distance` over the last complete window
     /// while not within `goal_radius` of their goal.
     pub stuck_agents: u64,
@@ -99,6 +109,12 @@ pub struct Summary {
     /// Most agents penetrating an obstacle on any observed tick (see
     /// [`TickMetrics::obstacle_penetrations`]).
     pub obstacle_penetrations: u64,
+    /// Steps through an obstacle over every observed tick (the sum of
+    /// [`TickMetrics::wall_crossings`]).
+    pub wall_crossings: u64,
+    /// The deepest reach into an obstacle before the push-out on any observed tick (see
+    /// [`TickMetrics::wall_depth`]).
+    pub wall_depth: f64,
     /// Most stuck agents on any observed tick (see [`TickMetrics::stuck_agents`]).
     pub stuck_agents: u64,
     /// Most agents braking behind a blocker on any observed tick (see
@@ -343,6 +359,8 @@ impl<V: Point> MetricsCollector<V> {
             mean_speed,
             overlap_pairs,
             obstacle_penetrations,
+            wall_crossings: events.wall_crossings as u64,
+            wall_depth: events.wall_depth as f64,
             stuck_agents: self.state.stuck,
             queue_length: events.queue_length,
             polarisation,
@@ -358,6 +376,8 @@ impl<V: Point> MetricsCollector<V> {
         let s = &mut self.state.summary;
         s.overlap_pairs = s.overlap_pairs.max(overlap_pairs);
         s.obstacle_penetrations = s.obstacle_penetrations.max(obstacle_penetrations);
+        s.wall_crossings += events.wall_crossings as u64;
+        s.wall_depth = s.wall_depth.max(events.wall_depth as f64);
         s.stuck_agents = s.stuck_agents.max(self.state.stuck);
         s.queue_length_max = s.queue_length_max.max(events.queue_length);
         &self.state.last
@@ -382,6 +402,8 @@ impl<V: Point> MetricsCollector<V> {
             mean_speed,
             overlap_pairs,
             obstacle_penetrations,
+            wall_crossings: 0,
+            wall_depth: 0.0,
             stuck_agents: 0,
             queue_length: 0,
             polarisation,

@@ -21,7 +21,7 @@ mod velocity_models;
 mod waiting;
 
 pub use build_index::{build_agent_index, refresh_obstacle_index};
-pub use collide::{collide, collide_solids};
+pub use collide::{WallMeasures, collide, collide_solids};
 pub use event_set::set;
 pub use events::{divert, events};
 pub use exits::exits;

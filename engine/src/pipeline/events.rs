@@ -12,6 +12,10 @@ pub struct TickEvents {
     pub queue_length: u32,
     /// Crossings of each gate line (either direction), in gate order.
     pub gate_crossings: Vec<u32>,
+    /// Agents whose step went into or through an obstacle (`passes::collide`).
+    pub wall_crossings: u32,
+    /// The deepest reach of a body into an obstacle before `collide` pushed it out (units).
+    pub wall_depth: f32,
 }
 
 impl TickEvents {
@@ -20,6 +24,8 @@ impl TickEvents {
         self.exited = 0;
         self.spawned = 0;
         self.queue_length = 0;
+        self.wall_crossings = 0;
+        self.wall_depth = 0.0;
         self.gate_crossings.clear();
         self.gate_crossings.resize(gates, 0);
     }

@@ -62,6 +62,12 @@ fn plane<V: Dimension>(column: &Vec<V>) -> Option<&Vec<Vec2>> {
     (column as &dyn Any).downcast_ref()
 }
 
+/// A column of space's points as what it is; `None` for a column of the plane's points.
+#[allow(clippy::ptr_arg)] // as `plane`
+fn space<V: Dimension>(column: &Vec<V>) -> Option<&Vec<Vec3>> {
+    (column as &dyn Any).downcast_ref()
+}
+
 /// [`plane`], to write.
 #[allow(clippy::ptr_arg)] // as `plane`
 fn plane_mut<V: Dimension>(column: &mut Vec<V>) -> Option<&mut Vec<Vec2>> {
@@ -309,7 +315,8 @@ impl<V: Point> Scratch<V> {
                 if !world.waiting.is_empty() {
                     passes::hold(&world.waiting, &a.id, &mut self.steering, &mut a.velocity);
                 }
-                if !world.gates.is_empty() {
+                // Gates and wall crossings read each step from where it started.
+                if !world.gates.is_empty() || world.solid_obstacles {
                     self.prev_position.clear();
                     self.prev_position.extend_from_slice(&a.position);
                 }
@@ -331,25 +338,29 @@ impl<V: Point> Scratch<V> {
             Pass::Collide => {
                 if let (true, Some(world)) = (world.solid_obstacles, world.as_space_mut()) {
                     let a = &mut world.agents;
-                    passes::collide_solids(
+                    let seen = passes::collide_solids(
                         &world.obstacles,
                         &world.bounds,
                         &a.radius,
+                        space(&self.prev_position).map(Vec::as_slice),
                         &mut a.position,
                         &mut a.velocity,
                     );
+                    (self.events.wall_depth, self.events.wall_crossings) = (seen.depth, seen.crossings);
                 } else if let (true, Some(oi), Some(world)) =
                     (world.solid_obstacles, self.obstacle_index.as_ref(), plane_world(world))
                 {
                     let a = &mut world.agents;
-                    passes::collide(
+                    let seen = passes::collide(
                         oi,
                         &world.obstacles,
                         &world.bounds,
                         &a.radius,
+                        plane(&self.prev_position).map(Vec::as_slice),
                         &mut a.position,
                         &mut a.velocity,
                     );
+                    (self.events.wall_depth, self.events.wall_crossings) = (seen.depth, seen.crossings);
                 }
             }
             Pass::Gates => {

@@ -121,6 +121,10 @@ pub enum Metric {
     OverlapPairs,
     /// Agents inside an obstacle.
     ObstaclePenetrations,
+    /// Agents whose step went through an obstacle this tick.
+    WallCrossings,
+    /// The deepest reach into an obstacle before the push-out this tick (units).
+    WallDepth,
     /// Stuck agents.
     StuckAgents,
     /// Agents braking behind a blocker this tick.
@@ -201,13 +205,15 @@ pub struct SceneNames<'a> {
 }
 
 /// The per-tick metric names, as the metrics CSV names its columns.
-pub const TICK_METRICS: [&str; 9] = [
+pub const TICK_METRICS: [&str; 11] = [
     "agents_active",
     "agents_exited",
     "agents_spawned",
     "mean_speed",
     "overlap_pairs",
     "obstacle_penetrations",
+    "wall_crossings",
+    "wall_depth",
     "stuck_agents",
     "queue_length",
     "polarisation",
@@ -234,6 +240,8 @@ impl Metric {
             Metric::MeanSpeed,
             Metric::OverlapPairs,
             Metric::ObstaclePenetrations,
+            Metric::WallCrossings,
+            Metric::WallDepth,
             Metric::StuckAgents,
             Metric::QueueLength,
             Metric::Polarisation,
@@ -314,6 +322,8 @@ impl Metric {
             Metric::MeanSpeed => "mean_speed".into(),
             Metric::OverlapPairs => "overlap_pairs".into(),
             Metric::ObstaclePenetrations => "obstacle_penetrations".into(),
+            Metric::WallCrossings => "wall_crossings".into(),
+            Metric::WallDepth => "wall_depth".into(),
             Metric::StuckAgents => "stuck_agents".into(),
             Metric::QueueLength => "queue_length".into(),
             Metric::Polarisation => "polarisation".into(),

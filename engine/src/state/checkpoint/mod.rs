@@ -35,7 +35,7 @@
 //! it either; a resumed pipeline reorders again on its own schedule, which changes no result.
 
 use crate::expect::WatchState;
-use crate::metrics::MetricsState;
+use crate::metrics::{MetricsState, MetricsStateV5};
 use crate::state::fields;
 use crate::world::{Dimension, World};
 
@@ -49,9 +49,10 @@ pub use files::{file_name, latest_in, load, load_header, save};
 /// [`CheckpointError::NotACheckpoint`].
 pub const MAGIC: &[u8; 8] = b"THRONGCK";
 /// The checkpoint format this engine writes (it also reads version 1, which has no metrics,
-/// version 2, which has no plan, version 3, which has no expectations' state, and version 4,
-/// which does not say its dimensions: it is planar).
-pub const FORMAT_VERSION: u32 = 5;
+/// version 2, which has no plan, version 3, which has no expectations' state, version 4,
+/// which does not say its dimensions: it is planar, and version 5, whose metrics have no wall
+/// crossings).
+pub const FORMAT_VERSION: u32 = 6;
 /// The engine version written into checkpoints and golden files.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The file extension of checkpoints written by `throng run --checkpoint-every`.
@@ -148,8 +149,11 @@ fn encode_as<V: Dimension>(
     let RunIdentity { scenario_hash, overrides, plan } = *run;
     // A copy in id order when the rows are not: the live world is left as it is.
     let mut payload = postcard::to_stdvec(&*world.id_ordered()).expect("a World always serializes");
-    if format_version >= 2 {
+    if format_version >= 6 {
         payload.extend(postcard::to_stdvec(&metrics).expect("a metrics state always serializes"));
+    } else if format_version >= 2 {
+        let old = metrics.map(MetricsStateV5::from);
+        payload.extend(postcard::to_stdvec(&old).expect("a metrics state always serializes"));
     }
     if format_version >= 4 {
         payload.extend(postcard::to_stdvec(&watch).expect("a watch state always serializes"));
@@ -243,10 +247,15 @@ pub fn decode<V: Dimension>(bytes: &[u8], path: &str) -> Result<Checkpoint<V>, C
     let (world, rest) = postcard::take_from_bytes::<World<V>>(payload).map_err(|e| {
         decode_error(format!("{e}: the state layout of the engine that wrote it probably differs"))
     })?;
+    let undecodable = |_| decode_error("the metrics state after the world does not decode".into());
     let (metrics, rest): (Option<MetricsState<V>>, &[u8]) = match format_version {
         1 => (None, rest),
-        _ => postcard::take_from_bytes(rest)
-            .map_err(|_| decode_error("the metrics state after the world does not decode".into()))?,
+        2..=5 => {
+            let (old, rest): (Option<MetricsStateV5<V>>, &[u8]) =
+                postcard::take_from_bytes(rest).map_err(undecodable)?;
+            (old.map(MetricsState::from), rest)
+        }
+        _ => postcard::take_from_bytes(rest).map_err(undecodable)?,
     };
     let (watch, rest): (Option<WatchState>, &[u8]) = match format_version {
         1..=3 => (None, rest),

@@ -96,6 +96,21 @@ fn format_1_is_read_and_later_formats_carry_the_metrics_state() {
     assert!(matches!(decode(&b, "x"), Err(CheckpointError::Decode { .. })), "{:?}", decode(&b, "x").err());
 }
 
+/// A version 5 file (metrics without the wall crossings) is still read: its metrics state
+/// comes back with the wall counts at 0, as a fresh collector's.
+#[test]
+fn format_5_metrics_are_read_without_wall_crossings() {
+    let w = world();
+    let metrics = crate::metrics::MetricsCollector::new(Default::default(), &w).state().clone();
+    let v5 = encode_as(ENGINE_VERSION, 5, &w, Some(&metrics), None, &id(&[7; 32], &[]));
+    let now = encode_as(ENGINE_VERSION, FORMAT_VERSION, &w, Some(&metrics), None, &id(&[7; 32], &[]));
+    // Two fields fewer in both the summary and the last tick's metrics: a whole number (one
+    // byte for 0) and a float (eight bytes) each.
+    assert_eq!(now.len() - v5.len(), 2 * (1 + 8));
+    let c = decode(&v5, "x").expect("a version 5 file decodes");
+    assert_eq!((c.header.format_version, &c.metrics), (5, &Some(metrics)));
+}
+
 #[test]
 fn another_engine_version_is_refused() {
     let bytes = encode_as("9.9.9", FORMAT_VERSION, &world(), None, None, &id(&[7; 32], &[]));
