@@ -223,6 +223,15 @@ tolerance = 0.05
 data = { "slow" = [[1.0, 48.0], [2.0, 24.48], [4.0, 12.84]] }
 "#;
 
+/// The relative number a report line gives (`... relative = 0.1667 (<= ...`).
+fn relative(line: &str) -> f64 {
+    line.split("relative = ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no relative number in {line}"))
+}
+
 #[test]
 fn a_trend_matches_measured_data_where_it_is_asked_to() {
     let dir = scratch_dir("batch_trends_matches");
@@ -252,13 +261,7 @@ fn a_trend_matches_measured_data_where_it_is_asked_to() {
     // A sixth below the slow data (1.2 times the times): 1 − 1/1.2.
     let slow = stdout.lines().find(|l| l.contains("a fifth slower")).expect("a line");
     assert!(slow.trim_start().starts_with("FAIL"), "{slow}");
-    let measured: f64 = slow
-        .split("relative = ")
-        .nth(1)
-        .and_then(|r| r.split(' ').next())
-        .expect("a number")
-        .parse()
-        .expect("a number");
+    let measured = relative(slow);
     assert!((measured - (1.0 - 1.0 / 1.2)).abs() < 1e-3, "{slow}");
     assert!(charts.join("trend-as-measured.png").exists());
 }
@@ -350,13 +353,7 @@ fn a_trend_within_a_band_places_each_point_at_its_measured_x() {
     // band's top, 30 / speed, the farthest above is 10.7 at speed 4: 10.7 / 7.5 − 1 = 42.7 %.
     let above = line("above the band");
     assert!(above.trim_start().starts_with("FAIL"), "{above}");
-    let measured: f64 = above
-        .split("relative = ")
-        .nth(1)
-        .and_then(|r| r.split(' ').next())
-        .expect("a number")
-        .parse()
-        .expect("a number");
+    let measured = relative(&above);
     assert!((measured - (10.7 / 7.5 - 1.0)).abs() < 2e-3, "{above}");
 }
 

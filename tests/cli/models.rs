@@ -176,3 +176,26 @@ fn a_velocity_model_ignores_the_avoidance_behaviours_and_says_so() {
     assert!(warnings[1].contains("`queue` is not used under model \"cfsm\""), "{warnings:?}");
     assert!(Scenario::parse(&steering(&avoiding), "m.toml").expect("valid").warnings.is_empty());
 }
+
+#[test]
+fn an_override_naming_a_models_kind_replaces_the_whole_model() {
+    // A batch sweeping `{ kind = "cfsm" }` over a file's `{ kind = "cfsm", preset = "bottleneck" }`
+    // means JuPedSim's defaults: the file's preset and keys do not carry over. An override of
+    // one parameter alone keeps the rest of the file's model.
+    use throng_engine::scenario::overrides::{self, parse_set};
+    use throng_engine::world::Model;
+    let text = with("{ kind = \"cfsm\", preset = \"bottleneck\", range = 0.2 }");
+    let model = |set: &str| {
+        let set = parse_set(set, "--set").expect("an override");
+        overrides::parse(&text, "m.toml", &set).expect("valid").groups[0].group.model
+    };
+    let Model::Cfsm(m) = model("groups.walkers.model={ kind = \"cfsm\" }") else { panic!("cfsm") };
+    assert_eq!((m.time_gap, m.strength, m.range), (1.0, 8.0, 0.1), "JuPedSim's defaults");
+    let Model::Cfsm(m) = model("groups.walkers.model={ kind = \"cfsm\", preset = \"corridor\" }") else {
+        panic!("cfsm")
+    };
+    assert_eq!((m.time_gap, m.strength, m.range), (0.6, 10.0, 0.3), "the other preset alone");
+    let Model::Cfsm(m) = model("groups.walkers.model.time_gap=0.8") else { panic!("cfsm") };
+    assert_eq!((m.time_gap, m.strength, m.range), (0.8, 16.0, 0.2), "the file's preset and range kept");
+    let Model::Orca(_) = model("groups.walkers.model.kind=orca") else { panic!("orca, without cfsm's keys") };
+}

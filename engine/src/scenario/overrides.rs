@@ -318,9 +318,16 @@ fn apply<V: crate::world::Dimension>(
         message: format!("cannot re-read the TOML document: {}", e.message().trim()),
     })?);
     // The path of each override in the validator's notation (`groups[0].max_speed`).
-    let mut paths = Vec::with_capacity(overrides.len());
+    let mut paths = vec![String::new(); overrides.len()];
     let mut scale: Option<(u64, &Override)> = None;
-    for o in overrides {
+    // A model's `kind` first: setting it starts the model's table afresh (see `set`), and the
+    // same override's other keys (`{ kind = "cfsm", preset = "corridor" }`) go in after it.
+    let is_model_kind = |o: &Override| o.key.ends_with("model.kind") || o.key == "model.kind";
+    let order = (0..overrides.len())
+        .filter(|&k| is_model_kind(&overrides[k]))
+        .chain((0..overrides.len()).filter(|&k| !is_model_kind(&overrides[k])));
+    for k in order {
+        let o = &overrides[k];
         if o.key == AGENTS_KEY {
             let n = o.value.as_integer().filter(|&n| n >= 1 && n as u64 <= MAX_AGENTS).ok_or_else(|| {
                 o.error(format!(
@@ -329,11 +336,11 @@ fn apply<V: crate::world::Dimension>(
                 ))
             })?;
             scale = Some((n as u64, o));
-            paths.push(String::new()); // no path: validation errors are never this override's
-            continue;
+            continue; // no path: validation errors are never this override's
         }
         let segs = split_key(&o.key).map_err(|m| o.error(m.to_string()))?;
-        paths.push(set(&mut doc, &segs, o.value.clone()).map_err(|m| o.error(format!("{m} (in {origin})")))?);
+        paths[k] =
+            set(&mut doc, &segs, o.value.clone()).map_err(|m| o.error(format!("{m} (in {origin})")))?;
     }
     let toml::Value::Table(table) = doc else { unreachable!("the document stays a table") };
     let written = toml::to_string(&table).map_err(|e| ScenarioError {
@@ -419,7 +426,11 @@ fn attribute(e: ScenarioError, origin: &str, overrides: &[Override], paths: &[St
     }
 }
 
-/// Sets `value` at `segs` in `doc`; returns the path in the validator's notation.
+/// Sets `value` at `segs` in `doc`; returns the path in the validator's notation. A model's
+/// `kind` (`groups.NAME.model.kind`) replaces the whole model table: the old model's
+/// parameters and preset do not carry over to the one the override names, even of the same
+/// kind (a batch sweeping `{ kind = "cfsm" }` against a file's `{ kind = "cfsm", preset =
+/// "bottleneck" }` means JuPedSim's defaults).
 fn set(doc: &mut toml::Value, segs: &[String], value: toml::Value) -> Result<String, String> {
     let mut cur = doc;
     let mut vpath = String::new();
@@ -444,6 +455,9 @@ fn set(doc: &mut toml::Value, segs: &[String], value: toml::Value) -> Result<Str
                 }
                 vpath.push_str(seg);
                 if last {
+                    if seg == "kind" && i > 0 && segs[i - 1] == "model" {
+                        t.clear();
+                    }
                     t.insert(seg.clone(), value.take().expect("set once"));
                     return Ok(vpath);
                 }
