@@ -90,7 +90,6 @@ pub(super) fn cases() -> Vec<Case> {
             Some(MODELS),
             &[
                 ("steering", "RiMEA 12: no jam before the last exit"),
-                ("orca", "RiMEA 12: everyone leaves"),
                 ("social_force", "RiMEA 12: no jam before the last exit"),
             ],
         ),
@@ -108,7 +107,7 @@ pub(super) fn cases() -> Vec<Case> {
             "steerbench_bottleneck_evacuation",
             &["crowd"],
             Some(MODELS),
-            &[("steering", EVERYONE), ("orca", EVERYONE)],
+            &[("steering", EVERYONE), ("steering", COLLISIONS)],
         ),
         case(
             "steerbench_circle_250",
@@ -124,14 +123,9 @@ pub(super) fn cases() -> Vec<Case> {
             "steerbench_doorway_two_way",
             &["eastbound", "westbound"],
             Some(MODELS),
-            &[("steering", COLLISIONS)],
+            &[("steering", COLLISIONS), ("social_force", COLLISIONS)],
         ),
-        case(
-            "steerbench_forest",
-            &["eastbound", "westbound"],
-            Some(MODELS),
-            &[("orca", EVERYONE), ("cfsm", EVERYONE)],
-        ),
+        case("steerbench_forest", &["eastbound", "westbound"], Some(MODELS), &[]),
         case(
             "steerbench_hallway_four_way",
             &["eastbound", "westbound", "northbound", "southbound"],
@@ -315,8 +309,8 @@ fn rimea_9_four_exits_against_two_under_its_own_model() {
 }
 
 /// RiMEA 9 under every model, as the shipped batch runs it (about two minutes on two cores):
-/// ORCA's, CFSM's and social force's ratios (1.61, 1.94, 1.91) are within 1.6 to 2.4;
-/// steering's is 1.49 (the flow through a door grows with the press behind it). Run with
+/// ORCA's, CFSM's and social force's ratios are within 1.6 to 2.4; steering's is 1.47 (the
+/// flow through a door grows with the press behind it). Run with
 /// `cargo test --release --test suite rimea_9_under_every_model -- --ignored`.
 #[test]
 #[ignore = "minutes: 1,000 people under four models, run on demand"]
@@ -377,20 +371,19 @@ fn juelich_3_random_starts_all_reach_the_goal() {
 }
 
 /// RiMEA 15: the corner takes no less than a straight corridor as long as its inner edge and
-/// no more than one as long as its outer edge, under steering and social force; ORCA's
-/// walkers crowd the inner corner (21.8 s against the long corridor's 17.8 s), and CFSM's
-/// take 20.2 s against 19.4 s (three seeds' means, starts 0.45 apart).
+/// no more than one as long as its outer edge, under steering, CFSM (20.1 s against the long
+/// corridor's 19.2 s, within the seeds' noise; JuPedSim's CFSM takes 20.0 to 21.4 s against
+/// 19.0 to 19.5 s) and social force; ORCA's walkers crowd the inner corner (20.6 s against
+/// 17.0 s). Three seeds' means, starts 0.45 apart.
 #[test]
 fn rimea_15_a_corner_between_two_straight_corridors() {
     let dir = scratch_dir("verification_rimea_15");
     let batch = root().join("scenarios/verification/batches/rimea_15.toml");
     let Verdicts { series, code, .. } = batch_verdicts(&batch, &dir.join("out"));
     assert_eq!(series.len(), 4, "{series:?}");
-    for model in ["=steering", "=social_force"] {
+    for model in ["=steering", "=cfsm", "=social_force"] {
         assert_eq!(verdict(&series, "RiMEA 15", model), "pass", "{model}");
     }
-    for model in ["=orca", "=cfsm"] {
-        assert_eq!(verdict(&series, "RiMEA 15", model), "fail", "{model}");
-    }
+    assert_eq!(verdict(&series, "RiMEA 15", "=orca"), "fail");
     assert_eq!(code, Some(1));
 }
