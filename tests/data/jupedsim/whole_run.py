@@ -3,12 +3,20 @@ stdin, runs it, and prints each agent's time out as JSON on stdout.
 
 The scene: {"model": "cfsm" | "social_force", "dt": s, "max_time": s,
             "walkable": {"outer": [[x, y], ...], "holes": [[[x, y], ...], ...]},
+            "obstacles": [{"polygon": [[x, y], ...]} | {"wall": [[x, y], ...], "thickness": t}, ...],
+            "areas": [[min_x, min_y, max_x, max_y], ...], "contacts": tolerance,
             "exits": [[[x, y], ...], ...],
             "agents": [{"x": .., "y": .., "radius": .., "v0": .., "t0": s, "exit": k | "stay": true}, ...]}
 Each agent enters at t0 (an agent JuPedSim refuses there, overlapping another, tries again each
 step) and walks to its exit (a polygon, where JuPedSim removes it) with the model's JuPedSim
-defaults, its own radius and desired speed; one that stays stands where it is. The answer: {"out_s": [s or null per agent],
-"time_s": s at the end}. The run stops when everyone is out or at max_time.
+defaults, its own radius and desired speed; one that stays stands where it is. The obstacles
+(optional) are cut out of the walkable area: a polygon as it is, a wall as every point within
+half its thickness of its polyline, as throng's. The answer: {"out_s": [s or null per agent],
+"time_s": s at the end, "most_in_area": [the most agents inside each area at the end of any
+step], "collisions_per_agent": n}. The last is there when "contacts" is given: how many times,
+per agent that lived, an agent began to overlap another by more than the tolerance (SteerBench's
+unique collisions, as throng's `steerbench.collisions` counts them between agents). The run
+stops when everyone is out or at max_time.
 
 Needs: pip install jupedsim==1.4.2 shapely
 """
@@ -17,12 +25,27 @@ import json
 import sys
 
 import jupedsim as jps
-from shapely import Polygon
+import numpy as np
+from shapely import LineString, Polygon, unary_union
 
 
 def main():
     scene = json.load(sys.stdin)
     walkable = Polygon(scene["walkable"]["outer"], scene["walkable"].get("holes", []))
+    cut = [
+        Polygon(o["polygon"]) if "polygon" in o else LineString(o["wall"]).buffer(o["thickness"] / 2, quad_segs=8)
+        for o in scene.get("obstacles", [])
+    ]
+    if cut:
+        walkable = walkable.difference(unary_union(cut))
+        if walkable.geom_type != "Polygon":
+            # Pieces no agent can reach (closed off by walls) are dropped: JuPedSim takes one.
+            walkable = max(walkable.geoms, key=lambda g: g.area)
+    areas = scene.get("areas", [])
+    most_in_area = [0] * len(areas)
+    tolerance = scene.get("contacts")
+    touching = set()
+    collisions = {}
     if scene["model"] == "cfsm":
         model = jps.CollisionFreeSpeedModel()
     else:
@@ -65,7 +88,28 @@ def main():
         sim.iterate()
         for removed in sim.removed_agents():
             out[ids.pop(removed)] = sim.elapsed_time()
-    json.dump({"out_s": out, "time_s": sim.elapsed_time()}, sys.stdout)
+        if areas or tolerance is not None:
+            agents = sorted((a for a in sim.agents() if a.id in ids), key=lambda a: ids[a.id])
+            xy = np.array([a.position for a in agents]).reshape(-1, 2)
+            for k, (x0, y0, x1, y1) in enumerate(areas):
+                inside = (xy[:, 0] >= x0) & (xy[:, 0] <= x1) & (xy[:, 1] >= y0) & (xy[:, 1] <= y1)
+                most_in_area[k] = max(most_in_area[k], int(inside.sum()))
+            if tolerance is not None:
+                who = [ids[a.id] for a in agents]
+                for k in who:
+                    collisions.setdefault(k, 0)
+                radius = np.array([scene["agents"][k]["radius"] for k in who])
+                gap = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1)) - radius[:, None] - radius[None, :]
+                first, second = np.nonzero(np.triu(gap < -tolerance, 1))
+                now = {(who[i], who[j]) for i, j in zip(first, second)}
+                for i, j in now - touching:
+                    collisions[i] += 1
+                    collisions[j] += 1
+                touching = now
+    answer = {"out_s": out, "time_s": sim.elapsed_time(), "most_in_area": most_in_area}
+    if tolerance is not None:
+        answer["collisions_per_agent"] = sum(collisions.values()) / max(len(collisions), 1)
+    json.dump(answer, sys.stdout)
 
 
 if __name__ == "__main__":
