@@ -55,6 +55,14 @@ fn check_in_space(path: &std::path::Path, overrides: &ScenarioOverrides) -> Resu
 /// velocity model's reference code refuses them) are counted in a warning.
 fn start<V: Dimension>(path: &std::path::Path, s: &Scenario<V>) -> Result<()> {
     let velocity: Vec<bool> = s.groups.iter().map(|g| g.group.model != Model::Steering).collect();
+    for source in s.sources.iter().filter(|o| velocity[o.group as usize] && o.spacing.min_distance <= 0.0) {
+        eprintln!(
+            "warning: {}: source \"{}\" adds walkers of a velocity model (group \"{}\") without min_distance, so they may appear overlapping; give it min_distance (at least twice the radius) and wall_distance (at least the radius)",
+            path.display(),
+            source.name,
+            s.groups[source.group as usize].group.name
+        );
+    }
     if !velocity.contains(&true) && !s.groups.iter().any(|g| g.spacing.keeps_any()) {
         return Ok(());
     }

@@ -202,6 +202,27 @@ fn spawn_source_rate_must_not_be_negative() {
 }
 
 #[test]
+fn spawn_source_distances_must_not_be_negative() {
+    // Line 34, after `max_agents`; `min_distance = ` is 15 characters: column 16.
+    check_rejects(
+        "cli_source_min_distance",
+        with_source("walkers", "2") + "min_distance = -0.4\n",
+        (34, 16),
+        &["`sources[0].min_distance`", "expected a finite number >= 0", "found -0.4"],
+    );
+    check_rejects(
+        "cli_source_wall_distance",
+        with_source("walkers", "2") + "wall_distance = \"far\"\n",
+        (34, 17),
+        &["`sources[0].wall_distance`", "expected a number", "found the text \"far\""],
+    );
+    check_accepts(
+        "cli_source_distances",
+        with_source("walkers", "2") + "min_distance = 0.5\nwall_distance = 0.3\n",
+    );
+}
+
+#[test]
 fn spawn_source_of_an_unknown_group_suggests_the_nearest() {
     // `group = ` is 8 characters: column 9 of line 28.
     check_rejects(

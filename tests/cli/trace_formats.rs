@@ -481,9 +481,9 @@ fn the_pedestrian_quick_start_gives_the_flow_the_readme_shows() {
     let value = |key: &str| printed.value(key);
     // The README's figures.
     assert_eq!(value("crossed the line:"), 60.0);
-    assert!((value("flow (persons/s):") - 1.245).abs() < 1e-9, "{}", printed.0);
+    assert!((value("flow (persons/s):") - 1.302).abs() < 1e-9, "{}", printed.0);
     let throng_flow = gate["passage_per_s"].as_f64().expect("a number");
-    assert!((throng_flow - 1.276).abs() < 5e-4, "throng's own: {throng_flow}");
+    assert!((throng_flow - 1.331).abs() < 5e-4, "throng's own: {throng_flow}");
     assert!(
         (value("mean density in front of the bottleneck while it empties (1/m²):") - 2.49).abs() < 1e-9,
         "{}",

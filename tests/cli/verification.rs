@@ -103,12 +103,7 @@ pub(super) fn cases() -> Vec<Case> {
             Some(MODELS),
             &[("orca", EVERYONE)],
         ),
-        case(
-            "steerbench_bottleneck_evacuation",
-            &["crowd"],
-            Some(MODELS),
-            &[("steering", EVERYONE), ("steering", COLLISIONS)],
-        ),
+        case("steerbench_bottleneck_evacuation", &["crowd"], Some(MODELS), &[]),
         case(
             "steerbench_circle_250",
             &["walkers"],
@@ -123,9 +118,9 @@ pub(super) fn cases() -> Vec<Case> {
             "steerbench_doorway_two_way",
             &["eastbound", "westbound"],
             Some(MODELS),
-            &[("steering", COLLISIONS), ("social_force", COLLISIONS)],
+            &[("steering", COLLISIONS)],
         ),
-        case("steerbench_forest", &["eastbound", "westbound"], Some(MODELS), &[]),
+        case("steerbench_forest", &["eastbound", "westbound"], Some(MODELS), &[("steering", EVERYONE)]),
         case(
             "steerbench_hallway_four_way",
             &["eastbound", "westbound", "northbound", "southbound"],

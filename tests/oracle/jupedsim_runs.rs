@@ -325,10 +325,15 @@ fn check(name: &str, case: &Case) {
         // An agent that stands (no exit) is out in neither.
         assert_eq!(out(&ours), out(&theirs), "{name}, seed {seed}: the same agents leave in both engines");
         if case.contacts {
-            eprintln!(
-                "{name}, seed {seed}: collisions per agent: throng {:?}, JuPedSim {:?}",
-                ours.collisions_per_agent, theirs.collisions_per_agent
-            );
+            let (a, b) = (ours.collisions_per_agent, theirs.collisions_per_agent);
+            eprintln!("{name}, seed {seed}: collisions per agent: throng {a:?}, JuPedSim {b:?}");
+            if b == Some(0.0) {
+                assert_eq!(
+                    a,
+                    Some(0.0),
+                    "{name}, seed {seed}: JuPedSim's bodies never touch, and throng's must not"
+                );
+            }
         }
         ours_s += ours.last_out().expect("someone leaves");
         theirs_s += theirs.last_out().expect("someone leaves");
@@ -411,12 +416,15 @@ fn two_walkers_pass_in_a_doorway_as_in_jupedsim() {
     check("doorway two-way", &doorway("cfsm"));
 }
 
-/// The doorway under social force: both out in both engines, within the tolerance; throng's
-/// two bodies touch once (1.5 mm deep, past SteerBench's 1 mm: its recorded red), JuPedSim's
-/// not at all (printed; docs/verification.md).
+/// The doorway under social force: both out in both engines, and the bodies never touch in
+/// either (with the routing field's cells of 0.25 m the two met head-on on the door's axis and
+/// touched, 1.5 mm deep). throng's last walker is out 11 % sooner (16.9 s against 19.1 s):
+/// JuPedSim's route bends at the door's corners themselves and its walls push the walkers off
+/// them, where throng's field bends a body's radius away, so the tolerance is 15 %.
 #[test]
 fn two_walkers_pass_in_a_doorway_under_social_force_as_in_jupedsim() {
     let mut case = doorway("social_force");
+    case.tolerance = 0.15;
     case.contacts = true;
     check("doorway two-way, social force", &case);
 }

@@ -112,12 +112,14 @@ fn lane_order(position: &[Vec2], label: &[bool]) -> Option<f32> {
 
 #[test]
 fn social_force_sorts_a_counterflow_into_lanes() {
-    // Sampled every 100 ticks from 10 s to 60 s, while the streams meet and pass, at three
-    // seeds: the mean lane order (measured 0.80, 0.84, 0.90) against the same positions with
-    // the streams' labels shuffled (near 0), which is what mixing without lanes gives. Later,
-    // as the inflow packs the corridor, lanes break up and re-form (0.04 to 1.0 between 60 and
-    // 120 s), so the window is the first minute.
-    for seed in [8, 9, 10] {
+    // Sampled every 100 ticks from 10 s to 60 s, while the streams meet and pass, at six
+    // seeds: the mean lane order (measured 0.58 to 0.88 per seed, 0.70 over the six; over ten
+    // seeds 0.42 to 0.88) against the same positions with the streams' labels shuffled (near
+    // 0), which is what mixing without lanes gives. Later, as the inflow packs the corridor,
+    // lanes break up and re-form (0.04 to 1.0 between 60 and 120 s), so the window is the
+    // first minute.
+    let mut orders = Vec::new();
+    for seed in [8, 9, 10, 11, 12, 13] {
         let mut s = scene("counterflow", None);
         s.seed = seed;
         let mut sim =
@@ -148,7 +150,10 @@ fn social_force_sorts_a_counterflow_into_lanes() {
         let (lanes, mixed) = (lanes / samples as f32, mixed / samples as f32);
         eprintln!("counterflow, seed {seed}: lane order {lanes} over {samples} samples, shuffled {mixed}");
         assert!(samples >= 20, "seed {seed}: the corridor's middle is busy: {samples} samples");
-        assert!(lanes >= 0.6, "seed {seed}: lanes form: order {lanes}");
+        assert!(lanes >= 0.4, "seed {seed}: lanes form: order {lanes}");
         assert!(mixed.abs() <= 0.2, "seed {seed}: shuffled labels show no order: {mixed}");
+        orders.push(lanes);
     }
+    let mean = orders.iter().sum::<f32>() / orders.len() as f32;
+    assert!(mean >= 0.6, "lanes form: mean order {mean} over {orders:?}");
 }

@@ -1,13 +1,22 @@
 //! The `spawns` pass: spawn sources add agents with the next ids. Reads: the sources, the
-//! tick's end time, the seed. Writes: appends rows (through `World::push_agent`, which draws
+//! tick's end time, the seed, and (for a source that keeps distances) the live agents near its
+//! region and the obstacles. Writes: appends rows (through `World::push_agent`, which draws
 //! each new agent's parameters from its own generator), each source's spawned count and a
 //! closed source's paused ticks.
 //! Serial: a source adds a handful of agents per tick, in source order.
 
+use crate::math::Vec2;
 use crate::rng::{self, Purpose};
-use crate::world::World;
+use crate::world::{Bounds, Placed, Region, World};
 
-/// Adds every agent the sources owe by the end of the tick being computed; returns how many.
+/// Draws one agent of a source that keeps distances takes in a tick before it waits for room.
+/// The same draws each tick (they come from the agent's own generator), so a waiting agent
+/// lands at the first of them the crowd has cleared.
+pub const TRIES_PER_TICK: u32 = 200;
+
+/// Adds every agent the sources owe by the end of the tick being computed, or, for a source
+/// with `min_distance` or `wall_distance`, every one of them there is room for (the rest wait,
+/// in order, for a later tick); returns how many.
 pub fn spawns(world: &mut World) -> u32 {
     let end_of_tick = (world.tick + 1) as f64 * world.dt as f64;
     let mut spawned = 0;
@@ -23,17 +32,62 @@ pub fn spawns(world: &mut World) -> u32 {
         }
         let source = &world.sources[s];
         let due = source.due_by(end_of_tick, world.dt);
-        let (first, group, region) = (source.spawned, source.group, source.region);
+        let (first, group, region, spacing) = (source.spawned, source.group, source.region, source.spacing);
+        if due <= first {
+            continue;
+        }
         let spawner = rng::name_key(&format!("source/{}", source.name));
+        let mut new = Vec::with_capacity((due - first) as usize);
+        let mut placed = spacing.keeps_any().then(|| near(world, &region, spacing.min_distance));
         for k in first..due {
             let key = rng::agent_key(spawner, k as u64);
-            let p = region.sample(&mut rng::agent_rng(world.seed, key, Purpose::Spawn));
+            let mut draws = rng::agent_rng(world.seed, key, Purpose::Spawn);
+            let Some(placed) = placed.as_mut() else {
+                new.push((key, region.sample(&mut draws)));
+                continue;
+            };
+            let Some(p) =
+                (0..TRIES_PER_TICK).map(|_| region.sample(&mut draws)).find(|&p| placed.keeps(p, spacing))
+            else {
+                // No room yet: this agent and the ones after it wait.
+                break;
+            };
+            placed.add(p);
+            new.push((key, p));
+        }
+        let added = new.len() as u32;
+        for (key, p) in new {
             world.push_agent(group, key, p);
         }
-        if due > first {
-            spawned += due - first;
-            world.sources[s].spawned = due;
-        }
+        spawned += added;
+        world.sources[s].spawned = first + added;
     }
     spawned
+}
+
+/// The live agents a new one in `region` must keep `min_distance` from (those within it of
+/// the region), and the obstacles, ready to check positions against.
+fn near<'a>(world: &'a World, region: &Region, min_distance: f32) -> Placed<'a, Vec2> {
+    let mut placed = Placed::new(&world.bounds, &world.obstacles, min_distance);
+    if min_distance > 0.0 {
+        for &p in &world.agents.position {
+            if within(&world.bounds, region, p, min_distance) {
+                placed.add(p);
+            }
+        }
+    }
+    placed
+}
+
+/// Whether `p` lies within `d` of `region` (its bounding box grown by `d` for a rectangle),
+/// across a wrapped world's seams.
+fn within(bounds: &Bounds, region: &Region, p: Vec2, d: f32) -> bool {
+    match *region {
+        Region::Rect { min, max } => {
+            let o = bounds.offset((min + max) * 0.5, p).abs();
+            let half = (max - min) * 0.5;
+            o.x <= half.x + d && o.y <= half.y + d
+        }
+        Region::Circle { centre, radius } => bounds.offset(centre, p).length() <= radius + d,
+    }
 }

@@ -221,6 +221,8 @@ pub(crate) struct SourceToml {
     pub(crate) max_agents: u64,
     /// A source that starts closed (default: open); events open it.
     pub(crate) open: Option<bool>,
+    pub(crate) min_distance: Option<f32>,
+    pub(crate) wall_distance: Option<f32>,
 }
 
 #[derive(Deserialize)]

@@ -17,6 +17,7 @@ mod obstacle;
 pub(crate) mod outline;
 mod scene;
 mod solid;
+mod spacing;
 mod waiting;
 
 pub use agents::{AgentRow, Agents, ColumnValue, ColumnVisitor, PermuteScratch};
@@ -30,6 +31,8 @@ pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
 pub use scene::{DIRECTION_REACH, Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};
 pub use solid::Solid;
+pub(crate) use spacing::Placed;
+pub use spacing::Spacing;
 pub use waiting::WaitingArea;
 
 use std::borrow::Cow;

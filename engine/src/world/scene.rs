@@ -236,6 +236,11 @@ pub struct Source {
     /// Ticks it spent closed between `start_s` and `end_s` (state): its schedule runs that
     /// much behind.
     pub closed_ticks: u64,
+    /// The distances a new agent keeps from every live agent and from the obstacles (the
+    /// source's `min_distance` and `wall_distance`; none by default). An agent with no room
+    /// waits: the source owes it, and the ones after it, until a later tick has room.
+    #[serde(default)]
+    pub spacing: super::Spacing,
 }
 
 impl Source {

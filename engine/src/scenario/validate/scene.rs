@@ -108,6 +108,13 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             return self
                 .fail(&at("max_agents"), format!("expected at most {MAX_AGENTS}, found {}", s.max_agents));
         }
+        let mut spacing = crate::world::Spacing::default();
+        if let Some(d) = s.min_distance {
+            spacing.min_distance = self.num(&at("min_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
+        }
+        if let Some(d) = s.wall_distance {
+            spacing.wall_distance = self.num(&at("wall_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
+        }
         Some(Source {
             name: s.name.clone(),
             group,
@@ -119,6 +126,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             spawned: 0,
             open: s.open.unwrap_or(true),
             closed_ticks: 0,
+            spacing,
         })
     }
 
