@@ -11,9 +11,8 @@
 //! out, within the case's tolerance. The engines differ in how an agent finds its way (JuPedSim
 //! walks to the next corner of a shortest path, throng down a distance field that keeps a body
 //! off the walls) and in precision, so a crowd's times spread; the tolerances are what the
-//! cases showed with margin, and docs/models.md gives the measured times. The last tests run
-//! the reds docs/verification.md records under JuPedSim's models in JuPedSim too, measuring
-//! the criterion in both (the most agents at once in an area, SteerBench's collisions).
+//! cases showed with margin, and docs/models.md gives the measured times. `jupedsim_jams.rs`
+//! runs, with this file's machinery, the cases that fail or jam in both engines.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -25,35 +24,38 @@ use throng_engine::{RunSettings, Scenario, Simulation};
 use crate::common::{python, python_with_packages, root};
 
 /// A shipped scene and JuPedSim's walkable area for it.
-struct Case {
+pub(super) struct Case {
     /// The scenario, relative to the repository root.
-    path: &'static str,
+    pub(super) path: &'static str,
     /// The model both engines run, with its defaults: `cfsm` or `social_force`.
-    model: &'static str,
+    pub(super) model: &'static str,
     /// JuPedSim's walkable area: the outer boundary and the holes, counter-clockwise. With no
     /// outer boundary, the scene's bounds less its obstacles.
-    outer: &'static [[f64; 2]],
-    holes: &'static [&'static [[f64; 2]]],
+    pub(super) outer: &'static [[f64; 2]],
+    pub(super) holes: &'static [&'static [[f64; 2]]],
     /// The seeds to run (each a different start, the same in both engines); the last agent's
     /// time out is compared as the mean over them, since a crowd's is a sample.
-    seeds: &'static [u64],
+    pub(super) seeds: &'static [u64],
     /// Text replaced in the scenario before it runs (what JuPedSim has no counterpart of).
-    edits: &'static [(&'static str, &'static str)],
+    pub(super) edits: &'static [(&'static str, &'static str)],
     /// Each start moved by up to this much (the same draw in both engines), to break a
     /// symmetry neither engine should be tested on.
-    jitter: f32,
+    pub(super) jitter: f32,
     /// The largest relative difference of the last agent's time out.
-    tolerance: f64,
+    pub(super) tolerance: f64,
     /// The scene's measurement areas (rectangles, by name) whose most agents at once both
     /// engines report.
-    areas: &'static [&'static str],
+    pub(super) areas: &'static [&'static str],
     /// Whether both engines count SteerBench's collisions between agents.
-    contacts: bool,
+    pub(super) contacts: bool,
+    /// JuPedSim's model and agent parameters where the case's are not its defaults (JSON
+    /// members for whole_run.py, e.g. `"agent_parameters": {"time_gap": 0.6}`; empty: defaults).
+    pub(super) parameters: &'static str,
 }
 
 impl Case {
     /// A case with the defaults: the given walkable area, no jitter, no edits, no areas.
-    fn new(
+    pub(super) fn new(
         path: &'static str,
         model: &'static str,
         seeds: &'static [u64],
@@ -70,6 +72,7 @@ impl Case {
             tolerance: 0.1,
             areas: &[],
             contacts: false,
+            parameters: "",
         }
     }
 }
@@ -77,10 +80,10 @@ impl Case {
 /// What a run gave: each agent's time out (None: still in at the end), the most agents at once
 /// in each of the case's areas, and SteerBench's collisions per agent (when counted).
 #[derive(Debug)]
-struct Outcome {
-    out_s: Vec<Option<f64>>,
-    most_in_area: Vec<u64>,
-    collisions_per_agent: Option<f64>,
+pub(super) struct Outcome {
+    pub(super) out_s: Vec<Option<f64>>,
+    pub(super) most_in_area: Vec<u64>,
+    pub(super) collisions_per_agent: Option<f64>,
 }
 
 impl Outcome {
@@ -115,7 +118,7 @@ fn ring(points: &[[f64; 2]]) -> String {
 
 /// Runs `case` in throng under CFSM to its end, recording every agent's start (where and when)
 /// and time out, and writes JuPedSim's scene for the same agents.
-fn throng_run(case: &Case, seed: u64) -> (Outcome, String) {
+pub(super) fn throng_run(case: &Case, seed: u64) -> (Outcome, String) {
     let text = std::fs::read_to_string(root().join(case.path)).expect("the case");
     let model = format!("model = \"{}\"", case.model);
     let mut text = text
@@ -227,9 +230,11 @@ fn throng_run(case: &Case, seed: u64) -> (Outcome, String) {
     } else {
         String::new()
     };
+    let parameters =
+        if case.parameters.is_empty() { String::new() } else { format!(", {}", case.parameters) };
     let scene = format!(
         "{{\"model\": \"{}\", \"dt\": {dt}, \"max_time\": {end}, \"walkable\": {{\"outer\": {outer}, \"holes\": [{}]}}, \
-         \"obstacles\": [{obstacles}], \"areas\": [{}]{contacts}, \"exits\": [{}], \"agents\": [{}]}}",
+         \"obstacles\": [{obstacles}], \"areas\": [{}]{contacts}{parameters}, \"exits\": [{}], \"agents\": [{}]}}",
         case.model,
         holes.join(","),
         area_boxes.join(","),
@@ -270,7 +275,7 @@ fn obstacle(o: &throng_engine::world::Obstacle) -> String {
 }
 
 /// Runs JuPedSim on `scene` through the script in tests/data/jupedsim.
-fn jupedsim_run(scene: &str) -> Outcome {
+pub(super) fn jupedsim_run(scene: &str) -> Outcome {
     let script = root().join("tests/data/jupedsim/whole_run.py");
     let mut child = Command::new(python())
         .arg(&script)
@@ -291,7 +296,7 @@ fn jupedsim_run(scene: &str) -> Outcome {
 }
 
 /// Both runs of `case` at `seed`, with what they gave on stderr.
-fn beside(name: &str, case: &Case, seed: u64) -> (Outcome, Outcome) {
+pub(super) fn beside(name: &str, case: &Case, seed: u64) -> (Outcome, Outcome) {
     let (ours, scene) = throng_run(case, seed);
     let theirs = jupedsim_run(&scene);
     let count = |o: &Outcome| o.out_s.iter().filter(|t| t.is_some()).count();
@@ -308,7 +313,7 @@ fn beside(name: &str, case: &Case, seed: u64) -> (Outcome, Outcome) {
 
 /// Whether the tests' Python has JuPedSim (else the test `name` is skipped with a message, or
 /// fails where THRONG_REQUIRE_JUPEDSIM is set).
-fn jupedsim_here(name: &str) -> bool {
+pub(super) fn jupedsim_here(name: &str) -> bool {
     python_with_packages(&["jupedsim", "shapely"], "jupedsim==1.4.2 shapely", "THRONG_REQUIRE_JUPEDSIM", name)
 }
 
@@ -453,6 +458,7 @@ fn the_walker_overtakes_as_in_jupedsim() {
             tolerance: 0.05,
             areas: &[],
             contacts: false,
+            parameters: "",
         },
     );
 }
@@ -481,6 +487,7 @@ fn a_counterflow_corridor_clears_as_in_jupedsim() {
             tolerance: 0.1,
             areas: &[],
             contacts: false,
+            parameters: "",
         },
     );
 }
@@ -500,6 +507,7 @@ fn a_circle_of_250_crosses_as_in_jupedsim() {
             tolerance: 0.1,
             areas: &[],
             contacts: false,
+            parameters: "",
         },
     );
 }
@@ -529,59 +537,5 @@ fn a_corner_of_rimea_15_is_turned_as_in_jupedsim() {
     check(
         "RiMEA 15 corner",
         &Case::new("scenarios/verification/rimea_15_corner.toml", "cfsm", &[1, 2, 3], &[]),
-    );
-}
-
-// The reds docs/verification.md records under JuPedSim's models, run in JuPedSim too: the
-// criterion fails there as well.
-
-/// RiMEA 12 under social force: the crowd packs the area before the last exit past 2 per m²
-/// (12 in its 6 m²) in both engines; JuPedSim's also leaves some in the building.
-#[test]
-fn rimea_12_under_social_force_jams_before_the_last_exit_in_jupedsim_too() {
-    let name = "RiMEA 12, social force";
-    if !jupedsim_here(name) {
-        return;
-    }
-    let mut case = Case::new("scenarios/verification/rimea_12_bottleneck.toml", "social_force", &[12], &[]);
-    case.areas = &["before_first_door", "before_last_exit"];
-    let (ours, theirs) = beside(name, &case, 12);
-    eprintln!(
-        "{name}: the most before the last exit at once: throng {}, JuPedSim {}",
-        ours.most_in_area[1], theirs.most_in_area[1]
-    );
-    assert!(ours.most_in_area[1] > 12, "throng's red: {:?}", ours.most_in_area);
-    assert!(theirs.most_in_area[1] > 12, "JuPedSim's: {:?}", theirs.most_in_area);
-    // The jam before the first door, which the case asks for, forms in both.
-    assert!(ours.most_in_area[0] > 12 && theirs.most_in_area[0] > 12);
-}
-
-/// The circle of 250 under social force: more than one collision per agent (SteerBench's
-/// bound) in both engines. JuPedSim runs at dt 0.01 s: at the case's 0.02 s its social force
-/// throws an agent out of any bounds (past 1,000 m within seconds), where throng's keeps
-/// everyone (its velocity capped at `max_speed`).
-#[test]
-fn the_circle_under_social_force_collides_in_jupedsim_too() {
-    let name = "circle of 250, social force";
-    if !jupedsim_here(name) {
-        return;
-    }
-    let mut case = Case::new(
-        "scenarios/verification/steerbench_circle_250.toml",
-        "social_force",
-        &[7],
-        &[[-80.0, -80.0], [80.0, -80.0], [80.0, 80.0], [-80.0, 80.0]],
-    );
-    case.contacts = true;
-    let (ours, scene) = throng_run(&case, 7);
-    let mut scene: serde_json::Value = serde_json::from_str(&scene).expect("JSON");
-    scene["dt"] = serde_json::json!(0.01);
-    let theirs = jupedsim_run(&scene.to_string());
-    let (a, b) = (ours.collisions_per_agent.expect("counted"), theirs.collisions_per_agent.expect("counted"));
-    eprintln!("{name}: collisions per agent: throng {a}, JuPedSim (dt 0.01) {b}");
-    assert!(a > 1.0 && b > 1.0, "both above the bound of 1: throng {a}, JuPedSim {b}");
-    assert!(
-        ours.out_s.iter().all(Option::is_some) && theirs.out_s.iter().all(Option::is_some),
-        "everyone home in both"
     );
 }

@@ -4,6 +4,7 @@
 //! pairs.
 
 mod jupedsim;
+mod jupedsim_jams;
 mod jupedsim_runs;
 mod nearest_of_group;
 mod neighbours;

@@ -212,7 +212,7 @@ fn a_source_that_keeps_distances_places_no_one_too_close_and_waits_when_full() {
     // 400 owed over 10 s; the strip holds a dozen, and they leave it at 1 m/s into a room that
     // fills: far fewer come, and the source ran behind.
     eprintln!("packed: {total} spawned, at most {owed_short} behind");
-    assert!(total < 200 && total >= 12, "{total} spawned");
+    assert!((12..200).contains(&total), "{total} spawned");
     assert!(owed_short > 100, "the source was at most {owed_short} behind");
 }
 

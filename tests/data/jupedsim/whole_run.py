@@ -6,10 +6,13 @@ The scene: {"model": "cfsm" | "social_force", "dt": s, "max_time": s,
             "obstacles": [{"polygon": [[x, y], ...]} | {"wall": [[x, y], ...], "thickness": t}, ...],
             "areas": [[min_x, min_y, max_x, max_y], ...], "contacts": tolerance,
             "exits": [[[x, y], ...], ...],
-            "agents": [{"x": .., "y": .., "radius": .., "v0": .., "t0": s, "exit": k | "stay": true}, ...]}
+            "agents": [{"x": .., "y": .., "radius": .., "v0": .., "t0": s, "exit": k | "stay": true}, ...],
+            "model_parameters": {...}, "agent_parameters": {...}}
 Each agent enters at t0 (an agent JuPedSim refuses there, overlapping another, tries again each
 step) and walks to its exit (a polygon, where JuPedSim removes it) with the model's JuPedSim
-defaults, its own radius and desired speed; one that stays stands where it is. The obstacles
+defaults, its own radius and desired speed (or, where given, "model_parameters" passed to the
+model's constructor and "agent_parameters" to every agent's, by JuPedSim's names, e.g.
+{"strength_neighbor_repulsion": 10} and {"time_gap": 0.6}); one that stays stands where it is. The obstacles
 (optional) are cut out of the walkable area: a polygon as it is, a wall as every point within
 half its thickness of its polyline, as throng's. The answer: {"out_s": [s or null per agent],
 "time_s": s at the end, "most_in_area": [the most agents inside each area at the end of any
@@ -46,10 +49,12 @@ def main():
     tolerance = scene.get("contacts")
     touching = set()
     collisions = {}
+    model_parameters = scene.get("model_parameters", {})
+    agent_parameters = scene.get("agent_parameters", {})
     if scene["model"] == "cfsm":
-        model = jps.CollisionFreeSpeedModel()
+        model = jps.CollisionFreeSpeedModel(**model_parameters)
     else:
-        model = jps.SocialForceModel()
+        model = jps.SocialForceModel(**model_parameters)
     sim = jps.Simulation(model=model, geometry=walkable, dt=scene["dt"])
     journeys = []
     for exit_polygon in scene["exits"]:
@@ -68,7 +73,14 @@ def main():
         else:
             journey, stage = journeys[a["exit"]]
         kind = jps.CollisionFreeSpeedModelAgentParameters if scene["model"] == "cfsm" else jps.SocialForceModelAgentParameters
-        params = kind(position=position, radius=a["radius"], desired_speed=a["v0"], journey_id=journey, stage_id=stage)
+        params = kind(
+            position=position,
+            radius=a["radius"],
+            desired_speed=a["v0"],
+            journey_id=journey,
+            stage_id=stage,
+            **agent_parameters,
+        )
         ids[sim.add_agent(params)] = k
 
     while True:
