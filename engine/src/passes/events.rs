@@ -8,10 +8,16 @@
 use crate::rng::{self, Purpose};
 use crate::world::{Action, Dimension, Quantity, Switch, Target, Trigger, World};
 
-/// Fires the events due at `world.tick`; returns how many fired.
+/// Places the agents `spawn` events with distances still owe, then fires the events due at
+/// `world.tick`; returns how many fired.
 pub fn events<V: Dimension>(world: &mut World<V>) -> u32 {
     let tick = world.tick;
     let mut fired = 0;
+    for k in 0..world.events.len() {
+        if !world.events[k].waiting_to_spawn.is_empty() {
+            spawn_waiting(world, k);
+        }
+    }
     for k in 0..world.events.len() {
         if world.stopped {
             break;
@@ -25,7 +31,7 @@ pub fn events<V: Dimension>(world: &mut World<V>) -> u32 {
         e.last_tick = Some(tick);
         let (action, firing) = (e.action.clone(), e.fired - 1);
         let key = rng::name_key(&format!("event/{}/{firing}", e.name));
-        apply(world, &action, key);
+        apply(world, k, &action, key);
         fired += 1;
     }
     fired
@@ -84,8 +90,17 @@ pub fn divert<V: Dimension>(world: &mut World<V>, switch: Switch, open: bool) {
     }
 }
 
-/// Applies `action`; `spawner` keys the agents a burst adds (the event's name and firing).
-fn apply<V: Dimension>(world: &mut World<V>, action: &Action<V>, spawner: u64) {
+/// Places what event `k` (a `spawn` with distances) owes, in order, as far as there is room.
+fn spawn_waiting<V: Dimension>(world: &mut World<V>, k: usize) {
+    let Action::Spawn { group, region, spacing, .. } = world.events[k].action.clone() else { return };
+    let keys = std::mem::take(&mut world.events[k].waiting_to_spawn);
+    let placed = crate::passes::place_spaced(world, group, &region, spacing, &keys);
+    world.events[k].waiting_to_spawn = keys[placed..].to_vec();
+}
+
+/// Applies `action`, event `event`'s; `spawner` keys the agents a burst adds (the event's name
+/// and firing).
+fn apply<V: Dimension>(world: &mut World<V>, event: usize, action: &Action<V>, spawner: u64) {
     match action {
         Action::Open(s) | Action::Close(s) => {
             let open = matches!(action, Action::Open(_));
@@ -111,11 +126,17 @@ fn apply<V: Dimension>(world: &mut World<V>, action: &Action<V>, spawner: u64) {
                 }
             }
         }
-        Action::Spawn { group, count, region } => {
-            for k in 0..*count {
-                let key = rng::agent_key(spawner, k as u64);
-                let p = region.sample(&mut rng::agent_rng(world.seed, key, Purpose::Spawn));
-                world.push_agent(*group, key, p);
+        Action::Spawn { group, count, region, spacing } => {
+            let keys = (0..*count).map(|k| rng::agent_key(spawner, k as u64));
+            if spacing.keeps_any() {
+                // Those with no room wait, in order, after any this event still owes.
+                world.events[event].waiting_to_spawn.extend(keys);
+                spawn_waiting(world, event);
+            } else {
+                for key in keys {
+                    let p = region.sample(&mut rng::agent_rng(world.seed, key, Purpose::Spawn));
+                    world.push_agent(*group, key, p);
+                }
             }
         }
         Action::Set { group, params, behaviours } => super::set(world, *group, params, behaviours, spawner),
@@ -172,6 +193,7 @@ mod tests {
             first_tick: None,
             last_tick: None,
             armed: false,
+            waiting_to_spawn: Vec::new(),
         });
         world.stopped = false;
         // Inside: fires; still inside: does not; out and back: fires again.

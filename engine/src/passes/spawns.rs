@@ -2,16 +2,16 @@
 //! tick's end time, the seed, and (for a source that keeps distances) the live agents near its
 //! region and the obstacles. Writes: appends rows (through `World::push_agent`, which draws
 //! each new agent's parameters from its own generator), each source's spawned count and a
-//! closed source's paused ticks.
+//! closed source's paused ticks. `place_spaced` also places a `spawn` event's agents that keep
+//! distances (`passes::events`).
 //! Serial: a source adds a handful of agents per tick, in source order.
 
-use crate::math::Vec2;
 use crate::rng::{self, Purpose};
-use crate::world::{Bounds, Placed, Region, World};
+use crate::world::{Bounds, Dimension, Placed, Region, Spacing, World};
 
-/// Draws one agent of a source that keeps distances takes in a tick before it waits for room.
-/// The same draws each tick (they come from the agent's own generator), so a waiting agent
-/// lands at the first of them the crowd has cleared.
+/// Draws one agent that keeps distances takes in a tick before it waits for room. The same
+/// draws each tick (they come from the agent's own generator), so a waiting agent lands at the
+/// first of them the crowd has cleared.
 pub const TRIES_PER_TICK: u32 = 200;
 
 /// Adds every agent the sources owe by the end of the tick being computed, or, for a source
@@ -37,37 +37,55 @@ pub fn spawns(world: &mut World) -> u32 {
             continue;
         }
         let spawner = rng::name_key(&format!("source/{}", source.name));
-        let mut new = Vec::with_capacity((due - first) as usize);
-        let mut placed = spacing.keeps_any().then(|| near(world, &region, spacing.min_distance));
-        for k in first..due {
-            let key = rng::agent_key(spawner, k as u64);
-            let mut draws = rng::agent_rng(world.seed, key, Purpose::Spawn);
-            let Some(placed) = placed.as_mut() else {
-                new.push((key, region.sample(&mut draws)));
-                continue;
-            };
-            let Some(p) =
-                (0..TRIES_PER_TICK).map(|_| region.sample(&mut draws)).find(|&p| placed.keeps(p, spacing))
-            else {
-                // No room yet: this agent and the ones after it wait.
-                break;
-            };
-            placed.add(p);
-            new.push((key, p));
-        }
-        let added = new.len() as u32;
-        for (key, p) in new {
-            world.push_agent(group, key, p);
-        }
+        let keys: Vec<u64> = (first..due).map(|k| rng::agent_key(spawner, k as u64)).collect();
+        let added = if spacing.keeps_any() {
+            place_spaced(world, group, &region, spacing, &keys) as u32
+        } else {
+            for &key in &keys {
+                let p = region.sample(&mut rng::agent_rng(world.seed, key, Purpose::Spawn));
+                world.push_agent(group, key, p);
+            }
+            keys.len() as u32
+        };
         spawned += added;
         world.sources[s].spawned = first + added;
     }
     spawned
 }
 
+/// Places the agents `keys` of `group` in `region`, in order, each at the first of
+/// [`TRIES_PER_TICK`] draws from its own generator that keeps `spacing` from every live agent
+/// (and those placed before it) and from the obstacles; stops at the first that finds no room.
+/// Returns how many it placed: the rest wait.
+pub fn place_spaced<V: Dimension>(
+    world: &mut World<V>,
+    group: u16,
+    region: &Region<V>,
+    spacing: Spacing,
+    keys: &[u64],
+) -> usize {
+    let mut new = Vec::with_capacity(keys.len());
+    let mut placed = near(world, region, spacing.min_distance);
+    for &key in keys {
+        let mut draws = rng::agent_rng(world.seed, key, Purpose::Spawn);
+        let Some(p) =
+            (0..TRIES_PER_TICK).map(|_| region.sample(&mut draws)).find(|&p| placed.keeps(p, spacing))
+        else {
+            break;
+        };
+        placed.add(p);
+        new.push((key, p));
+    }
+    let n = new.len();
+    for (key, p) in new {
+        world.push_agent(group, key, p);
+    }
+    n
+}
+
 /// The live agents a new one in `region` must keep `min_distance` from (those within it of
 /// the region), and the obstacles, ready to check positions against.
-fn near<'a>(world: &'a World, region: &Region, min_distance: f32) -> Placed<'a, Vec2> {
+fn near<'a, V: Dimension>(world: &'a World<V>, region: &Region<V>, min_distance: f32) -> Placed<'a, V> {
     let mut placed = Placed::new(&world.bounds, &world.obstacles, min_distance);
     if min_distance > 0.0 {
         for &p in &world.agents.position {
@@ -79,14 +97,14 @@ fn near<'a>(world: &'a World, region: &Region, min_distance: f32) -> Placed<'a, 
     placed
 }
 
-/// Whether `p` lies within `d` of `region` (its bounding box grown by `d` for a rectangle),
-/// across a wrapped world's seams.
-fn within(bounds: &Bounds, region: &Region, p: Vec2, d: f32) -> bool {
+/// Whether `p` lies within `d` of `region` (its bounding box grown by `d` for a box), across a
+/// wrapped world's seams.
+fn within<V: Dimension>(bounds: &Bounds<V>, region: &Region<V>, p: V, d: f32) -> bool {
     match *region {
         Region::Rect { min, max } => {
             let o = bounds.offset((min + max) * 0.5, p).abs();
             let half = (max - min) * 0.5;
-            o.x <= half.x + d && o.y <= half.y + d
+            (0..V::DIMENSIONS).all(|a| o.axis(a) <= half.axis(a) + d)
         }
         Region::Circle { centre, radius } => bounds.offset(centre, p).length() <= radius + d,
     }

@@ -79,6 +79,8 @@ pub(crate) struct EventToml {
     pub(crate) to: Option<Pt>,
     pub(crate) count: Option<u64>,
     pub(crate) region: Option<RegionToml>,
+    pub(crate) min_distance: Option<f32>,
+    pub(crate) wall_distance: Option<f32>,
     pub(crate) area: Option<String>,
     pub(crate) set: Option<toml::Table>,
     pub(crate) into: Option<String>,

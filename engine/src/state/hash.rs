@@ -89,6 +89,11 @@ fn hash_rows<V: Dimension>(world: &World<V>, a: &Agents<V>) -> StateHash {
         c.hasher.update(b"scene");
         c.hasher.update(&postcard::to_stdvec(&scene).expect("the scene always serializes"));
     }
+    // The spawns' spacing and the agents events still owe, for a world that has any.
+    if let Some(spacing) = crate::world::SpawnSpacing::of(world) {
+        c.hasher.update(b"spawn spacing");
+        c.hasher.update(&postcard::to_stdvec(&spacing).expect("the spawns' spacing always serializes"));
+    }
     // The waiting areas and whom they hold, for a world that has them.
     if !world.waiting.is_empty() {
         c.hasher.update(b"waiting");

@@ -42,6 +42,11 @@ pub struct Event<V = Vec2> {
     pub last_tick: Option<u64>,
     /// For a repeating condition: whether it was false since it last fired (state).
     pub armed: bool,
+    /// A `spawn` that keeps distances: the keys of the agents it owes that found no room yet,
+    /// in order (state); each tick's events pass places what it can before any event fires.
+    /// Kept outside the world's serialized bytes ([`SpawnSpacing`](super::SpawnSpacing)).
+    #[serde(skip)]
+    pub waiting_to_spawn: Vec<u64>,
 }
 
 impl<V: Vector> Event<V> {
@@ -160,7 +165,8 @@ pub enum Action<V = Vec2> {
     /// Ends the run: no further tick runs.
     Stop,
     /// Adds `count` agents of group `group` uniformly in `region`, with the next ids; their
-    /// draws are keyed by the event's name and how many times it had fired.
+    /// draws are keyed by the event's name and how many times it had fired. With `spacing`,
+    /// each keeps its distances, and those with no room wait (`Event::waiting_to_spawn`).
     Spawn {
         /// The group.
         group: u16,
@@ -168,6 +174,10 @@ pub enum Action<V = Vec2> {
         count: u32,
         /// Where.
         region: Region<V>,
+        /// The distances each keeps (`min_distance`, `wall_distance`; none by default). Kept
+        /// outside the world's serialized bytes ([`SpawnSpacing`](super::SpawnSpacing)).
+        #[serde(skip)]
+        spacing: super::Spacing,
     },
     /// Releases the agents a waiting area holds: the `count` that arrived first, or all.
     Release {

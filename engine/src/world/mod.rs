@@ -32,7 +32,7 @@ pub(crate) use obstacle::nearest_face;
 pub use scene::{DIRECTION_REACH, Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};
 pub use solid::Solid;
 pub(crate) use spacing::Placed;
-pub use spacing::Spacing;
+pub use spacing::{Spacing, SpawnSpacing};
 pub use waiting::WaitingArea;
 
 use std::borrow::Cow;

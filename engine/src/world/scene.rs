@@ -238,8 +238,9 @@ pub struct Source {
     pub closed_ticks: u64,
     /// The distances a new agent keeps from every live agent and from the obstacles (the
     /// source's `min_distance` and `wall_distance`; none by default). An agent with no room
-    /// waits: the source owes it, and the ones after it, until a later tick has room.
-    #[serde(default)]
+    /// waits: the source owes it, and the ones after it, until a later tick has room. Kept
+    /// outside the world's serialized bytes ([`SpawnSpacing`](super::SpawnSpacing)).
+    #[serde(skip)]
     pub spacing: super::Spacing,
 }
 

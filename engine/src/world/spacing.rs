@@ -1,14 +1,16 @@
 //! Keeping distances when agents are placed: a spawn's `Spacing` (JuPedSim's
 //! `distribute_by_number`: the distance between centres, and from a centre to an obstacle's
 //! surface) and `Placed`, the agents placed so far in a grid, so a new position is checked
-//! against the few near it. Group spawns at the start (`scenario::spawn`) and spawn sources
-//! during a run (`passes::spawns`) both place through it.
+//! against the few near it. Group spawns at the start (`scenario::spawn`), and spawn sources
+//! and `spawn` events during a run (`passes::spawns`), place through it. `SpawnSpacing` is the
+//! spacing a world's sources and events hold, and the agents its events still owe: kept outside
+//! the world's serialized bytes, so a world without any has the bytes and hashes it had before.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Bounds, BoundsKind, Dimension};
+use super::{Action, Bounds, BoundsKind, Dimension, World};
 
 /// The distances a spawn keeps (a group's spawn table's, or a spawn source's, `min_distance`
 /// and `wall_distance`); zero keeps none, as a spawn without them.
@@ -132,5 +134,58 @@ impl<'a, V: Dimension> Placed<'a, V> {
             let c = self.cell_of(p);
             self.cells.entry(c).or_default().push(p);
         }
+    }
+}
+
+/// The spawns' spacing a world holds: per source its `Spacing`, per event the `Spacing` of its
+/// `spawn` action (none for other actions) and the keys of the agents it still owes.
+/// Checkpoints (format 7) keep it after the expectations' state and the state hash adds it,
+/// each only when a world has some; the world's own bytes leave it out.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SpawnSpacing {
+    /// Per source, in order.
+    pub sources: Vec<Spacing>,
+    /// Per event, in order: its spawn's spacing and the keys it owes.
+    pub events: Vec<(Spacing, Vec<u64>)>,
+}
+
+impl SpawnSpacing {
+    /// What `world` holds, or `None` when no source or event keeps a distance or owes an agent.
+    pub fn of<V: Dimension>(world: &World<V>) -> Option<SpawnSpacing> {
+        let of_event = |a: &Action<V>| match a {
+            Action::Spawn { spacing, .. } => *spacing,
+            _ => Spacing::default(),
+        };
+        let s = SpawnSpacing {
+            sources: world.sources.iter().map(|s| s.spacing).collect(),
+            events: world.events.iter().map(|e| (of_event(&e.action), e.waiting_to_spawn.clone())).collect(),
+        };
+        let any = s.sources.iter().any(Spacing::keeps_any)
+            || s.events.iter().any(|(sp, owed)| sp.keeps_any() || !owed.is_empty());
+        any.then_some(s)
+    }
+
+    /// Puts it back into `world` (one built from the same scenario); an error in words when the
+    /// counts differ.
+    pub fn restore<V: Dimension>(self, world: &mut World<V>) -> Result<(), String> {
+        if self.sources.len() != world.sources.len() || self.events.len() != world.events.len() {
+            return Err(format!(
+                "the spawns' spacing names {} sources and {} events, the world has {} and {}",
+                self.sources.len(),
+                self.events.len(),
+                world.sources.len(),
+                world.events.len()
+            ));
+        }
+        for (source, spacing) in world.sources.iter_mut().zip(self.sources) {
+            source.spacing = spacing;
+        }
+        for (event, (spacing, owed)) in world.events.iter_mut().zip(self.events) {
+            if let Action::Spawn { spacing: s, .. } = &mut event.action {
+                *s = spacing;
+            }
+            event.waiting_to_spawn = owed;
+        }
+        Ok(())
     }
 }

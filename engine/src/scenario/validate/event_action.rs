@@ -13,7 +13,7 @@ pub(super) const ACTIONS: [(&str, &[&str]); 10] = [
     ("retarget", &["group", "behaviour", "target"]),
     ("move_target", &["target", "to"]),
     ("stop", &[]),
-    ("spawn", &["group", "count", "region"]),
+    ("spawn", &["group", "count", "region", "min_distance", "wall_distance"]),
     ("remove", &["group", "region"]),
     ("release", &["area", "count"]),
     ("set", &["set"]),
@@ -75,7 +75,16 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                 let Some(r) = &e.region else { return missing(self, "region") };
                 let region =
                     self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
-                Some(Action::Spawn { group, count: count as u32, region })
+                let mut spacing = crate::world::Spacing::default();
+                if let Some(d) = e.min_distance {
+                    spacing.min_distance =
+                        self.num(&at("min_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
+                }
+                if let Some(d) = e.wall_distance {
+                    spacing.wall_distance =
+                        self.num(&at("wall_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
+                }
+                Some(Action::Spawn { group, count: count as u32, region, spacing })
             }
             "set" => self.set_action(i, e, names, groups, targets),
             "regroup" => {

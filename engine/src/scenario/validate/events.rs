@@ -112,6 +112,8 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             ("source", e.source.is_some()),
             ("count", e.count.is_some()),
             ("region", e.region.is_some()),
+            ("min_distance", e.min_distance.is_some()),
+            ("wall_distance", e.wall_distance.is_some()),
             ("area", e.area.is_some()),
             ("set", e.set.is_some()),
             ("into", e.into.is_some()),
@@ -188,7 +190,16 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             Some(n) => n.clone(),
             None => format!("events[{i}]"),
         };
-        Some(Event { name, trigger, action, fired: 0, first_tick: None, last_tick: None, armed: false })
+        Some(Event {
+            name,
+            trigger,
+            action,
+            fired: 0,
+            first_tick: None,
+            last_tick: None,
+            armed: false,
+            waiting_to_spawn: Vec::new(),
+        })
     }
 
     /// `when = { metric | region (+ group), min, max }`.

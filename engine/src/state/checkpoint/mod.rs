@@ -11,7 +11,7 @@
 //! | bytes | field |
 //! |---|---|
 //! | 8 | magic `THRONGCK` |
-//! | 4 | format version (u32, currently 5; versions 1 to 4 are still read) |
+//! | 4 | format version (u32, currently 7; versions 1 to 6 are still read) |
 //! | 2 + n | engine version (u16 length, UTF-8) |
 //! | 32 | BLAKE3 of the scenario file |
 //! | 4 + … | overrides: u32 count, then each as u32 length + UTF-8 `key = value` (sorted) |
@@ -22,7 +22,7 @@
 //! | 8 | payload length (u64) |
 //! | 32 | BLAKE3 of the payload |
 //! | 32 | BLAKE3 of every header byte above |
-//! | … | payload: the `World` in postcard, then (version 2) the run's metrics state, an `Option<MetricsState>` in postcard, then (version 4) what its expectations have seen, an `Option<WatchState>` in postcard |
+//! | … | payload: the `World` in postcard, then (version 2) the run's metrics state, an `Option<MetricsState>` in postcard, then (version 4) what its expectations have seen, an `Option<WatchState>` in postcard, then (version 7) the spawns' spacing, an `Option<SpawnSpacing>` in postcard (`None` when no source or event keeps a distance) |
 //!
 //! The metrics state ([`MetricsState`]: stuck-agent anchors, counters, maxima) lets a resumed
 //! run's metrics go on exactly as the uninterrupted run's would; it is `None` when the run
@@ -37,7 +37,7 @@
 use crate::expect::WatchState;
 use crate::metrics::{MetricsState, MetricsStateV5};
 use crate::state::fields;
-use crate::world::{Dimension, World};
+use crate::world::{Dimension, SpawnSpacing, World};
 
 mod error;
 mod files;
@@ -50,9 +50,9 @@ pub use files::{file_name, latest_in, load, load_header, save};
 pub const MAGIC: &[u8; 8] = b"THRONGCK";
 /// The checkpoint format this engine writes (it also reads version 1, which has no metrics,
 /// version 2, which has no plan, version 3, which has no expectations' state, version 4,
-/// which does not say its dimensions: it is planar, and version 5, whose metrics have no wall
-/// crossings).
-pub const FORMAT_VERSION: u32 = 6;
+/// which does not say its dimensions: it is planar, version 5, whose metrics have no wall
+/// crossings, and version 6, which has no spawns' spacing).
+pub const FORMAT_VERSION: u32 = 7;
 /// The engine version written into checkpoints and golden files.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The file extension of checkpoints written by `throng run --checkpoint-every`.
@@ -158,6 +158,10 @@ fn encode_as<V: Dimension>(
     if format_version >= 4 {
         payload.extend(postcard::to_stdvec(&watch).expect("a watch state always serializes"));
     }
+    if format_version >= 7 {
+        let spacing = SpawnSpacing::of(world);
+        payload.extend(postcard::to_stdvec(&spacing).expect("the spawns' spacing always serializes"));
+    }
     let layout = fields::layout(world);
     let mut out = Vec::with_capacity(payload.len() + 512);
     out.extend_from_slice(MAGIC);
@@ -262,6 +266,16 @@ pub fn decode<V: Dimension>(bytes: &[u8], path: &str) -> Result<Checkpoint<V>, C
         _ => postcard::take_from_bytes(rest)
             .map_err(|_| decode_error("the expectations' state after the metrics does not decode".into()))?,
     };
+    let (spacing, rest): (Option<SpawnSpacing>, &[u8]) = match format_version {
+        1..=6 => (None, rest),
+        _ => postcard::take_from_bytes(rest).map_err(|_| {
+            decode_error("the spawns' spacing after the expectations' state does not decode".into())
+        })?,
+    };
+    let mut world = world;
+    if let Some(spacing) = spacing {
+        spacing.restore(&mut world).map_err(decode_error)?;
+    }
     if !rest.is_empty() {
         return Err(decode_error(format!(
             "{} bytes left over: the state layout of the engine that wrote it differs",

@@ -103,12 +103,24 @@ fn format_5_metrics_are_read_without_wall_crossings() {
     let w = world();
     let metrics = crate::metrics::MetricsCollector::new(Default::default(), &w).state().clone();
     let v5 = encode_as(ENGINE_VERSION, 5, &w, Some(&metrics), None, &id(&[7; 32], &[]));
-    let now = encode_as(ENGINE_VERSION, FORMAT_VERSION, &w, Some(&metrics), None, &id(&[7; 32], &[]));
+    let now = encode_as(ENGINE_VERSION, 6, &w, Some(&metrics), None, &id(&[7; 32], &[]));
     // Two fields fewer in both the summary and the last tick's metrics: a whole number (one
     // byte for 0) and a float (eight bytes) each.
     assert_eq!(now.len() - v5.len(), 2 * (1 + 8));
     let c = decode(&v5, "x").expect("a version 5 file decodes");
     assert_eq!((c.header.format_version, &c.metrics), (5, &Some(metrics)));
+}
+
+/// A version 6 file (no spawns' spacing) is still read, and a world without spacing costs a
+/// version 7 file one byte (`None`).
+#[test]
+fn format_6_files_are_read_without_spawn_spacing() {
+    let w = world();
+    let v6 = encode_as(ENGINE_VERSION, 6, &w, None, None, &id(&[7; 32], &[]));
+    let now = encode_as(ENGINE_VERSION, FORMAT_VERSION, &w, None, None, &id(&[7; 32], &[]));
+    assert_eq!(now.len() - v6.len(), 1);
+    let c = decode(&v6, "x").expect("a version 6 file decodes");
+    assert_eq!((c.header.format_version, &c.world), (6, &*w.id_ordered()));
 }
 
 #[test]
