@@ -54,7 +54,7 @@ pub fn spawns(world: &mut World) -> u32 {
 }
 
 /// Places the agents `keys` of `group` in `region`, in order, each at the first of
-/// [`TRIES_PER_TICK`] draws from its own generator that keeps `spacing` from every live agent
+/// `TRIES_PER_TICK` draws from its own generator that keeps `spacing` from every live agent
 /// (and those placed before it) and from the obstacles; stops at the first that finds no room.
 /// Returns how many it placed: the rest wait.
 pub fn place_spaced<V: Dimension>(
