@@ -122,6 +122,20 @@ fn bad_actions_are_rejected() {
         &["`events[0].count`", "up to 30000006 agents with this burst (it may fire 10 times)"],
     );
     check_rejects(
+        "event_burst_negative_min_distance",
+        with(
+            "at_s = 1\naction = \"spawn\"\ngroup = \"walkers\"\ncount = 5\nregion = { kind = \"circle\", centre = [1, 1], radius = 1 }\nmin_distance = -1",
+        ),
+        (32, 16),
+        &["`events[0].min_distance`", "expected a finite number >= 0", "found -1"],
+    );
+    check_rejects(
+        "event_stop_with_min_distance",
+        with("at_s = 1\naction = \"stop\"\nmin_distance = 0.5"),
+        (29, 16),
+        &["`events[0].min_distance`", "`min_distance` is not a parameter of a \"stop\" event"],
+    );
+    check_rejects(
         "event_remove_with_target",
         with(
             "at_s = 1\naction = \"remove\"\ntarget = \"home\"\nregion = { kind = \"circle\", centre = [1, 1], radius = 1 }",
