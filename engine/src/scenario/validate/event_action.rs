@@ -75,15 +75,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                 let Some(r) = &e.region else { return missing(self, "region") };
                 let region =
                     self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
-                let mut spacing = crate::world::Spacing::default();
-                if let Some(d) = e.min_distance {
-                    spacing.min_distance =
-                        self.num(&at("min_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
-                }
-                if let Some(d) = e.wall_distance {
-                    spacing.wall_distance =
-                        self.num(&at("wall_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
-                }
+                let spacing = self.spacing_keys(&base, e.min_distance, e.wall_distance)?;
                 Some(Action::Spawn { group, count: count as u32, region, spacing })
             }
             "set" => self.set_action(i, e, names, groups, targets),

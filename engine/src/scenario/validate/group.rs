@@ -305,13 +305,8 @@ impl<V: crate::math::Vector> Validator<'_, V> {
     ) -> Option<Spacing> {
         use Seg::{Index, Key};
         let at = |k: &'static str| [Key("groups"), Index(g), Key("spawn"), Key(k)];
-        let mut spacing = Spacing::default();
-        if let Some(d) = s.min_distance {
-            spacing.min_distance = self.num(&at("min_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
-        }
-        if let Some(d) = s.wall_distance {
-            spacing.wall_distance = self.num(&at("wall_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
-        }
+        let spacing =
+            self.spacing_keys(&[Key("groups"), Index(g), Key("spawn")], s.min_distance, s.wall_distance)?;
         let d = spacing.min_distance as f64;
         if d == 0.0 || count < 2 {
             return Some(spacing);

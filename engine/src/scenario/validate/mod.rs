@@ -195,6 +195,27 @@ impl<'a, V: Vector> Validator<'a, V> {
         }
     }
 
+    /// A spawn's `min_distance` and `wall_distance` (each `>= 0`; absent keeps none), the
+    /// keys under `base` (a group's spawn table, a source, a `spawn` event).
+    fn spacing_keys(
+        &mut self,
+        base: &[Seg],
+        min: Option<f32>,
+        wall: Option<f32>,
+    ) -> Option<crate::world::Spacing> {
+        let mut spacing = crate::world::Spacing::default();
+        for (key, value, into) in [
+            ("min_distance", min, &mut spacing.min_distance),
+            ("wall_distance", wall, &mut spacing.wall_distance),
+        ] {
+            if let Some(d) = value {
+                let path: Vec<Seg> = base.iter().cloned().chain([Seg::Key(key)]).collect();
+                *into = self.num(&path, d, Rule::NonNegative(MAX_MAGNITUDE))?;
+            }
+        }
+        Some(spacing)
+    }
+
     fn num(&mut self, path: &[Seg], x: f32, rule: Rule) -> Option<f32> {
         if rule.holds(x) {
             Some(x)

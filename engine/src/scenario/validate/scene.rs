@@ -108,13 +108,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             return self
                 .fail(&at("max_agents"), format!("expected at most {MAX_AGENTS}, found {}", s.max_agents));
         }
-        let mut spacing = crate::world::Spacing::default();
-        if let Some(d) = s.min_distance {
-            spacing.min_distance = self.num(&at("min_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
-        }
-        if let Some(d) = s.wall_distance {
-            spacing.wall_distance = self.num(&at("wall_distance"), d, Rule::NonNegative(MAX_MAGNITUDE))?;
-        }
+        let spacing = self.spacing_keys(&base, s.min_distance, s.wall_distance)?;
         Some(Source {
             name: s.name.clone(),
             group,
