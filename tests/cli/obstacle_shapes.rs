@@ -1,6 +1,7 @@
 //! Polygon and wall obstacles: bad shapes rejected with their position (too few points, an edge
 //! of zero length, a polygon or wall that crosses itself, keys of another kind, a negative
-//! thickness), and a polygon listed either way round loads the same.
+//! thickness), a polygon listed either way round loads the same, and a wall whose last point is
+//! its first (a room's outline) is accepted.
 
 use super::{BASE, check_rejects};
 
@@ -57,6 +58,15 @@ fn bad_polygons_and_walls_are_rejected() {
         ],
     );
     check_rejects(
+        "wall_closed_figure_of_eight",
+        with("{ kind = \"wall\", points = [[0, 0], [4, 4], [4, 0], [0, 4], [0, 0]] }"),
+        (7, 40),
+        &[
+            "`obstacles[0].points`",
+            "the wall crosses itself: edge 0 ([0, 0] to [4, 4]) meets edge 2 ([4, 0] to [0, 4])",
+        ],
+    );
+    check_rejects(
         "obstacle_unknown_kind",
         with("{ kind = \"poly\", vertices = [[0, 0], [4, 0], [0, 4]] }"),
         (7, 23),
@@ -80,4 +90,15 @@ fn a_polygon_listed_clockwise_is_normalised() {
     };
     assert_eq!(area(&a[0]), 32.0);
     assert_eq!(area(&b[0]), 32.0, "reversed to counter-clockwise");
+}
+
+#[test]
+fn a_closed_wall_is_a_room_outline() {
+    let room =
+        with("{ kind = \"wall\", points = [[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]], thickness = 0.2 }");
+    let obstacles =
+        throng_engine::Scenario::parse(&room, "room.toml").expect("a closed wall loads").obstacles;
+    // Every side of the loop is wall, the closing one included.
+    assert!((obstacles[0].signed_distance(throng_engine::math::Vec2::new(0.0, 2.0)) + 0.1).abs() < 1e-6);
+    assert!((obstacles[0].signed_distance(throng_engine::math::Vec2::new(2.0, 2.0)) - 1.9).abs() < 1e-6);
 }

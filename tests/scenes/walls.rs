@@ -208,3 +208,67 @@ fn the_field_takes_a_crowd_round_an_l_bend_in_half_the_time_of_straight_seeking(
     assert!(routed < 40.0, "routed: everyone in by {routed} s");
     assert!(straight > 1.5 * routed, "straight seeking jams at the corner: {straight} s against {routed} s");
 }
+
+/// A 10 × 10 room drawn as one closed wall (its last point its first), with twelve walkers
+/// inside seeking a point east of it, under `model`.
+fn closed_room(model: &str) -> Scenario {
+    Scenario::parse(
+        &format!(
+            r#"version = 1
+name = "closed room"
+seed = 2
+dt = 0.05
+ticks = 400
+obstacles = [
+  {{ kind = "wall", points = [[0, 0], [10, 0], [10, 10], [0, 10], [0, 0]], thickness = 0.2 }},
+]
+
+[bounds]
+min = [-5, -5]
+max = [25, 15]
+
+[targets.out]
+kind = "point"
+position = [20, 5]
+
+[[groups]]
+name = "crowd"
+count = 12
+spawn = {{ kind = "rect", min = [2, 2], max = [5, 8], min_distance = 0.7 }}
+max_speed = 1.3
+max_force = 4.0
+radius = 0.25
+model = "{model}"
+
+[[groups.behaviours]]
+kind = "seek"
+target = "out"
+"#
+        ),
+        "closed_room.toml",
+    )
+    .expect("a closed wall is a valid room outline")
+}
+
+#[test]
+fn a_room_drawn_as_one_closed_wall_holds_its_crowd_at_every_side_and_corner() {
+    for model in ["steering", "orca", "cfsm", "social_force"] {
+        let s = closed_room(model);
+        let mut sim =
+            Simulation::new(&s, RunSettings { threads: 2, ..RunSettings::default() }).expect("simulation");
+        let mut east = 0.0f32;
+        for _ in 0..s.ticks {
+            sim.step().expect("steps");
+            let w = sim.world();
+            for (p, r) in w.agents.position.iter().zip(&w.agents.radius) {
+                assert!(
+                    p.x > 0.1 && p.x < 9.9 && p.y > 0.1 && p.y < 9.9,
+                    "{model}: a walker left the room at {p}"
+                );
+                assert!(w.obstacles[0].signed_distance(*p) > r - 0.02, "{model}: a body in the wall at {p}");
+                east = east.max(p.x);
+            }
+        }
+        assert!(east > 9.0, "{model}: the crowd pressed against the east wall (reached x = {east})");
+    }
+}

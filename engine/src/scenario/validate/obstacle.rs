@@ -145,7 +145,15 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                 ),
             );
         }
-        if let Some((i, j)) = self_intersection(&points, closed) {
+        // A wall whose last point is its first is a closed outline (a room's): its last edge
+        // neighbours its first, so the shared point is a corner, not a crossing.
+        let loops = !closed && n >= 4 && points[0] == points[n - 1];
+        let crossing = if loops {
+            self_intersection(&points[..n - 1], true)
+        } else {
+            self_intersection(&points, closed)
+        };
+        if let Some((i, j)) = crossing {
             return self.fail(
                 &at(key),
                 format!(
