@@ -32,6 +32,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run a scenario and report timings, per-pass costs and the final state hash.
+    #[command(after_help = RUN_EXIT_CODES)]
     Run(run::RunArgs),
     /// Scale a scenario to several agent counts and time it beside the index floor.
     Bench(bench::BenchArgs),
@@ -54,6 +55,16 @@ enum Command {
     /// Make the Parquet files of a run that was killed readable (their complete row groups).
     Recover(recover::RecoverArgs),
 }
+
+/// `throng run --help`'s last paragraph.
+const RUN_EXIT_CODES: &str = "Exit codes:
+  0    the run finished (or an event stopped it)
+  1    an expectation did not pass (only with --expect)
+  2    an error: bad input, a file that cannot be read or written, or a non-finite state
+       (the message names the tick, the pass and the agent)
+  130  stopped by SIGINT (Ctrl-C), 143 by SIGTERM: the trace and metrics files hold every tick
+       up to the stop, whole; with --checkpoint-dir, --resume DIR continues from the last
+       checkpoint";
 
 fn main() -> ExitCode {
     restore_sigpipe();

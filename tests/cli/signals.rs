@@ -75,6 +75,23 @@ fn stopped_by(signal: &str, code: i32) {
     assert!(stderr.contains("--resume"), "the message says how to go on: {stderr}");
 }
 
+/// `throng run --help` ends with every exit code a run gives, the signals' among them.
+#[test]
+fn run_help_lists_the_exit_codes() {
+    let out = crate::common::throng(&["run", "--help"]);
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    let codes = help.split("Exit codes:").nth(1).expect("an exit code paragraph");
+    for code in ["0", "1", "2", "130", "143"] {
+        assert!(
+            codes.lines().any(
+                |l| l.trim_start().starts_with(&format!("{code} ")) || l.contains(&format!(" {code} by"))
+            ),
+            "exit code {code} is not listed: {codes}"
+        );
+    }
+}
+
 #[test]
 fn sigint_stops_a_run_between_ticks_with_whole_files() {
     stopped_by("INT", 130);
