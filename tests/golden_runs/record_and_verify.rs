@@ -100,6 +100,7 @@ fn verify_names_an_edited_snapshot_value() {
     let new = f32::from_bits(old.to_bits() ^ 1); // one bit of the mantissa
     world.agents.velocity[5].x = new;
     *snap = golden::Snapshot::of(&world);
+    golden.seal(); // a consistent file, as an engine that stored this snapshot would write
     std::fs::write(&g, golden.to_json()).expect("write");
 
     let (code, report) = verify(&g, &[]);
@@ -141,6 +142,7 @@ fn verify_takes_expected_values_from_the_snapshot_when_the_engine_changed() {
         .find(|c| c.name == "agents.position")
         .expect("a position column");
     rec.digests.insert(digest.name, format!("{:016x}", digest.digest));
+    golden.seal();
     std::fs::write(&g, golden.to_json()).expect("write");
 
     let (code, report) = verify(&g, &["--threads", "1"]);
@@ -157,14 +159,49 @@ fn verify_takes_expected_values_from_the_snapshot_when_the_engine_changed() {
     assert_values(&report, ("expected", "actual"), (&bits(recorded), &bits(run_value)));
 }
 
+/// A golden file edited by hand (a record's hash, the seed) is refused as edited, naming it
+/// (exit 2), not reported as a changed engine (exit 1).
 #[test]
-fn verify_names_an_edited_hash_as_an_edited_file() {
+fn verify_refuses_a_hand_edited_file_as_edited() {
+    let dir = scratch_dir("golden_hand_edited");
+    let (_, g) = record_small(&dir, &["--ticks", "12"]);
+    let json = std::fs::read_to_string(&g).expect("read");
+    let golden = Golden::load(&g).expect("golden file");
+    assert_eq!(golden.seed, 3);
+    let mut hash = golden.records[4].hash.clone();
+    let last = hash.pop().expect("hex");
+    hash.push(if last == '0' { '1' } else { '0' });
+    let cases = [
+        ("seed.json", json.replacen("\"seed\": 3,", "\"seed\": 4,", 1)),
+        ("hash.json", json.replacen(&golden.records[4].hash, &hash, 1)),
+        ("every.json", json.replacen("\"every\": 1,", "\"every\": 2,", 1)),
+    ];
+    for (name, edited) in cases {
+        assert_ne!(edited, json, "{name}: the edit applies");
+        let p = write(&dir, name, edited);
+        let (code, report) = verify(&p, &[]);
+        assert_eq!(code, Some(2), "{name}: {report}");
+        assert!(
+            report.starts_with(&format!(
+                "error: {}: not a golden file: the file was edited or damaged",
+                p.display()
+            )),
+            "{name}: {report}"
+        );
+    }
+}
+
+/// A file whose records hold other hashes, consistently (as another engine's would), is a
+/// mismatch, and verify sees that the run's columns all agree.
+#[test]
+fn verify_names_a_file_whose_only_difference_is_its_hashes() {
     let dir = scratch_dir("golden_edit_hash");
     let (_, g) = record_small(&dir, &["--ticks", "12"]);
     let mut golden = Golden::load(&g).expect("golden file");
     let rec = golden.records.iter_mut().find(|r| r.tick == 4).expect("tick 4");
     let last = rec.hash.pop().expect("hex");
     rec.hash.push(if last == '0' { '1' } else { '0' });
+    golden.seal();
     std::fs::write(&g, golden.to_json()).expect("write");
     let (code, report) = verify(&g, &["--threads", "1"]);
     assert_eq!(code, Some(1), "{report}");
@@ -181,6 +218,7 @@ fn verify_names_a_changed_seed_with_both_values() {
     let (_, g) = record_small(&dir, &["--ticks", "12"]);
     let mut golden = Golden::load(&g).expect("golden file");
     golden.seed = 4;
+    golden.seal();
     std::fs::write(&g, golden.to_json()).expect("write");
     let (code, report) = verify(&g, &[]);
     assert_eq!(code, Some(1), "{report}");
@@ -262,6 +300,7 @@ fn verify_reports_do_not_depend_on_reordering() {
     let mut world: throng_engine::World = snap.decode().expect("a world");
     world.agents.position[11].x += 0.5;
     *snap = golden::Snapshot::of(&world);
+    golden.seal();
     std::fs::write(&g, golden.to_json()).expect("write");
     let id = world.agents.id[11];
     all_equal(&reports(&g), &format!("first differing agent: id {id} (row 11), field position.x"));
@@ -294,6 +333,7 @@ fn verify_notes_another_engine_version_and_rejects_bad_files() {
     let (_, g) = record_small(&dir, &["--ticks", "3"]);
     let mut golden = Golden::load(&g).expect("golden file");
     golden.engine_version = "0.0.1".into();
+    golden.seal();
     std::fs::write(&g, golden.to_json()).expect("write");
     let (code, report) = verify(&g, &[]);
     assert_eq!(code, Some(0), "same results from another version pass: {report}");
@@ -304,6 +344,7 @@ fn verify_notes_another_engine_version_and_rejects_bad_files() {
     let damaged = |edit: &dyn Fn(&mut Golden)| {
         let mut golden = Golden::load(&g).expect("golden file");
         edit(&mut golden);
+        golden.seal(); // each is refused for what it is, not only for the digest
         golden.to_json()
     };
     let bad_hash = damaged(&|g| g.records[2].hash = "not a hash".into());
@@ -330,7 +371,7 @@ fn verify_notes_another_engine_version_and_rejects_bad_files() {
         ("final-hash.json", final_hash, "`final_hash` is not the last record's hash"),
         (
             "future.json",
-            json.replacen("\"format_version\": 1", "\"format_version\": 99", 1),
+            json.replacen("\"format_version\": 2", "\"format_version\": 99", 1),
             "format version 99",
         ),
         ("other.json", json.replacen("throng-golden", "something-else", 1), "not a golden file"),
@@ -345,11 +386,12 @@ fn verify_notes_another_engine_version_and_rejects_bad_files() {
 
     // A golden file whose scenario path is gone (copied on its own) verifies against the
     // scenario text it holds, and says so; a missing --scenario is an error, its cause said once.
-    let gone = write(&dir, "gone.json", json.replace("small.toml", "missing.toml"));
+    std::fs::create_dir_all(dir.join("copied")).expect("dir");
+    let gone = write(&dir.join("copied"), "gone.json", json.clone());
     let (code, report) = verify(&gone, &[]);
     assert_eq!(code, Some(0), "{report}");
     assert!(
-        report.contains("missing.toml") && report.contains("taken relative to the golden file"),
+        report.contains("small.toml") && report.contains("taken relative to the golden file"),
         "{report}"
     );
     assert!(report.contains("verified against the scenario text the golden file holds"), "{report}");

@@ -52,6 +52,8 @@ fn golden_files_of_shipped_scenarios_verify() {
             panic!("{e}: every shipped scenario needs a golden file; mint it with THRONG_REMINT=1 cargo test --test suite golden")
         });
         assert_eq!(g.ticks, GOLDEN_TICKS, "{}", gpath.display());
+        // With its digest, so a hand edit is told from a changed engine.
+        assert_eq!(g.format_version, golden::FORMAT_VERSION, "{}: re-mint it", gpath.display());
         // Recorded on 2 threads; checked on 1 with the brute-force index for the small ones.
         let index = if g.agents <= 1000 { IndexKind::Brute } else { IndexKind::Kd };
         let v = golden::verify(

@@ -12,8 +12,9 @@ use crate::world::{Dimension, World};
 
 /// The `format` field of a golden file.
 pub const FORMAT: &str = "throng-golden";
-/// The golden-file format this engine writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The golden-file format this engine writes. It reads this one and version 1, which is the same
+/// without `digest` (so an edit to a version-1 file is not told from a changed engine).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// A golden file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,6 +51,11 @@ pub struct Golden {
     pub snapshots: Vec<Snapshot>,
     /// The state hash after the last tick, hex (64 digits).
     pub final_hash: String,
+    /// BLAKE3 (hex) of every other field, as [`Golden::digest_of`] computes it: a file edited
+    /// or damaged after it was recorded (a seed changed by hand, a record cut short) is refused
+    /// as such, not reported as a changed engine. Empty in a version-1 file.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub digest: String,
 }
 
 /// The scenario a golden file was recorded from.
@@ -123,7 +129,7 @@ impl Golden {
     pub fn to_json(&self) -> String {
         let v = serde_json::to_value(self).expect("a golden file always serializes");
         let map = v.as_object().expect("a struct serializes to an object");
-        const ORDER: [&str; 15] = [
+        const ORDER: [&str; 16] = [
             "format",
             "format_version",
             "engine_version",
@@ -139,6 +145,7 @@ impl Golden {
             "records",
             "snapshots",
             "final_hash",
+            "digest",
         ];
         let compact = |v: &serde_json::Value| serde_json::to_string(v).expect("JSON values serialize");
         let mut out = String::from("{\n");
@@ -197,9 +204,9 @@ impl Golden {
             return Err(format(format!("expected \"format\": \"{FORMAT}\"")));
         }
         let version = v.get("format_version").and_then(|f| f.as_u64());
-        if version != Some(FORMAT_VERSION as u64) {
+        if !matches!(version, Some(1) | Some(2)) {
             return Err(format(format!(
-                "format version {}; this engine reads version {FORMAT_VERSION}",
+                "format version {}; this engine reads versions 1 and {FORMAT_VERSION}",
                 version.map_or("missing".into(), |v| v.to_string())
             )));
         }
@@ -258,7 +265,31 @@ impl Golden {
         {
             return Err(format("snapshots must be in increasing tick order, each at a recorded tick".into()));
         }
+        if g.format_version >= 2 {
+            let digest = g.digest_of();
+            if g.digest != digest {
+                return Err(format(format!(
+                    "the file was edited or damaged after it was recorded: its contents hash to {}, its `digest` says {} (record it again with `throng record`)",
+                    &digest[..16],
+                    g.digest.get(..16).unwrap_or(&g.digest)
+                )));
+            }
+        }
         Ok(g)
+    }
+
+    /// BLAKE3 (hex) of every field but `digest`, each as its JSON: what `digest` must be.
+    pub fn digest_of(&self) -> String {
+        let mut v = serde_json::to_value(self).expect("a golden file always serializes");
+        v.as_object_mut().expect("a struct serializes to an object").remove("digest");
+        blake3::hash(v.to_string().as_bytes()).to_hex().to_string()
+    }
+
+    /// Sets `digest` to what the other fields hash to (and the format to the version that has
+    /// one): how a recording is closed.
+    pub fn seal(&mut self) {
+        self.format_version = FORMAT_VERSION;
+        self.digest = self.digest_of();
     }
 
     /// The overrides, ready to apply; `name` is where they are said to come from in messages.

@@ -188,6 +188,7 @@ fn record_as<V: Point>(
         records: vec![first],
         snapshots: Vec::new(),
         final_hash: String::new(),
+        digest: String::new(),
     };
     let mut budget = opts.snapshot_budget;
     let mut snapshot = |world: &World<V>, snapshots: &mut Vec<Snapshot>| {
@@ -223,5 +224,6 @@ fn record_as<V: Point>(
         snapshot(&zero, &mut golden.snapshots); // a run of zero ticks
     }
     golden.final_hash = sim.hash().to_hex();
+    golden.seal();
     Ok(golden)
 }
