@@ -1,6 +1,7 @@
 //! Docs generated from the code stay equal to it: the behaviour table of docs/scenarios.md is
 //! the parameter tables of `engine/src/behaviours`, the model table of docs/models.md those of
-//! `engine/src/models/kinds.rs` (`THRONG_REGEN_DOCS=1` rewrites them).
+//! `engine/src/models/kinds.rs`, the README's metrics columns and docs/render.md's plot
+//! panels the list of `engine/src/metrics/catalogue.rs` (`THRONG_REGEN_DOCS=1` rewrites them).
 
 use std::path::Path;
 
@@ -33,6 +34,16 @@ fn the_docs_behaviour_table_is_the_parameter_tables() {
 #[test]
 fn the_docs_model_table_is_the_models_parameter_tables() {
     generated_table("docs/models.md", "model-table", &throng_engine::models::kinds::docs_table());
+}
+
+#[test]
+fn the_readme_metrics_table_is_the_tick_metric_list() {
+    generated_table("README.md", "metrics-columns", &throng_engine::metrics::docs_table());
+}
+
+#[test]
+fn the_docs_plot_panel_table_is_the_tick_metric_list() {
+    generated_table("docs/render.md", "plot-panels", &throng_engine::metrics::panels_table());
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use throng_engine::World;
-use throng_engine::metrics::TickMetrics;
+use throng_engine::metrics::{Reading, TICK_METRICS, TickMetrics};
 use throng_engine::world::Dimension;
 
 use super::Seconds;
@@ -25,27 +25,27 @@ pub(super) enum Value {
     Text(String),
 }
 
-/// A column: its name and its value in a row.
-type Column = (&'static str, fn(&TickMetrics) -> Value);
+impl From<Reading> for Value {
+    fn from(r: Reading) -> Value {
+        match r {
+            Reading::Count(c) => Value::Int(c),
+            Reading::Real(x) => Value::Real(x),
+        }
+    }
+}
 
-/// The metric columns, in file order; per gate `gate_NAME` and `gate_NAME_flow` follow them,
-/// then per measurement area `measure_NAME_count`, `measure_NAME_density`, `measure_NAME_speed`,
-/// then, with events, `events`.
-const COLUMNS: [Column; 13] = [
-    ("tick", |m| Value::Int(m.tick)),
-    ("time_s", |_| Value::Time),
-    ("agents_active", |m| Value::Int(m.agents_active)),
-    ("agents_exited", |m| Value::Int(m.agents_exited)),
-    ("agents_spawned", |m| Value::Int(m.agents_spawned)),
-    ("mean_speed", |m| Value::Real(m.mean_speed)),
-    ("overlap_pairs", |m| Value::Int(m.overlap_pairs)),
-    ("obstacle_penetrations", |m| Value::Int(m.obstacle_penetrations)),
-    ("wall_crossings", |m| Value::Int(m.wall_crossings)),
-    ("wall_depth", |m| Value::Real(m.wall_depth)),
-    ("stuck_agents", |m| Value::Int(m.stuck_agents)),
-    ("queue_length", |m| Value::Int(m.queue_length as u64)),
-    ("polarisation", |m| Value::Real(m.polarisation)),
-];
+/// The leading columns' values in a row, in file order: `tick`, `time_s`, then every tick
+/// metric of [`TICK_METRICS`]; per gate `gate_NAME` and `gate_NAME_flow` follow them, then per
+/// measurement area `measure_NAME_count`, `measure_NAME_density`, `measure_NAME_speed`, then,
+/// with events, `events`.
+fn fixed_values(m: &TickMetrics) -> impl Iterator<Item = Value> + '_ {
+    [Value::Int(m.tick), Value::Time].into_iter().chain(TICK_METRICS.iter().map(|t| (t.tick)(m).into()))
+}
+
+/// The leading columns' names, in [`fixed_values`] order.
+fn fixed_names() -> impl Iterator<Item = &'static str> {
+    ["tick", "time_s"].into_iter().chain(TICK_METRICS.iter().map(|t| t.name))
+}
 
 /// What a metrics column holds, for typed formats.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -58,14 +58,15 @@ pub(super) enum ValueKind {
 /// Every column of a run's metrics with what it holds: `world` gives the gates, the
 /// measurement areas and whether there are events.
 pub(super) fn columns<V: Dimension>(world: &World<V>) -> Vec<(String, ValueKind)> {
-    let fixed = COLUMNS.iter().map(|(name, value)| {
-        let kind = match value(&TickMetrics::default()) {
+    let blank = TickMetrics::default();
+    let kinds: Vec<ValueKind> = fixed_values(&blank)
+        .map(|value| match value {
             Value::Int(_) => ValueKind::Int,
             Value::Real(_) | Value::Time => ValueKind::Real,
             Value::Text(_) => ValueKind::Text,
-        };
-        (name.to_string(), kind)
-    });
+        })
+        .collect();
+    let fixed = fixed_names().map(str::to_string).zip(kinds);
     let gates = world.gates.iter().flat_map(|g| {
         [(format!("gate_{}", g.name), ValueKind::Int), (format!("gate_{}_flow", g.name), ValueKind::Real)]
     });
@@ -81,7 +82,7 @@ pub(super) fn columns<V: Dimension>(world: &World<V>) -> Vec<(String, ValueKind)
 /// The row of `m`, in [`columns`] order; `world` is the state it was observed on (for the
 /// events column).
 pub(super) fn values<V: Dimension>(m: &TickMetrics, world: &World<V>) -> Vec<Value> {
-    let fixed = COLUMNS.iter().map(|(_, value)| value(m));
+    let fixed = fixed_values(m);
     let gates =
         m.gate_crossings.iter().zip(&m.gate_flow).flat_map(|(c, f)| [Value::Int(*c as u64), Value::Real(*f)]);
     let areas =

@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
-use throng_engine::metrics::TickMetrics;
+use throng_engine::metrics::{TICK_METRICS, TickMetric};
 use throng_engine::{RunSettings, Simulation};
 
 use super::chart::{Series, Table, layout, paint_png, write_svg};
@@ -37,85 +37,15 @@ pub struct PlotArgs {
     /// Print nothing but errors.
     #[arg(long)]
     quiet: bool,
-    /// Panels to draw, in order: metrics columns (agents_active, agents_exited, agents_spawned,
-    /// mean_speed, overlap_pairs, obstacle_penetrations, wall_crossings, wall_depth,
-    /// stuck_agents, queue_length, polarisation) and `gates` (a throughput panel per gate line). Default:
-    /// agents_active,agents_exited,mean_speed,queue_length,polarisation,gates.
+    /// Panels to draw, in order: tick metrics (the metrics file's columns from agents_active to
+    /// polarisation: the README's table lists them) and `gates` (a throughput panel per gate
+    /// line). Default: agents_active,agents_exited,mean_speed,queue_length,polarisation,gates.
     #[arg(long, value_delimiter = ',', value_name = "NAME,..")]
     panels: Vec<String>,
     /// Scenario input: overrides applied before it runs.
     #[command(flatten)]
     overrides: crate::args::ScenarioOverrides,
 }
-
-/// A metric that can be a panel: its metrics-file column, its title and unit, and its value in
-/// one tick's metrics.
-struct Plottable {
-    column: &'static str,
-    title: &'static str,
-    unit: &'static str,
-    value: fn(&TickMetrics) -> f64,
-}
-
-/// Every metric `--panels` can name (and `gates`: a throughput panel per gate line).
-const PLOTTABLE: [Plottable; 11] = [
-    Plottable {
-        column: "agents_active",
-        title: "agents active",
-        unit: "agents",
-        value: |m| m.agents_active as f64,
-    },
-    Plottable {
-        column: "agents_exited",
-        title: "agents exited, cumulative",
-        unit: "agents",
-        value: |m| m.agents_exited as f64,
-    },
-    Plottable {
-        column: "agents_spawned",
-        title: "agents spawned, cumulative",
-        unit: "agents",
-        value: |m| m.agents_spawned as f64,
-    },
-    Plottable { column: "mean_speed", title: "mean speed", unit: "units/s", value: |m| m.mean_speed },
-    Plottable {
-        column: "overlap_pairs",
-        title: "overlapping pairs",
-        unit: "pairs",
-        value: |m| m.overlap_pairs as f64,
-    },
-    Plottable {
-        column: "obstacle_penetrations",
-        title: "obstacle penetrations",
-        unit: "agents",
-        value: |m| m.obstacle_penetrations as f64,
-    },
-    Plottable {
-        column: "wall_crossings",
-        title: "steps through a wall",
-        unit: "agents",
-        value: |m| m.wall_crossings as f64,
-    },
-    Plottable {
-        column: "wall_depth",
-        title: "deepest reach into a wall before the push-out",
-        unit: "units",
-        value: |m| m.wall_depth,
-    },
-    Plottable {
-        column: "stuck_agents",
-        title: "stuck agents",
-        unit: "agents",
-        value: |m| m.stuck_agents as f64,
-    },
-    Plottable {
-        column: "queue_length",
-        title: "queue length",
-        unit: "agents",
-        value: |m| m.queue_length as f64,
-    },
-    Plottable { column: "polarisation", title: "polarisation", unit: "0 to 1", value: |m| m.polarisation },
-];
 
 /// The panels drawn without `--panels`.
 const DEFAULT_PANELS: [&str; 6] =
@@ -124,12 +54,12 @@ const DEFAULT_PANELS: [&str; 6] =
 /// The `--panels` name for one throughput panel per gate line.
 const GATES: &str = "gates";
 
-/// The panels asked for, checked: metric columns of [`PLOTTABLE`] and [`GATES`], in order.
+/// The panels asked for, checked: tick metrics of [`TICK_METRICS`] and [`GATES`], in order.
 fn chosen_panels(asked: &[String]) -> Result<Vec<&'static str>> {
     if asked.is_empty() {
         return Ok(DEFAULT_PANELS.to_vec());
     }
-    let known: Vec<&'static str> = PLOTTABLE.iter().map(|p| p.column).chain([GATES]).collect();
+    let known: Vec<&'static str> = TICK_METRICS.iter().map(|t| t.name).chain([GATES]).collect();
     asked
         .iter()
         .map(|a| {
@@ -148,7 +78,7 @@ fn chosen_panels(asked: &[String]) -> Result<Vec<&'static str>> {
 /// crossings per tick.
 fn series(
     panels: &[&str],
-    values: &dyn Fn(&Plottable) -> Vec<f64>,
+    values: &dyn Fn(&TickMetric) -> Vec<f64>,
     gates: &[(String, Vec<f64>)],
     dt: Option<f64>,
 ) -> Vec<Series> {
@@ -156,8 +86,8 @@ fn series(
     for &name in panels {
         if name == GATES {
             out.extend(gates.iter().map(|(gate, per_tick)| gate_series(gate, per_tick, dt)));
-        } else if let Some(p) = PLOTTABLE.iter().find(|p| p.column == name) {
-            out.push(Series { title: p.title.to_string(), unit: p.unit, values: values(p) });
+        } else if let Some(t) = TICK_METRICS.iter().find(|t| t.name == name) {
+            out.push(Series { title: t.panel_title(), unit: t.unit, values: values(t) });
         }
     }
     out
@@ -311,8 +241,8 @@ fn read_metrics(path: &Path, panels: &[&str]) -> Result<Table> {
     if ticks.is_empty() {
         bail!("{file}: the metrics file has a header but no rows: the run had no ticks");
     }
-    let by_column = |p: &Plottable| {
-        metrics.iter().position(|m| *m == p.column).map_or_else(Vec::new, |k| columns[k].clone())
+    let by_column = |t: &TickMetric| {
+        metrics.iter().position(|m| *m == t.name).map_or_else(Vec::new, |k| columns[k].clone())
     };
     let gates: Vec<(String, Vec<f64>)> = gates
         .iter()
@@ -378,7 +308,8 @@ fn run_metrics_in<V: throng_engine::index::Point>(args: &PlotArgs, panels: &[&st
             (gate.name.clone(), per_tick)
         })
         .collect();
-    let panels = series(panels, &|p: &Plottable| rows.iter().map(p.value).collect(), &gates, dt);
+    let panels =
+        series(panels, &|t: &TickMetric| rows.iter().map(|m| (t.tick)(m).as_f64()).collect(), &gates, dt);
     Ok(Table {
         name: scenario.name.clone(),
         ticks: rows.iter().map(|m| m.tick).collect(),

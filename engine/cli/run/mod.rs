@@ -10,7 +10,7 @@ use serde::Serialize;
 use throng_engine::expect::{Outcome, Status};
 use throng_engine::index::Point;
 use throng_engine::math::{Vec2, Vec3};
-use throng_engine::metrics::Summary;
+use throng_engine::metrics::{Summary, TICK_METRICS};
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::{IndexKind, Pipeline, RunSettings, World, state_hash};
 
@@ -409,28 +409,17 @@ fn print_report<V: Point>(r: &RunReport, pipeline: &Pipeline<V>) {
         let _ = writeln!(out, "{name:<18} {ms:>10.4} {share:>6.1}%");
     }
     if let Some(m) = &r.metrics {
-        let _ = writeln!(out, "\nmetrics (maxima over the run unless final)");
+        let _ = writeln!(out, "\nmetrics");
+        let width = TICK_METRICS.iter().map(|t| t.title.len()).max().unwrap_or(0);
+        for t in &TICK_METRICS {
+            let value = (t.summary)(m).shown();
+            let _ = writeln!(out, "  {:<width$}  {value:>10}  {} ({})", t.title, t.unit, t.over_run.words());
+        }
         let _ = writeln!(
             out,
-            "  agents active {}   exited {}   spawned {}",
-            m.agents_active, m.agents_exited, m.agents_spawned
+            "  {:<width$}  {:>10.4}  s per agent that lived",
+            "mean wait behind a blocker", m.mean_wait_s
         );
-        let _ = writeln!(
-            out,
-            "  mean speed {:.3} (final)   polarisation {:.3} (final)",
-            m.mean_speed, m.polarisation
-        );
-        let _ = writeln!(
-            out,
-            "  overlap pairs {}   obstacle penetrations {}   stuck agents {}",
-            m.overlap_pairs, m.obstacle_penetrations, m.stuck_agents
-        );
-        let _ = writeln!(
-            out,
-            "  wall crossings {}   deepest reach into a wall before the push-out {:.4}",
-            m.wall_crossings, m.wall_depth
-        );
-        let _ = writeln!(out, "  queue length {}   mean wait {:.2} s", m.queue_length_max, m.mean_wait_s);
         for g in &m.gates {
             let _ = writeln!(
                 out,

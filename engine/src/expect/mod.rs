@@ -14,8 +14,7 @@ mod outcome;
 mod watch;
 
 pub use crate::scenario::expectation::{
-    Check, Expectation, Metric, SUMMARY_METRICS, SceneNames, Stat, Subject, TICK_METRICS, Who, describe,
-    tick_at,
+    Check, Expectation, Metric, SUMMARY_METRICS, SceneNames, Stat, Subject, Who, describe, tick_at,
 };
 pub use outcome::{Outcome, Status};
 pub use watch::{WatchState, WatchStateError, Watcher};

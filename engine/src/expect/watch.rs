@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::group_stats;
 use super::outcome::{Outcome, Status};
 use crate::math::Vec2;
-use crate::metrics::{Summary, TickMetrics};
+use crate::metrics::{Summary, TICK_METRICS, TickMetrics};
 use crate::scenario::expectation::{
     Check, Expectation, Metric, SceneNames, Subject, Who, describe, number, seconds,
 };
@@ -316,17 +316,7 @@ fn read<V: Dimension>(
 /// far. `None` for a summary-only metric.
 fn of_tick(m: &Metric, t: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
     Some(match m {
-        Metric::AgentsActive => t.agents_active as f64,
-        Metric::AgentsExited => t.agents_exited as f64,
-        Metric::AgentsSpawned => t.agents_spawned as f64,
-        Metric::MeanSpeed => t.mean_speed,
-        Metric::OverlapPairs => t.overlap_pairs as f64,
-        Metric::ObstaclePenetrations => t.obstacle_penetrations as f64,
-        Metric::WallCrossings => t.wall_crossings as f64,
-        Metric::WallDepth => t.wall_depth,
-        Metric::StuckAgents => t.stuck_agents as f64,
-        Metric::QueueLength => t.queue_length as f64,
-        Metric::Polarisation => t.polarisation,
+        Metric::Tick(i) => (TICK_METRICS.get(*i)?.tick)(t).as_f64(),
         Metric::GateCrossings(i) => *gate_totals.get(*i)? as f64,
         Metric::GateFlow(i) => *t.gate_flow.get(*i)?,
         Metric::AreaCount(i) => t.areas.get(*i)?.count as f64,

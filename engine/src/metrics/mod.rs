@@ -1,11 +1,14 @@
 //! Crowd metrics, observed after a tick: counts, speeds, overlaps, obstacle penetrations,
 //! stuck agents, queues, waiting time, polarisation and gate throughput; `areas` the
-//! measurement areas (density, speed) and the gates' flow per unit width.
+//! measurement areas (density, speed) and the gates' flow per unit width; `catalogue` the one
+//! list of tick metrics every file, report, plot and expectation names them from.
 //!
 //! Everything here is deterministic: counts are integers (any summation order gives the same
 //! total), and float means are summed serially in row (id) order, never through rayon.
 
 mod areas;
+mod catalogue;
+mod config;
 mod goal;
 mod legacy;
 mod overlaps;
@@ -13,6 +16,10 @@ mod state_error;
 mod steerbench;
 
 pub use areas::{AreaReading, AreaSummary, AreaTotals};
+pub use catalogue::{
+    OverRun, Reading, Span, TICK_METRICS, TickMetric, docs_table, panels_table, tick_metric,
+};
+pub use config::MetricsConfig;
 pub use goal::goal_of;
 pub(crate) use legacy::MetricsStateV5;
 pub use state_error::MetricsStateError;
@@ -25,7 +32,6 @@ use crate::index::{IndexKind, Point, SpatialIndex};
 use crate::index::{ObstacleIndex, penetration};
 use crate::math::{Vec2, norm};
 use crate::pipeline::TickEvents;
-use crate::scenario::MetricsConfig;
 use crate::world::{Dimension, World};
 
 /// A body reaching this far (world units) into an obstacle counts as a penetration.

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::math::{Vec2, Vector};
+use crate::metrics::{TICK_METRICS, tick_metric};
 use crate::world::Region;
 
 /// One `[[expect]]` entry, validated.
@@ -109,28 +110,9 @@ pub enum Who {
 /// end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Metric {
-    /// Live agents.
-    AgentsActive,
-    /// Agents removed by exits so far.
-    AgentsExited,
-    /// Agents added by sources so far.
-    AgentsSpawned,
-    /// Mean speed (units/s).
-    MeanSpeed,
-    /// Overlapping pairs.
-    OverlapPairs,
-    /// Agents inside an obstacle.
-    ObstaclePenetrations,
-    /// Agents whose step went through an obstacle this tick.
-    WallCrossings,
-    /// The deepest reach into an obstacle before the push-out this tick (units).
-    WallDepth,
-    /// Stuck agents.
-    StuckAgents,
-    /// Agents braking behind a blocker this tick.
-    QueueLength,
-    /// Polarisation (0 to 1).
-    Polarisation,
+    /// Tick metric `i` of [`TICK_METRICS`] (`agents_active`,
+    /// `mean_speed`, ...).
+    Tick(usize),
     /// Crossings of gate `i` so far, either way.
     GateCrossings(usize),
     /// Seconds braking behind a blocker per agent that lived (summary only).
@@ -204,21 +186,6 @@ pub struct SceneNames<'a> {
     pub areas: &'a [&'a str],
 }
 
-/// The per-tick metric names, as the metrics CSV names its columns.
-pub const TICK_METRICS: [&str; 11] = [
-    "agents_active",
-    "agents_exited",
-    "agents_spawned",
-    "mean_speed",
-    "overlap_pairs",
-    "obstacle_penetrations",
-    "wall_crossings",
-    "wall_depth",
-    "stuck_agents",
-    "queue_length",
-    "polarisation",
-];
-
 /// The summary-only metric names (judged at the end only).
 pub const SUMMARY_METRICS: [&str; 6] = [
     "mean_wait_s",
@@ -233,18 +200,10 @@ impl Metric {
     /// The metric called `name`: a plain one, `gates.NAME.crossings|per_s|passage_per_s|flow`,
     /// `measures.NAME.count|density|speed`, or `groups.NAME.speed|max_speed|target_distance.min|mean|max`.
     pub fn parse(name: &str, names: &SceneNames) -> Option<Metric> {
+        if let Some(i) = tick_metric(name) {
+            return Some(Metric::Tick(i));
+        }
         let plain = [
-            Metric::AgentsActive,
-            Metric::AgentsExited,
-            Metric::AgentsSpawned,
-            Metric::MeanSpeed,
-            Metric::OverlapPairs,
-            Metric::ObstaclePenetrations,
-            Metric::WallCrossings,
-            Metric::WallDepth,
-            Metric::StuckAgents,
-            Metric::QueueLength,
-            Metric::Polarisation,
             Metric::MeanWait,
             Metric::QueueLengthMax,
             Metric::SteerBenchCollisions,
@@ -289,7 +248,7 @@ impl Metric {
     /// Every name a scenario with these names accepts (for "did you mean").
     pub fn names(names: &SceneNames) -> Vec<String> {
         let mut out: Vec<String> =
-            TICK_METRICS.iter().chain(&SUMMARY_METRICS).map(|s| s.to_string()).collect();
+            TICK_METRICS.iter().map(|m| m.name).chain(SUMMARY_METRICS).map(|s| s.to_string()).collect();
         for g in names.gates {
             for what in ["crossings", "per_s", "passage_per_s", "flow"] {
                 out.push(format!("gates.{g}.{what}"));
@@ -316,17 +275,7 @@ impl Metric {
         let area = |i: usize| names.areas.get(i).copied().unwrap_or("?");
         let group = |i: usize| names.groups.get(i).copied().unwrap_or("?");
         match self {
-            Metric::AgentsActive => "agents_active".into(),
-            Metric::AgentsExited => "agents_exited".into(),
-            Metric::AgentsSpawned => "agents_spawned".into(),
-            Metric::MeanSpeed => "mean_speed".into(),
-            Metric::OverlapPairs => "overlap_pairs".into(),
-            Metric::ObstaclePenetrations => "obstacle_penetrations".into(),
-            Metric::WallCrossings => "wall_crossings".into(),
-            Metric::WallDepth => "wall_depth".into(),
-            Metric::StuckAgents => "stuck_agents".into(),
-            Metric::QueueLength => "queue_length".into(),
-            Metric::Polarisation => "polarisation".into(),
+            Metric::Tick(i) => TICK_METRICS.get(*i).map_or("?", |m| m.name).into(),
             Metric::MeanWait => "mean_wait_s".into(),
             Metric::QueueLengthMax => "queue_length_max".into(),
             Metric::GateCrossings(i) => format!("gates.{}.crossings", gate(*i)),

@@ -48,6 +48,7 @@ pub const FORMAT_VERSION: u32 = 1;
 /// Most agents a scenario may ask for (all groups together).
 pub const MAX_AGENTS: u64 = 20_000_000;
 pub use crate::index::MAX_NEIGHBOURS;
+pub use crate::metrics::MetricsConfig;
 /// Largest magnitude accepted for coordinates, lengths and speeds.
 pub const MAX_MAGNITUDE: f32 = 1e7;
 
@@ -85,25 +86,6 @@ pub struct GroupSpec<V = Vec2> {
     pub spawn: Spawn<V>,
     /// The distances the spawn keeps between agents and from obstacles (none by default).
     pub spacing: Spacing,
-}
-
-/// Settings of the metrics `throng run` reports (see `metrics`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MetricsConfig {
-    /// An agent that moved less than this (world units) over a window is stuck.
-    pub stuck_distance: f32,
-    /// The window, in seconds.
-    pub stuck_window_s: f32,
-    /// An agent this close to its goal is at its goal, not stuck.
-    pub goal_radius: f32,
-    /// Keep SteerBench's per-agent measures and composite score (`metrics::SteerBenchSummary`).
-    pub steerbench: bool,
-}
-
-impl Default for MetricsConfig {
-    fn default() -> Self {
-        MetricsConfig { stuck_distance: 0.5, stuck_window_s: 10.0, goal_radius: 2.0, steerbench: false }
-    }
 }
 
 /// A validated scenario, ready to build worlds from: planar (`V = Vec2`), or in space
