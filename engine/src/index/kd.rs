@@ -30,7 +30,7 @@ pub(crate) fn build_tree<const K: usize, const B: usize>(points: &[[f32; K]]) ->
 }
 
 /// Trees over at least this many points are built in parallel when the pool has more than
-/// one thread (measured: see docs/benchmarks.md).
+/// one thread (a round number that no measurement has tested yet).
 const PARALLEL_BUILD_POINTS: usize = 4_096;
 
 /// Points of one set (all agents, or one group's) and, for the k-d backend, their tree.
