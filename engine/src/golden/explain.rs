@@ -1,9 +1,9 @@
 //! Explaining a divergence: the expected state from a reference run or a snapshot.
 
-use super::record::pass_digests;
-use super::verify::*;
-use super::verify::{compare, simulation};
-use super::*;
+use super::error::GoldenError;
+use super::format::Golden;
+use super::replay::{compare, pass_digests, simulation};
+use super::verdict::{Divergence, Expected, VerifyOptions};
 use crate::index::{IndexKind, Point};
 use crate::scenario::Scenario;
 use crate::scenario::overrides::{self, Override};

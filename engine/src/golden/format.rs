@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::*;
+use super::error::GoldenError;
 use crate::scenario::ScenarioError;
 use crate::scenario::overrides::{self, Origin, Override};
 use crate::world::{Dimension, World};
@@ -335,6 +335,16 @@ impl Golden {
     }
 }
 
+/// `bytes` as lowercase hex.
+pub(super) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A 64-bit digest as 16 lowercase hex digits.
+pub(super) fn hex64(v: u64) -> String {
+    format!("{v:016x}")
+}
+
 /// Whether `text` is exactly `digits` lowercase hex digits.
 fn is_hex(text: &str, digits: usize) -> bool {
     text.len() == digits && text.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
@@ -365,4 +375,19 @@ pub enum SnapshotError {
     /// Bytes follow the state.
     #[error("bytes left over after the state (another state layout?)")]
     LeftOver,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips() {
+        for n in 0..20usize {
+            let bytes: Vec<u8> = (0..n).map(|i| (i * 37 + 11) as u8).collect();
+            assert_eq!(base64_decode(&base64_encode(&bytes)).unwrap(), bytes);
+        }
+        assert_eq!(base64_encode(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64_encode(b"fo"), "Zm8=");
+    }
 }

@@ -3,7 +3,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::*;
+use super::error::GoldenError;
+use super::format::{FORMAT, FORMAT_VERSION, Golden, Record, ScenarioRecord, Settings, Snapshot, hex, hex64};
+use super::paths::relative_path;
+use super::replay::{pass_digests, simulation};
 use crate::index::IndexKind;
 use crate::index::Point;
 use crate::math::{Vec2, Vec3};
@@ -56,42 +59,6 @@ impl Default for RecordOptions {
 
 /// The default snapshot budget (bytes of base64 text): 256 KiB.
 pub const DEFAULT_SNAPSHOT_BUDGET: usize = 256 * 1024;
-
-/// Digests of the pass outputs the pipeline exposes, in pass order. Agents are read in id
-/// order, and a neighbour is named by its row in id order (its rank among the ids sensed that
-/// tick): when the rows are in id order that is the row itself, so the bytes are those of a
-/// plain row-order digest, and a spatial reordering of the rows changes nothing.
-pub(super) fn pass_digests<V: Point>(pipeline: &Pipeline<V>) -> Vec<(String, String)> {
-    let ids = pipeline.sensed_ids();
-    let mut order: Vec<u32> = (0..ids.len() as u32).collect();
-    if !ids.is_sorted() {
-        order.sort_unstable_by_key(|&r| ids[r as usize]);
-    }
-    let mut rank = vec![0u32; ids.len()];
-    for (k, &r) in order.iter().enumerate() {
-        rank[r as usize] = k as u32;
-    }
-    let n = pipeline.neighbours();
-    debug_assert_eq!(n.count.len(), ids.len(), "one neighbour list per sensed row");
-    let mut h = blake3::Hasher::new();
-    h.update(&(n.count.len() as u64).to_le_bytes());
-    for &i in &order {
-        let (rows, dist_sq) = n.of(i as usize);
-        h.update(&(rows.len() as u32).to_le_bytes());
-        for (&r, d) in rows.iter().zip(dist_sq) {
-            h.update(&rank[r as usize].to_le_bytes()).update(&d.to_bits().to_le_bytes());
-        }
-    }
-    let neighbours = u64::from_le_bytes(h.finalize().as_bytes()[..8].try_into().expect("8 bytes"));
-    let blocked = pipeline.blocked();
-    let mut h = blake3::Hasher::new();
-    h.update(&(blocked.len() as u64).to_le_bytes());
-    for &i in &order {
-        h.update(&[blocked[i as usize] as u8]);
-    }
-    let blocked = u64::from_le_bytes(h.finalize().as_bytes()[..8].try_into().expect("8 bytes"));
-    vec![("sense_neighbours".into(), hex64(neighbours)), ("queue_brake".into(), hex64(blocked))]
-}
 
 /// A record of `world`; `previous` holds the digests of the previous record and is updated.
 fn record_of<V: Point>(
@@ -156,7 +123,7 @@ fn record_as<V: Point>(
         scenario.seed = seed;
     }
     let ticks = opts.ticks.unwrap_or(scenario.ticks);
-    let mut sim = super::verify::simulation(&scenario, opts.threads, opts.index, opts.reorder_every)?;
+    let mut sim = simulation(&scenario, opts.threads, opts.index, opts.reorder_every)?;
     let world = sim.world().clone();
     let base = golden_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut sorted: Vec<(String, String)> =
