@@ -6,15 +6,13 @@
 //! agents, targets, legend. Every colour is one of a few fixed constants or a group colour,
 //! so the GIF palette can be fixed in advance (see `palette`).
 
+use throng_engine::World;
+use throng_engine::math::Vec2;
+use throng_engine::world::{Bounds, BoundsKind, Door, Exit, Gate, Obstacle, Path, Region, Source, Target};
 use tiny_skia::{
     FillRule, LineCap, PathBuilder, Pixmap, PremultipliedColorU8, Rect, Stroke, StrokeDash, Transform,
 };
 
-use throng_engine::World;
-use throng_engine::math::Vec2;
-use throng_engine::world::{Bounds, BoundsKind, Door, Exit, Gate, Obstacle, Path, Region, Source, Target};
-
-use super::colour::*;
 use super::layout::{Camera, View};
 use super::legend::{Legend, Placement, text_scale};
 use super::targets;
@@ -150,6 +148,17 @@ pub struct Scene {
 }
 
 pub use crate::output::Frame;
+use crate::render::colour::BACKGROUND;
+use crate::render::colour::BOUNDS;
+use crate::render::colour::EXIT_FILL;
+use crate::render::colour::EXIT_LINE;
+use crate::render::colour::GATE;
+use crate::render::colour::OBSTACLE;
+use crate::render::colour::PATH;
+use crate::render::colour::Rgb;
+use crate::render::colour::SOURCE_FILL;
+use crate::render::colour::SOURCE_LINE;
+use crate::render::colour::group_colour;
 
 /// Smallest radius an agent is drawn with, in pixels, so a crowd seen from afar stays visible.
 const MIN_AGENT_PX: f32 = 1.1;

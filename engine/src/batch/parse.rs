@@ -8,10 +8,9 @@ use std::sync::Arc;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::*;
+use super::{DEFAULT_TRACE_EVERY, FORMAT_VERSION, Keep, MAX_RUNS, Plan, PlannedRun, hex16, point_id, run_id};
 use crate::scenario::overrides::{self, Origin, Override};
-use crate::scenario::{ScenarioError, nearest_word};
-use crate::scenario::{line_col, value_reason};
+use crate::scenario::{AnyScenario, ScenarioError, line_col, nearest_word, value_reason};
 
 pub(super) struct Parser<'a> {
     pub(super) file: &'a str,

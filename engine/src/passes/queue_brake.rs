@@ -4,10 +4,10 @@
 
 use rayon::prelude::*;
 
-use crate::behaviours::*;
+use crate::behaviours::{hard_stop_per_tick, look_along, queue_brake_force, separation};
 use crate::index::Neighbours;
 use crate::math::{Vector, norm};
-use crate::world::{Bounds, Group};
+use crate::world::{Behaviour, Bounds, Group, SeparationVariant};
 
 /// The `queue_brake` pass, after `steer` because it reads the summed steering. For an agent
 /// of a queueing group: `ahead = p + norm(v + steering · τ) · queue_ahead` (see

@@ -8,13 +8,18 @@
 use rayon::prelude::*;
 
 use super::integrate::MOVING_SHARE;
-use crate::behaviours::*;
+use crate::behaviours::{
+    NO_THREAT, ResolvedTarget, WALK_FINAL, WALK_NONE, WALK_WAYPOINT, alignment_of_headings, arrive,
+    avoid_force, avoid_solid_force, cohesion, cruise, evade, flee, flock_target, follow_leader, follow_path,
+    path_advance, pursuit, random_walk_step, seek, separation, wander, wander_jitter,
+};
 use crate::index::{Neighbours, ObstacleIndex, Point, SpatialIndex};
 use crate::math::{Vec3, Vector, norm};
 use crate::rng::{self, AgentRng};
 use crate::routing::Goal;
 use crate::world::{
-    Bounds, DIRECTION_REACH, Group, Model, Obstacle, Path, PathMode, Solid, Target, TargetId,
+    Behaviour, Bounds, DIRECTION_REACH, Group, Model, Obstacle, Path, PathMode, SeparationVariant, Solid,
+    Target, TargetId,
 };
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.

@@ -2,11 +2,12 @@
 //! allowed keys, the defaults, the ranges and the messages all come from the table; only what
 //! reads the rest of the scenario (target and path names) is here.
 
-use super::*;
+use super::{Names, Rule, Validator};
 use crate::behaviours::params::{Arg, Args, Context, Default, Invalid, Kind, missing_hint};
 use crate::behaviours::{KINDS, WeightedBehaviour};
-use crate::scenario::locate::*;
-use crate::scenario::schema::*;
+use crate::scenario::bulk::array_at;
+use crate::scenario::locate::{Seg, nearest_word};
+use crate::scenario::schema::{BehaviourToml, Pt};
 use crate::world::{Target, TargetId};
 
 /// A TOML value in words, for "found ..." in messages.

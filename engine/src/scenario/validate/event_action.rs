@@ -2,9 +2,12 @@
 //! suggestions), and whether it fits them (only a behaviour with a target is retargeted, only a
 //! point target is moved).
 
+use super::Validator;
 use super::events::EventNames;
-use super::*;
-use crate::world::{Action, Switch, WeightedBehaviour};
+use crate::scenario::locate::{Seg, nearest_word};
+use crate::scenario::schema::{BehaviourRef, EventToml};
+use crate::scenario::{GroupSpec, MAX_AGENTS};
+use crate::world::{Action, Switch, Target, WeightedBehaviour};
 
 /// The actions and the keys each takes besides the trigger's and `name`.
 pub(super) const ACTIONS: [(&str, &[&str]); 10] = [

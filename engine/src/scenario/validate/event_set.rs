@@ -3,10 +3,13 @@
 //! behaviour's new values are checked by building it exactly as the scenario would with them;
 //! a problem is reported at the event's key.
 
+use super::Validator;
 use super::events::EventNames;
-use super::*;
+use crate::scenario::locate::{Seg, line_col, path_string};
 use crate::scenario::overrides::split_key;
-use crate::world::{Action, AgentParam, BehaviourPatch};
+use crate::scenario::schema::{BehaviourRef, EventToml};
+use crate::scenario::{GroupSpec, overrides};
+use crate::world::{Action, AgentParam, BehaviourPatch, Param, Target};
 
 /// What `set` can change, for messages.
 const SETTABLE: &str =

@@ -1,10 +1,12 @@
 //! Validating `[[events]]` entries: one trigger (a time, a period, or a condition), one action
 //! and the names it acts on, with times turned into ticks with the scenario's `dt`.
 
-use super::*;
+use super::{Names, Validator, event_action};
 use crate::scenario::expectation::tick_at;
-use crate::scenario::schema::*;
-use crate::world::{Action, Event, Quantity, Trigger};
+use crate::scenario::locate::{Seg, nearest_word};
+use crate::scenario::schema::{EventToml, GroupToml, WhenToml};
+use crate::scenario::{GroupSpec, MAX_AGENTS};
+use crate::world::{Action, Event, Quantity, Target, Trigger};
 
 /// The condition quantities `when.metric` names (besides `gates.NAME.crossings`).
 const COUNTS: [(&str, u8); 5] = [

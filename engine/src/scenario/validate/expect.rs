@@ -1,9 +1,10 @@
 //! Validating `[[expect]]` entries: the check's keys, the metric or region read, the bounds
 //! and the times (turned into ticks with the scenario's `dt`).
 
-use super::*;
+use super::Validator;
 use crate::scenario::expectation::{Check, Expectation, Metric, SceneNames, Subject, Who, describe, tick_at};
-use crate::scenario::schema::*;
+use crate::scenario::locate::{Seg, nearest_word};
+use crate::scenario::schema::ExpectToml;
 
 /// Largest time accepted in an expectation (seconds), as for sources' `start_s`.
 const MAX_TIME_S: f64 = 1e9;

@@ -1,10 +1,11 @@
 //! Validating groups: agent counts, spawn regions and per-agent parameters.
 
-use super::*;
-use crate::scenario::locate::*;
-use crate::scenario::schema::*;
+use super::{Names, Rule, Validator};
+use crate::scenario::locate::Seg;
+use crate::scenario::schema::{GroupToml, SpawnToml};
+use crate::scenario::{GroupSpec, MAX_AGENTS, MAX_MAGNITUDE, MAX_NEIGHBOURS, Spawn};
 use crate::world::{
-    AgentParam, AgentParams, Bounds, BoundsKind, Diversion, Group, Model, Param, Switch, Target,
+    AgentParam, AgentParams, Bounds, BoundsKind, Diversion, Group, Model, Param, Spacing, Switch, Target,
     WeightedBehaviour,
 };
 

@@ -1,9 +1,10 @@
 //! Validating `[[measure]]` entries: an area (a region the metrics read density and speed in)
 //! or a line (counted as a gate, which reports its flow).
 
-use super::*;
-use crate::scenario::schema::*;
-use crate::world::MeasureArea;
+use super::Validator;
+use crate::scenario::locate::Seg;
+use crate::scenario::schema::MeasureToml;
+use crate::world::{Gate, MeasureArea};
 
 impl<V: crate::math::Vector> Validator<'_, V> {
     /// The measurement areas; lines are appended to `gates` (a measurement line is a gate).

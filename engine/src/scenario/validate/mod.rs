@@ -18,12 +18,14 @@ use toml::de::DeTable;
 
 use super::bulk::{BulkLists, array_at};
 use super::expectation::SceneNames;
-use super::locate::*;
-use super::schema::*;
-use super::*;
 use crate::index::IndexKind;
 use crate::math::{Vec2, Vector};
-use crate::world::{Door, Gate, Obstacle, Param, Region, Target};
+use crate::scenario::locate::{Seg, key_span_of, line_col, nearest_word, path_string, span_of};
+use crate::scenario::schema::{Pt, ScenarioToml};
+use crate::scenario::{
+    FORMAT_VERSION, MAX_AGENTS, MAX_MAGNITUDE, MetricsConfig, Scenario, ScenarioError, shown,
+};
+use crate::world::{Gate, Param, Region, Target};
 
 /// Validates a scenario whose points are `V`s: `Vec2` for a planar scenario, `Vec3` for one
 /// with `dimensions = 3`. Bounds, targets, paths and spawns take the scenario's points; the

@@ -1,12 +1,12 @@
 //! Validating a group's `model`: a name (`model = "orca"`) or a table with `kind` and the
 //! model's parameters, checked against its table in `models::kinds`.
 
-use super::*;
+use super::Validator;
+use super::behaviour::found;
 use crate::behaviours::params::{Arg, Args, Default, Kind};
 use crate::models::kinds::MODELS;
+use crate::scenario::locate::{Seg, nearest_word};
 use crate::world::Model;
-
-use super::behaviour::found;
 
 impl<V: crate::math::Vector> Validator<'_, V> {
     /// Group `g`'s velocity model; steering when `raw` is absent.

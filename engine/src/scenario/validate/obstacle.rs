@@ -2,8 +2,12 @@
 //! walls (`points`, `thickness`); named ones are doors, which events open and close. In space:
 //! balls (`sphere`, or `circle`) and boxes (`box`, or `rect`), never doors.
 
-use super::*;
+use super::{Rule, Validator};
+use crate::scenario::MAX_MAGNITUDE;
+use crate::scenario::locate::Seg;
+use crate::scenario::schema::ObstacleToml;
 use crate::world::outline::{double_area, self_intersection};
+use crate::world::{Door, Obstacle, Region};
 
 /// The obstacle kinds and the keys each takes (besides `kind`, `name` and `open`).
 const KINDS: [(&str, &[&str]); 4] = [

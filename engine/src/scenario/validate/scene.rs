@@ -1,10 +1,11 @@
 //! Validating scene items: paths, exits, sources, bounds and targets.
 
-use super::*;
-use crate::scenario::locate::*;
-use crate::scenario::schema::*;
-use crate::world::Path as PathDef;
-use crate::world::{Bounds, BoundsKind, Exit, Source, Target};
+use super::{Rule, Validator};
+use crate::math::Vec2;
+use crate::scenario::locate::{Seg, nearest_word};
+use crate::scenario::schema::{BoundsToml, ExitToml, PathToml, SourceToml, TargetToml};
+use crate::scenario::{MAX_AGENTS, MAX_MAGNITUDE};
+use crate::world::{Bounds, BoundsKind, Exit, Path as PathDef, Region, Source, Target};
 
 impl<V: crate::math::Vector> Validator<'_, V> {
     pub(super) fn path(&mut self, name: &str, p: &PathToml) -> Option<PathDef<V>> {

@@ -2,8 +2,10 @@
 //! reader, a scenario in space has none of the planar parts, and the planar parts see the
 //! bounds from above.
 
-use super::*;
+use super::Validator;
 use crate::math::{Vec2, Vector};
+use crate::scenario::locate::Seg;
+use crate::scenario::schema::ScenarioToml;
 use crate::world::Bounds;
 
 /// The bounds seen from above: x and y (the bounds themselves in the plane).

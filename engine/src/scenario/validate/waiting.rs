@@ -1,7 +1,8 @@
 //! Validating `[[waiting]]` entries: a named region (rect or circle) and the groups it holds.
 
-use super::*;
-use crate::scenario::schema::*;
+use super::Validator;
+use crate::scenario::locate::Seg;
+use crate::scenario::schema::ExitToml;
 use crate::world::WaitingArea;
 
 impl<V: crate::math::Vector> Validator<'_, V> {
