@@ -37,7 +37,7 @@ pub struct SteerInputs<'a, V: Point> {
     pub groups: &'a [Group],
     /// The world's targets (for random-goal regions) and their resolution for this tick.
     pub target_defs: &'a [Target<V>],
-    /// `target_defs` resolved for this tick ([`resolve_targets`]), same indices.
+    /// `target_defs` resolved for this tick ([`resolve_targets`](crate::behaviours::resolve_targets)), same indices.
     pub targets: &'a [ResolvedTarget<V>],
     /// The world's paths, indexed by [`Behaviour::FollowPath`]'s `path`.
     pub paths: &'a [Path<V>],
