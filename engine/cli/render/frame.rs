@@ -13,6 +13,10 @@ use tiny_skia::{
     FillRule, LineCap, PathBuilder, Pixmap, PremultipliedColorU8, Rect, Stroke, StrokeDash, Transform,
 };
 
+use super::colour::{
+    BACKGROUND, BOUNDS, EXIT_FILL, EXIT_LINE, GATE, OBSTACLE, PATH, Rgb, SOURCE_FILL, SOURCE_LINE,
+    group_colour,
+};
 use super::layout::{Camera, View};
 use super::legend::{Legend, Placement, text_scale};
 use super::targets;
@@ -148,17 +152,6 @@ pub struct Scene {
 }
 
 pub use crate::output::Frame;
-use crate::render::colour::BACKGROUND;
-use crate::render::colour::BOUNDS;
-use crate::render::colour::EXIT_FILL;
-use crate::render::colour::EXIT_LINE;
-use crate::render::colour::GATE;
-use crate::render::colour::OBSTACLE;
-use crate::render::colour::PATH;
-use crate::render::colour::Rgb;
-use crate::render::colour::SOURCE_FILL;
-use crate::render::colour::SOURCE_LINE;
-use crate::render::colour::group_colour;
 
 /// Smallest radius an agent is drawn with, in pixels, so a crowd seen from afar stays visible.
 const MIN_AGENT_PX: f32 = 1.1;
