@@ -1,155 +1,22 @@
-//! What a picture is made of: the scene (name, groups, static geometry), one frame of agents,
-//! the view that maps world units to pixels, and the raster drawing of a frame with tiny-skia.
+//! The raster drawing of one frame with tiny-skia: the scene's geometry (scene.rs), the agents
+//! and their trails, through the camera of layout.rs, with pen.rs's strokes and fills.
 //!
 //! Drawing order, back to front: background, bounds, spawn sources, exits, paths, obstacles,
 //! gates, targets' loops and regions, doors (filled while closed, dashed while open), trails,
 //! agents, targets, legend. Every colour is one of a few fixed constants or a group colour,
 //! so the GIF palette can be fixed in advance (see `palette`).
 
-use throng_engine::World;
-use throng_engine::math::Vec2;
-use throng_engine::world::{Bounds, BoundsKind, Door, Exit, Gate, Obstacle, Path, Region, Source, Target};
-use tiny_skia::{
-    FillRule, LineCap, PathBuilder, Pixmap, PremultipliedColorU8, Rect, Stroke, StrokeDash, Transform,
-};
+use throng_engine::world::{BoundsKind, Door, Obstacle};
+use tiny_skia::{FillRule, PathBuilder, Pixmap, Rect, StrokeDash, Transform};
 
 use super::colour::{
-    BACKGROUND, BOUNDS, EXIT_FILL, EXIT_LINE, GATE, OBSTACLE, PATH, Rgb, SOURCE_FILL, SOURCE_LINE,
-    group_colour,
+    BACKGROUND, BOUNDS, EXIT_FILL, EXIT_LINE, GATE, OBSTACLE, PATH, SOURCE_FILL, SOURCE_LINE, group_colour,
 };
-use super::layout::{Camera, View};
+use super::layout::{Camera, push_region, push_world_rect};
 use super::legend::{Legend, Placement, text_scale};
+use super::pen::{fill, outline, stroke};
+pub use super::scene::{DEFAULT_RADIUS, Extent, Geometry, Scene};
 use super::targets;
-
-/// Radius (world units) drawn for agents whose radius a trace does not give: the scenario
-/// default.
-pub const DEFAULT_RADIUS: f32 = 0.5;
-
-/// Static geometry of a scenario.
-#[derive(Clone, Debug)]
-pub struct Geometry {
-    pub bounds: Bounds,
-    /// A run in space: its bounds box's twelve edges, projected, drawn instead of the bounds
-    /// rectangle (empty in the plane).
-    pub edges: Vec<(Vec2, Vec2)>,
-    /// The obstacles that always stand (not the doors).
-    pub obstacles: Vec<Obstacle>,
-    /// The named obstacles events open and close, as at tick 0.
-    pub doors: Vec<Door>,
-    pub paths: Vec<Path>,
-    pub exits: Vec<Exit>,
-    pub sources: Vec<Source>,
-    pub gates: Vec<Gate>,
-    /// The targets with their names (`""` for inline points).
-    pub targets: Vec<(String, Target)>,
-}
-
-impl Geometry {
-    /// The geometry of `world`; `target_names` names its first targets (the scenario's).
-    pub fn of(world: &World, target_names: &[String]) -> Geometry {
-        let name = |t: usize| target_names.get(t).cloned().unwrap_or_default();
-        Geometry {
-            targets: world.targets.iter().enumerate().map(|(t, target)| (name(t), target.clone())).collect(),
-            bounds: world.bounds,
-            edges: Vec::new(),
-            obstacles: world.obstacles[..world.fixed_obstacles as usize].to_vec(),
-            doors: world.doors.clone(),
-            paths: world.paths.clone(),
-            exits: world.exits.clone(),
-            sources: world.sources.clone(),
-            gates: world.gates.clone(),
-        }
-    }
-
-    /// The bounds and everything drawn, as one world rectangle.
-    pub fn extent(&self) -> Extent {
-        let mut e = Extent::default();
-        e.add(self.bounds.min);
-        e.add(self.bounds.max);
-        for o in self.obstacles.iter().chain(self.doors.iter().map(|d| &d.obstacle)) {
-            let (lo, hi) = o.bounding_box();
-            e.add(lo);
-            e.add(hi);
-        }
-        for p in &self.paths {
-            for &n in &p.nodes {
-                e.add(n - Vec2::splat(p.radius));
-                e.add(n + Vec2::splat(p.radius));
-            }
-        }
-        // An exit at each agent's own goal has no place of its own to frame or draw.
-        let exits = self.exits.iter().filter(|x| !x.at_own_goal).map(|x| x.region);
-        for region in exits.chain(self.sources.iter().map(|s| s.region)) {
-            let (lo, hi) = region.aabb();
-            e.add(lo);
-            e.add(hi);
-        }
-        for g in &self.gates {
-            e.add(g.from);
-            e.add(g.to);
-        }
-        for (_, t) in &self.targets {
-            match t {
-                Target::Point(p) | Target::Opposite { centre: p } => e.add(*p),
-                Target::Moving { waypoints, .. } => waypoints.iter().for_each(|&w| e.add(w)),
-                Target::Random { region, .. } => {
-                    let (lo, hi) = region.aabb();
-                    e.add(lo);
-                    e.add(hi);
-                }
-                Target::Agent(_) | Target::NearestOf(_) | Target::Direction { .. } => {}
-            }
-        }
-        e
-    }
-}
-
-/// A growing axis-aligned box.
-#[derive(Clone, Copy, Debug)]
-pub struct Extent {
-    pub min: Vec2,
-    pub max: Vec2,
-}
-
-impl Default for Extent {
-    fn default() -> Self {
-        Extent { min: Vec2::splat(f32::INFINITY), max: Vec2::splat(f32::NEG_INFINITY) }
-    }
-}
-
-impl Extent {
-    pub fn add(&mut self, p: Vec2) {
-        self.min = self.min.min(p);
-        self.max = self.max.max(p);
-    }
-
-    pub fn is_empty(&self) -> bool {
-        !(self.min.x <= self.max.x && self.min.y <= self.max.y)
-    }
-
-    /// The box as a view, grown by `margin` (a fraction of its size) on every side, and at
-    /// least one world unit across so a single point can be framed.
-    pub fn view(&self, margin: f32) -> View {
-        if self.is_empty() {
-            return View { x0: -1.0, y0: -1.0, x1: 1.0, y1: 1.0 };
-        }
-        let size = (self.max - self.min).max(Vec2::splat(1.0));
-        let centre = (self.min + self.max) * 0.5;
-        let half = size * (0.5 + margin);
-        View { x0: centre.x - half.x, y0: centre.y - half.y, x1: centre.x + half.x, y1: centre.y + half.y }
-    }
-}
-
-/// Everything about a run that does not change from frame to frame.
-#[derive(Clone, Debug)]
-pub struct Scene {
-    pub name: String,
-    /// Seconds per tick, when known (a scenario gives it; a trace alone does not).
-    pub dt: Option<f32>,
-    pub groups: Vec<String>,
-    /// Static geometry, when a scenario is known.
-    pub geometry: Option<Geometry>,
-}
 
 pub use crate::output::Frame;
 
@@ -253,40 +120,6 @@ fn stroke_walls<'a>(
             s.dash = StrokeDash::new(vec![4.0, 3.0], 0.0);
         }
         outline(pixmap, pb, OBSTACLE, 1.0, &s);
-    }
-}
-
-pub(super) fn stroke(width: f32) -> Stroke {
-    Stroke { width, line_cap: LineCap::Round, ..Stroke::default() }
-}
-
-pub(super) fn push_region(pb: &mut PathBuilder, region: &Region, camera: &Camera) {
-    match *region {
-        Region::Rect { min, max } => push_world_rect(pb, min, max, camera),
-        Region::Circle { centre, radius } => {
-            let (x, y) = camera.px(centre);
-            pb.push_circle(x, y, (radius * camera.scale).max(0.5));
-        }
-    }
-}
-
-fn push_world_rect(pb: &mut PathBuilder, min: Vec2, max: Vec2, camera: &Camera) {
-    let (x0, y1) = camera.px(min);
-    let (x1, y0) = camera.px(max);
-    if let Some(r) = Rect::from_ltrb(x0, y0, x1.max(x0 + 0.5), y1.max(y0 + 0.5)) {
-        pb.push_rect(r);
-    }
-}
-
-pub(super) fn fill(pixmap: &mut Pixmap, pb: PathBuilder, colour: Rgb, alpha: f32) {
-    if let Some(path) = pb.finish() {
-        pixmap.fill_path(&path, &colour.paint(alpha), FillRule::Winding, Transform::identity(), None);
-    }
-}
-
-pub(super) fn outline(pixmap: &mut Pixmap, pb: PathBuilder, colour: Rgb, alpha: f32, stroke: &Stroke) {
-    if let Some(path) = pb.finish() {
-        pixmap.stroke_path(&path, &colour.paint(alpha), stroke, Transform::identity(), None);
     }
 }
 
@@ -457,18 +290,5 @@ fn draw_agents(pixmap: &mut Pixmap, frame: &Frame, camera: &Camera) {
     }
     for (g, pb) in per_group.into_iter().enumerate() {
         fill(pixmap, pb, group_colour(g as u16), 1.0);
-    }
-}
-
-/// An opaque, pixel-aligned rectangle.
-pub fn fill_block(pixmap: &mut Pixmap, x: u32, y: u32, w: u32, h: u32, c: Rgb) {
-    let width = pixmap.width();
-    let height = pixmap.height();
-    let colour = PremultipliedColorU8::from_rgba(c.0, c.1, c.2, 255).expect("opaque is premultiplied");
-    let pixels = pixmap.pixels_mut();
-    for yy in y..(y + h).min(height) {
-        for xx in x..(x + w).min(width) {
-            pixels[(yy * width + xx) as usize] = colour;
-        }
     }
 }

@@ -3,9 +3,11 @@
 //! nothing; otherwise a corner of the world.
 
 use throng_engine::math::Vec2;
+use throng_engine::world::Region;
+use tiny_skia::{PathBuilder, Rect};
 
-use super::frame::Scene;
 use super::legend::{self, Placement};
+use super::scene::{Extent, Scene};
 
 /// The world rectangle a picture frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,5 +88,40 @@ pub fn layout(view: View, size: Option<(u32, u32)>, scene: &Scene, with_legend: 
                 Layout { camera: Camera::fit(view, w, h, w), legend: Placement::Corner }
             }
         }
+    }
+}
+
+impl Extent {
+    /// The box as a view, grown by `margin` (a fraction of its size) on every side, and at
+    /// least one world unit across so a single point can be framed.
+    pub fn view(&self, margin: f32) -> View {
+        if self.is_empty() {
+            return View { x0: -1.0, y0: -1.0, x1: 1.0, y1: 1.0 };
+        }
+        let size = (self.max - self.min).max(Vec2::splat(1.0));
+        let centre = (self.min + self.max) * 0.5;
+        let half = size * (0.5 + margin);
+        View { x0: centre.x - half.x, y0: centre.y - half.y, x1: centre.x + half.x, y1: centre.y + half.y }
+    }
+}
+
+/// Adds `region`, mapped to pixels by `camera`, to `pb`.
+pub fn push_region(pb: &mut PathBuilder, region: &Region, camera: &Camera) {
+    match *region {
+        Region::Rect { min, max } => push_world_rect(pb, min, max, camera),
+        Region::Circle { centre, radius } => {
+            let (x, y) = camera.px(centre);
+            pb.push_circle(x, y, (radius * camera.scale).max(0.5));
+        }
+    }
+}
+
+/// Adds the world rectangle `min`–`max`, mapped to pixels by `camera` (at least half a pixel
+/// across), to `pb`.
+pub fn push_world_rect(pb: &mut PathBuilder, min: Vec2, max: Vec2, camera: &Camera) {
+    let (x0, y1) = camera.px(min);
+    let (x1, y0) = camera.px(max);
+    if let Some(r) = Rect::from_ltrb(x0, y0, x1.max(x0 + 0.5), y1.max(y0 + 0.5)) {
+        pb.push_rect(r);
     }
 }

@@ -6,7 +6,9 @@ use tiny_skia::{PathBuilder, Pixmap, PremultipliedColorU8, Rect, Stroke, Transfo
 
 use super::colour::{BACKGROUND, BOUNDS, LEGEND_BG, Rgb, TEXT, group_colour};
 use super::font;
-use super::frame::{Frame, Scene, fill_block};
+use super::pen::fill_block;
+use super::scene::Scene;
+use crate::output::Frame;
 
 /// Text size for a picture: 5×7 glyphs doubled from 480 pixels up.
 pub fn text_scale(width: u32, height: u32) -> u32 {

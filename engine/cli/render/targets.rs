@@ -11,8 +11,10 @@ use throng_engine::world::{Region, Target};
 
 use super::colour::{TARGET, TEXT};
 use super::font;
-use super::frame::{Frame, Geometry, outline, push_region, stroke};
-use super::layout::Camera;
+use super::layout::{Camera, push_region};
+use super::pen::{outline, stroke};
+use super::scene::Geometry;
+use crate::output::Frame;
 
 /// Half the size of a target's crosshair, in pixels.
 const CROSS_PX: f32 = 7.0;
