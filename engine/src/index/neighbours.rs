@@ -2,9 +2,13 @@
 
 use rayon::prelude::*;
 
-use super::sensing::SENSE_CHUNK;
 use crate::math::{Vec2, Vector};
 use crate::world::Group;
+
+/// Rows per parallel task in `sense_neighbours`, and per chunk of the neighbour and candidate
+/// lists: enough that the per-task overhead (and the borrow of the thread's scratch) is paid
+/// rarely, small enough to balance two to eight workers.
+pub(super) const SENSE_CHUNK: usize = 128;
 
 /// Most neighbours any group may keep per agent (a scenario's `max_neighbours`, and a velocity
 /// model's).

@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::Neighbours;
-use super::sensing::SENSE_CHUNK;
+use super::neighbours::SENSE_CHUNK;
 use crate::math::Vector;
 use crate::world::Group;
 

@@ -4,6 +4,7 @@
 use super::candidate::{Candidate, SortedList, sort_key, write_sorted};
 use super::grid::BlockOffsets;
 use super::kd::query_tree;
+use super::neighbours::SENSE_CHUNK;
 use super::reach::FirstReach;
 use super::scan::{Columns, Run, scan_runs};
 use super::skin::CandidateChunk;
@@ -49,10 +50,6 @@ impl<V: Vector> Default for SenseScratch<V> {
         }
     }
 }
-
-/// Rows per parallel task in `sense_neighbours`: enough that the per-task overhead (and the
-/// borrow of the thread's scratch) is paid rarely, small enough to balance two to eight workers.
-pub(super) const SENSE_CHUNK: usize = 128;
 
 /// Most rows in one k-d query cluster (see [`sense_neighbours`]).
 const CLUSTER_MAX: usize = 32;

@@ -6,7 +6,7 @@ use crate::math::{Vec2, Vector};
 use crate::par::{PARALLEL_SCAN, SCAN_CHUNK};
 use crate::world::{Bounds, BoundsKind, Group};
 
-use super::sensing::SENSE_CHUNK;
+use super::neighbours::SENSE_CHUNK;
 
 /// Each agent's candidate rows (see [`sense_candidates`](super::sense_candidates)), in
 /// variable-length lists: one growable buffer per chunk of `SENSE_CHUNK` (128) rows, so chunks

@@ -12,7 +12,7 @@ use throng_engine::world::Dimension;
 use super::super::Seconds;
 use super::super::meta::RunInfo;
 use super::super::metrics::{Value, ValueKind, columns, values};
-use super::footer::{self, ContinueParquet};
+use super::resume::{self, ContinueParquet};
 use super::table::{Cell, Column, GroupSize, Kind, ParquetTable};
 
 const GROUP: GroupSize = GroupSize { rows: 10_000, batches: 10_000 };
@@ -46,7 +46,7 @@ impl MetricsParquet {
         let key_values = run.key_values("throng metrics");
         let table = match resumed_at {
             None => ParquetTable::create(path, "metrics file", columns, &key_values, GROUP)?,
-            Some(tick) => footer::continue_file(
+            Some(tick) => resume::continue_file(
                 path,
                 "metrics file",
                 columns,

@@ -5,11 +5,12 @@
 mod footer;
 mod metrics;
 mod read;
+mod resume;
 mod table;
 mod trace;
 
-pub use footer::recover;
 pub use metrics::MetricsParquet;
 pub use read::{column_names, open_whole, starts_as_parquet};
+pub use resume::recover;
 pub use table::{Cell, Column, Kind, write_whole};
 pub use trace::TraceParquet;

@@ -129,7 +129,7 @@ fn properties(columns: &[Column], key_values: &[(String, String)]) -> Result<Arc
 }
 
 /// The file under the Parquet writer. A continued file already holds the bytes the writer
-/// re-emits for the row groups it keeps (see [`footer::continue_file`]): the first `skip`
+/// re-emits for the row groups it keeps (see [`continue_file`](super::resume::continue_file)): the first `skip`
 /// bytes written are those, and are dropped.
 pub(super) struct Sink {
     pub(super) file: File,
@@ -220,7 +220,7 @@ impl ParquetTable {
         })
     }
 
-    /// The writer, for [`footer::continue_file`] to re-emit the row groups it keeps.
+    /// The writer, for [`continue_file`](super::resume::continue_file) to re-emit the row groups it keeps.
     pub(super) fn writer(&mut self) -> &mut SerializedFileWriter<Sink> {
         &mut self.writer
     }

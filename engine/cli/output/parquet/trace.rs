@@ -15,7 +15,7 @@ use super::super::Seconds;
 use super::super::frame::Frame;
 use super::super::meta::RunInfo;
 use super::super::trace::trace_columns;
-use super::footer::{self, ContinueParquet};
+use super::resume::{self, ContinueParquet};
 use super::table::{Column, GroupSize, Kind, ParquetTable, Values};
 
 /// Row groups end after this many rows or traced ticks.
@@ -54,7 +54,7 @@ impl TraceParquet {
         key_values.push(("throng.trace_every".into(), every.to_string()));
         let table = match resumed_at {
             None => ParquetTable::create(path, "trace file", columns(V::DIMENSIONS), &key_values, GROUP)?,
-            Some(tick) => footer::continue_file(
+            Some(tick) => resume::continue_file(
                 path,
                 "trace file",
                 columns(V::DIMENSIONS),
