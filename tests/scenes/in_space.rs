@@ -45,3 +45,27 @@ fn starlings_keep_from_the_hawks_by_evading() {
     // Measured without evasion: the hawks' mean distance to their prey falls to 0.83 by 10 s.
     assert_eq!(evade.1, Status::Fail, "{without:?}");
 }
+
+/// `--agents` scales a scene in space as a whole: eight times the asteroids' crowd doubles every
+/// length, the solids' centres and sizes with the bounds, so the field keeps its density of
+/// rocks (the solids stayed as they were until they were scaled too).
+#[test]
+fn a_scaled_scene_in_space_scales_its_solids_with_its_bounds() {
+    use throng_engine::world::Solid;
+    let scenario = throng_engine::Scenario::load_in_space(&root().join("scenarios/asteroids.toml"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!scenario.solids.is_empty(), "the asteroids have solids");
+    let big = scenario.scaled(8 * scenario.agent_count()).expect("scaled");
+    assert_eq!(big.bounds.max, scenario.bounds.max * 2.0);
+    for (a, b) in scenario.solids.iter().zip(&big.solids) {
+        match (a, b) {
+            (Solid::Ball { centre, radius }, Solid::Ball { centre: c2, radius: r2 }) => {
+                assert_eq!((*c2, *r2), (*centre * 2.0, radius * 2.0));
+            }
+            (Solid::Cuboid { min, max }, Solid::Cuboid { min: m2, max: x2 }) => {
+                assert_eq!((*m2, *x2), (*min * 2.0, *max * 2.0));
+            }
+            _ => panic!("a solid changed kind: {a:?} -> {b:?}"),
+        }
+    }
+}

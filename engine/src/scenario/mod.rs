@@ -328,7 +328,7 @@ impl<V: crate::world::Dimension> Scenario<V> {
         Ok(out)
     }
 
-    /// Multiplies all geometry (bounds, spawn regions, targets, obstacles, paths, exits,
+    /// Multiplies all geometry (bounds, spawn regions, targets, obstacles, solids, paths, exits,
     /// gates, source regions, measurement areas, waiting areas, doors, events' regions and
     /// points, expectations' regions) by `s` about the origin; counts and agent parameters
     /// (also those `set` events give) stay. With
@@ -378,6 +378,12 @@ impl<V: crate::world::Dimension> Scenario<V> {
         }
         for d in &mut self.doors {
             d.obstacle = obstacle(&d.obstacle);
+        }
+        for solid in &mut self.solids {
+            *solid = match *solid {
+                Solid::Ball { centre, radius } => Solid::Ball { centre: centre * s, radius: radius * s },
+                Solid::Cuboid { min, max } => Solid::Cuboid { min: min * s, max: max * s },
+            };
         }
         for e in &mut self.events {
             if let Trigger::When {
