@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use throng_engine::index::Point;
 use throng_engine::math::{Vec2, Vec3};
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
+use throng_engine::pipeline::Passes;
 use throng_engine::{IndexKind, Pipeline, Scenario, state_hash};
 
 /// The reorder intervals the order-independence tests compare: never, every tick, every 7
@@ -74,12 +74,17 @@ pub(crate) use with_scenario;
 
 /// Runs `ticks` ticks with rows always in id order (no spatial reordering: the reference) and
 /// returns the state hash after every tick (tick 0 first).
-pub fn hashes<V: Point>(scenario: &Scenario<V>, ticks: u64, threads: usize, index: IndexKind) -> Vec<String> {
+pub fn hashes<V: Passes>(
+    scenario: &Scenario<V>,
+    ticks: u64,
+    threads: usize,
+    index: IndexKind,
+) -> Vec<String> {
     hashes_reordered(scenario, ticks, threads, index, 0)
 }
 
 /// As [`hashes`], with the rows put in spatial order every `reorder_every` ticks.
-pub fn hashes_reordered<V: Point>(
+pub fn hashes_reordered<V: Passes>(
     scenario: &Scenario<V>,
     ticks: u64,
     threads: usize,
@@ -91,7 +96,7 @@ pub fn hashes_reordered<V: Point>(
 
 /// As [`hashes_reordered`], and whether the rows were ever out of id order after a tick (so a
 /// test can tell that the reordering really happened).
-pub fn run_reordered<V: Point>(
+pub fn run_reordered<V: Passes>(
     scenario: &Scenario<V>,
     ticks: u64,
     threads: usize,

@@ -27,16 +27,8 @@ fn search(c: &mut Criterion) {
                 b.iter(|| {
                     pool.install(|| {
                         idx.build_with_cell(&world.bounds, &a.position, &a.id, &a.group, &targeted, cell);
-                        index::sense_neighbours(
-                            &idx,
-                            &world.bounds,
-                            &world.groups,
-                            &a.position,
-                            &a.id,
-                            &a.group,
-                            index::FirstReach::default(),
-                            &mut out,
-                        );
+                        let input = index::SenseInput::of(&world.bounds, &world.groups, a);
+                        index::sense_neighbours(&idx, &input, index::FirstReach::default(), &mut out);
                     })
                 })
             });

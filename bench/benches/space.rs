@@ -17,7 +17,7 @@ fn counts() -> Vec<u64> {
 }
 
 /// One dimension's tick at `agents` boids.
-fn bench_flock<V: throng_engine::index::Point>(
+fn bench_flock<V: throng_engine::pipeline::Passes>(
     c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
     agents: u64,

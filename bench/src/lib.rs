@@ -98,7 +98,7 @@ pub const FLOCK_NEIGHBOURS: f64 = 10.0;
 /// or cube (`Vec3`) sized so that each has [`FLOCK_NEIGHBOURS`] neighbours within 2 units on
 /// average (density 10 / (π · 2²) per unit² in the plane, 10 / (4/3 · π · 2³) per unit³ in
 /// space), warmed for 10 ticks on `pipeline`.
-pub fn flock_world<V: throng_engine::index::Point>(
+pub fn flock_world<V: throng_engine::pipeline::Passes>(
     agents: u64,
     pipeline: &mut throng_engine::Pipeline<V>,
 ) -> throng_engine::World<V> {

@@ -16,6 +16,7 @@ mod report;
 mod run;
 mod slurm_script;
 mod test;
+mod ticks;
 mod verify_report;
 
 use std::process::ExitCode;

@@ -167,17 +167,130 @@ fn fmt(x: f64) -> String {
 }
 
 pub fn report(args: ReportArgs) -> Result<ExitCode> {
+    let merged = merge(&args.dirs)?;
+    let manifest = &merged.manifest;
+    let rows: Vec<&Row> = merged.runs.values().map(|(r, _)| r).collect();
+    check_complete(&merged, rows.len(), args.partial)?;
+    let points = points_of(&rows);
+    let names: BTreeSet<String> =
+        rows.iter().filter(|r| r.status == "ok").flat_map(|r| numbers(r).into_keys()).collect();
+
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(&summary_header(manifest, &names)?)?;
+    let title = if manifest.name.is_empty() { manifest.batch_file.clone() } else { manifest.name.clone() };
+    let mut table = format!(
+        "batch {title} (id {}): {} of {} runs, {} points, from {} director{}\n",
+        manifest.batch_id,
+        rows.len(),
+        manifest.batch_runs,
+        points.len(),
+        args.dirs.len(),
+        if args.dirs.len() == 1 { "y" } else { "ies" }
+    );
+    let mut tally = Tally::default();
+    for (k, (point, list)) in points.iter().enumerate() {
+        let rec = summarise_point(manifest, &names, (k, points.len()), point, list, &mut table, &mut tally);
+        w.write_record(&rec)?;
+    }
+    let summary = w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))?;
+    let across = trends::judge(&points, &manifest.expect);
+    let charts = match &args.trend_charts {
+        Some(dir) => trends::charts(dir, &across, &manifest.expect)?,
+        None => Vec::new(),
+    };
+    if !across.is_empty() {
+        table.push_str("\nacross points\n");
+        table.push_str(&trends::lines(&across, &manifest.expect));
+    }
+    for v in &across {
+        tally.count(v.pass);
+    }
+
+    let out = args.out.clone().unwrap_or_else(|| {
+        if args.dirs.len() == 1 { args.dirs[0].clone() } else { common_parent(&args.dirs) }
+    });
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let path = out.join("summary.csv");
+    write_atomically(&path, &summary).with_context(|| format!("cannot write {}", path.display()))?;
+    let trends_path = out.join("trends.csv");
+    if !across.is_empty() {
+        write_atomically(&trends_path, &trends::csv(&across)?)
+            .with_context(|| format!("cannot write {}", trends_path.display()))?;
+    }
+    let runs_path = out.join("runs.csv");
+    write_atomically(&runs_path, &csv_bytes(&rows, &manifest.keys)?)
+        .with_context(|| format!("cannot write {}", runs_path.display()))?;
+    rows_parquet(&out.join("runs.parquet"), &rows, &manifest.keys)?;
+    let series = match &args.series {
+        Some(path) => {
+            let runs: Vec<(&Row, &PathBuf)> = merged.runs.values().map(|(r, d)| (r, d)).collect();
+            Some((path, series::write(path, &runs, &manifest.keys)?))
+        }
+        None => None,
+    };
+
+    if !args.quiet {
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(table.as_bytes());
+        if !manifest.expect.is_empty() {
+            let _ = writeln!(
+                stdout,
+                "\nbatch expectations: {} passed, {} failed (over {} points{})",
+                tally.passed,
+                tally.failed,
+                points.len(),
+                if across.is_empty() { String::new() } else { format!(" and {} series", across.len()) }
+            );
+        }
+        let _ = writeln!(
+            stdout,
+            "\nsummary    {}\nruns       {} (and runs.parquet)",
+            path.display(),
+            runs_path.display()
+        );
+        for chart in &charts {
+            let _ = writeln!(stdout, "chart      {}", chart.display());
+        }
+        if let Some((path, rows)) = series {
+            let _ = writeln!(stdout, "series     {} ({rows} rows)", path.display());
+        }
+        if !across.is_empty() {
+            let _ = writeln!(stdout, "trends     {}", trends_path.display());
+        }
+    }
+    if tally.failed > 0 {
+        if args.quiet {
+            eprintln!("{} batch expectations failed", tally.failed);
+        }
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The runs of one batch, merged from the directories its shards wrote.
+struct Merged {
+    /// The batch's manifest (every directory's names the same batch).
+    manifest: Manifest,
+    /// Each run by its index in the plan, with the directory it came from.
+    runs: BTreeMap<usize, (Row, PathBuf)>,
+    /// The shards found, as (index, count).
+    shards: BTreeSet<(usize, usize)>,
+}
+
+/// Reads every directory's results and merges them: they must be shards of one batch, and a run
+/// found twice must have the same final hash in both.
+fn merge(dirs: &[PathBuf]) -> Result<Merged> {
     let mut manifest: Option<Manifest> = None;
-    let mut merged: BTreeMap<usize, (Row, PathBuf)> = BTreeMap::new();
+    let mut runs: BTreeMap<usize, (Row, PathBuf)> = BTreeMap::new();
     let mut shards = BTreeSet::new();
-    for dir in &args.dirs {
+    for dir in dirs {
         let (m, rows) = read_dir(dir)?;
         if let Some(first) = &manifest
             && first.batch_id != m.batch_id
         {
             bail!(
                 "{} holds batch {} ({}), but {} holds batch {} ({}): a report merges the shards of one batch",
-                args.dirs[0].display(),
+                dirs[0].display(),
                 first.batch_id,
                 first.batch_file,
                 dir.display(),
@@ -187,7 +300,7 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
         }
         shards.insert(m.shard);
         for row in rows {
-            match merged.get(&row.index) {
+            match runs.get(&row.index) {
                 Some((other, from)) => {
                     if other.id != row.id || other.final_hash != row.final_hash {
                         bail!(
@@ -202,50 +315,64 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
                     }
                 }
                 None => {
-                    merged.insert(row.index, (row, dir.clone()));
+                    runs.insert(row.index, (row, dir.clone()));
                 }
             }
         }
         manifest.get_or_insert(m);
     }
     let manifest = manifest.expect("at least one directory");
-    let rows: Vec<&Row> = merged.values().map(|(r, _)| r).collect();
-    let missing = manifest.batch_runs - rows.len().min(manifest.batch_runs);
-    if missing > 0 {
-        let found = shards.iter().map(|(i, n)| format!("{i}/{n}")).collect::<Vec<_>>().join(", ");
-        let absent = missing_shards(&shards);
-        let why = if absent.is_empty() {
-            format!("shards found: {found}; some are unfinished or were stopped")
-        } else {
-            format!("shards found: {found}; not given: {absent}")
-        };
-        if !args.partial {
-            bail!(
-                "{missing} of {} runs of batch {} are missing from these directories ({why}); nothing was written. \
-                 Finish or re-run those shards (a re-run resumes) and report again, or pass --partial to report what is there",
-                manifest.batch_runs,
-                manifest.batch_id
-            );
-        }
-        eprintln!("note: {missing} of {} runs are not in these directories ({why})", manifest.batch_runs);
-    }
+    Ok(Merged { manifest, runs, shards })
+}
 
-    // Points in plan order; each point's rows in plan (seed) order.
+/// Refuses a batch with runs missing (naming the shards not given), unless `partial`, when a
+/// note says what is missing.
+fn check_complete(merged: &Merged, found: usize, partial: bool) -> Result<()> {
+    let manifest = &merged.manifest;
+    let missing = manifest.batch_runs - found.min(manifest.batch_runs);
+    if missing == 0 {
+        return Ok(());
+    }
+    let shards = &merged.shards;
+    let found = shards.iter().map(|(i, n)| format!("{i}/{n}")).collect::<Vec<_>>().join(", ");
+    let absent = missing_shards(shards);
+    let why = if absent.is_empty() {
+        format!("shards found: {found}; some are unfinished or were stopped")
+    } else {
+        format!("shards found: {found}; not given: {absent}")
+    };
+    if !partial {
+        bail!(
+            "{missing} of {} runs of batch {} are missing from these directories ({why}); nothing was written. \
+             Finish or re-run those shards (a re-run resumes) and report again, or pass --partial to report what is there",
+            manifest.batch_runs,
+            manifest.batch_id
+        );
+    }
+    eprintln!("note: {missing} of {} runs are not in these directories ({why})", manifest.batch_runs);
+    Ok(())
+}
+
+/// The points in plan order, each with its rows in plan (seed) order.
+fn points_of<'r>(rows: &[&'r Row]) -> Vec<(String, Vec<&'r Row>)> {
     let mut points: Vec<(String, Vec<&Row>)> = Vec::new();
-    for r in &rows {
+    for r in rows {
         match points.iter_mut().find(|(p, _)| *p == r.point) {
             Some((_, list)) => list.push(r),
             None => points.push((r.point.clone(), vec![r])),
         }
     }
-    let names: BTreeSet<String> =
-        rows.iter().filter(|r| r.status == "ok").flat_map(|r| numbers(r).into_keys()).collect();
+    points
+}
 
-    let mut w = csv::Writer::from_writer(Vec::new());
+/// The summary's columns: the point, its overrides, then mean, std, min and max of every
+/// number the rows have, then a verdict per batch expectation judged per point. Fails when an
+/// expectation reads a number no row has.
+fn summary_header(manifest: &Manifest, names: &BTreeSet<String>) -> Result<Vec<String>> {
     let mut header =
         vec!["point".to_string(), "scenario".into(), "overrides".into(), "seeds".into(), "failed".into()];
     header.extend(manifest.keys.iter().map(|k| format!("set.{k}")));
-    for n in &names {
+    for n in names {
         for s in ["mean", "std", "min", "max"] {
             header.push(format!("{n}.{s}"));
         }
@@ -268,167 +395,101 @@ pub fn report(args: ReportArgs) -> Result<ExitCode> {
             header.push(format!("check.{}", e.name));
         }
     }
-    let (mut passed, mut failed) = (0usize, 0usize);
-    w.write_record(&header)?;
-    let mut table = String::new();
-    let title = if manifest.name.is_empty() { manifest.batch_file.clone() } else { manifest.name.clone() };
-    table.push_str(&format!(
-        "batch {title} (id {}): {} of {} runs, {} points, from {} director{}\n",
-        manifest.batch_id,
-        rows.len(),
-        manifest.batch_runs,
-        points.len(),
-        args.dirs.len(),
-        if args.dirs.len() == 1 { "y" } else { "ies" }
-    ));
-    for (k, (point, list)) in points.iter().enumerate() {
-        let ok: Vec<&&Row> = list.iter().filter(|r| r.status == "ok").collect();
-        let first = list[0];
-        let overrides: Vec<String> =
-            first.overrides.iter().map(|(key, v)| format!("{key}={}", crate::batch::value_text(v))).collect();
-        let mut rec = vec![
-            point.clone(),
-            first.scenario.clone(),
-            overrides.join("; "),
-            ok.len().to_string(),
-            (list.len() - ok.len()).to_string(),
-        ];
-        rec.extend(
-            manifest
-                .keys
-                .iter()
-                .map(|key| first.overrides.get(key).map(crate::batch::value_text).unwrap_or_default()),
-        );
-        table.push_str(&format!(
-            "\npoint {}/{}  {}  {}  ({} seeds{})\n",
-            k + 1,
-            points.len(),
-            first.scenario,
-            if overrides.is_empty() { "(no overrides)".to_string() } else { overrides.join(", ") },
-            ok.len(),
-            if ok.len() < list.len() { format!(", {} failed", list.len() - ok.len()) } else { String::new() }
-        ));
-        table.push_str(&format!(
-            "  {:<32} {:>12} {:>12} {:>12} {:>12}\n",
-            "metric", "mean", "std", "min", "max"
-        ));
-        for n in &names {
-            let values: Vec<f64> = ok.iter().filter_map(|r| numbers(r).get(n).copied()).collect();
-            match stats(&values) {
-                Some(s) => {
-                    rec.extend([s.mean, s.std, s.min, s.max].iter().map(|x| x.to_string()));
-                    table.push_str(&format!(
-                        "  {:<32} {:>12} {:>12} {:>12} {:>12}\n",
-                        n,
-                        fmt(s.mean),
-                        fmt(s.std),
-                        fmt(s.min),
-                        fmt(s.max)
-                    ));
-                }
-                None => rec.extend(std::iter::repeat_n(String::new(), 4)),
-            }
-        }
-        for e in manifest.expect.iter().filter(|e| e.across.is_none()) {
-            let verdict = point_stat(e, list).map(|v| (e.holds(v.value), v.value));
-            let (word, line) = match verdict {
-                Some((true, v)) => {
-                    ("pass", format!("PASS      {}: {} of {} = {}", e.name, e.stat.name(), e.metric, fmt(v)))
-                }
-                Some((false, v)) => {
-                    ("fail", format!("FAIL      {}: {} of {} = {}", e.name, e.stat.name(), e.metric, fmt(v)))
-                }
-                None => ("fail", format!("FAIL      {}: no finished run has {}", e.name, e.metric)),
-            };
-            if word == "pass" {
-                passed += 1;
-            } else {
-                failed += 1;
-            }
-            let bounds = match (e.min, e.max) {
-                (Some(lo), Some(hi)) => format!(" (between {} and {})", fmt(lo), fmt(hi)),
-                (Some(lo), None) => format!(" (>= {})", fmt(lo)),
-                (None, Some(hi)) => format!(" (<= {})", fmt(hi)),
-                (None, None) => String::new(),
-            };
-            table.push_str(&format!("  {line}{bounds}\n"));
-            rec.push(word.into());
-        }
-        w.write_record(&rec)?;
-    }
-    let summary = w.into_inner().map_err(|e| anyhow::anyhow!("cannot write CSV: {e}"))?;
-    let across = trends::judge(&points, &manifest.expect);
-    let charts = match &args.trend_charts {
-        Some(dir) => trends::charts(dir, &across, &manifest.expect)?,
-        None => Vec::new(),
-    };
-    if !across.is_empty() {
-        table.push_str("\nacross points\n");
-        table.push_str(&trends::lines(&across, &manifest.expect));
-    }
-    for v in &across {
-        if v.pass {
-            passed += 1;
+    Ok(header)
+}
+
+/// Batch expectations passed and failed.
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+}
+
+impl Tally {
+    fn count(&mut self, pass: bool) {
+        if pass {
+            self.passed += 1;
         } else {
-            failed += 1;
+            self.failed += 1;
         }
     }
+}
 
-    let out = args.out.clone().unwrap_or_else(|| {
-        if args.dirs.len() == 1 { args.dirs[0].clone() } else { common_parent(&args.dirs) }
-    });
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
-    let path = out.join("summary.csv");
-    write_atomically(&path, &summary).with_context(|| format!("cannot write {}", path.display()))?;
-    let trends_path = out.join("trends.csv");
-    if !across.is_empty() {
-        write_atomically(&trends_path, &trends::csv(&across)?)
-            .with_context(|| format!("cannot write {}", trends_path.display()))?;
+/// Point `k` of `of`: its summary row (the columns of [`summary_header`]); its lines appended
+/// to `table`, and its expectations' verdicts counted in `tally`.
+fn summarise_point(
+    manifest: &Manifest,
+    names: &BTreeSet<String>,
+    (k, of): (usize, usize),
+    point: &str,
+    list: &[&Row],
+    table: &mut String,
+    tally: &mut Tally,
+) -> Vec<String> {
+    let ok: Vec<&&Row> = list.iter().filter(|r| r.status == "ok").collect();
+    let first = list[0];
+    let overrides: Vec<String> =
+        first.overrides.iter().map(|(key, v)| format!("{key}={}", crate::batch::value_text(v))).collect();
+    let mut rec = vec![
+        point.to_string(),
+        first.scenario.clone(),
+        overrides.join("; "),
+        ok.len().to_string(),
+        (list.len() - ok.len()).to_string(),
+    ];
+    rec.extend(
+        manifest
+            .keys
+            .iter()
+            .map(|key| first.overrides.get(key).map(crate::batch::value_text).unwrap_or_default()),
+    );
+    table.push_str(&format!(
+        "\npoint {}/{}  {}  {}  ({} seeds{})\n",
+        k + 1,
+        of,
+        first.scenario,
+        if overrides.is_empty() { "(no overrides)".to_string() } else { overrides.join(", ") },
+        ok.len(),
+        if ok.len() < list.len() { format!(", {} failed", list.len() - ok.len()) } else { String::new() }
+    ));
+    table.push_str(&format!("  {:<32} {:>12} {:>12} {:>12} {:>12}\n", "metric", "mean", "std", "min", "max"));
+    for n in names {
+        let values: Vec<f64> = ok.iter().filter_map(|r| numbers(r).get(n).copied()).collect();
+        match stats(&values) {
+            Some(s) => {
+                rec.extend([s.mean, s.std, s.min, s.max].iter().map(|x| x.to_string()));
+                table.push_str(&format!(
+                    "  {:<32} {:>12} {:>12} {:>12} {:>12}\n",
+                    n,
+                    fmt(s.mean),
+                    fmt(s.std),
+                    fmt(s.min),
+                    fmt(s.max)
+                ));
+            }
+            None => rec.extend(std::iter::repeat_n(String::new(), 4)),
+        }
     }
-    let runs_path = out.join("runs.csv");
-    write_atomically(&runs_path, &csv_bytes(&rows, &manifest.keys)?)
-        .with_context(|| format!("cannot write {}", runs_path.display()))?;
-    rows_parquet(&out.join("runs.parquet"), &rows, &manifest.keys)?;
-    let series = match &args.series {
-        Some(path) => {
-            let runs: Vec<(&Row, &PathBuf)> = merged.values().map(|(r, d)| (r, d)).collect();
-            Some((path, series::write(path, &runs, &manifest.keys)?))
-        }
-        None => None,
-    };
-
-    if !args.quiet {
-        let mut stdout = std::io::stdout().lock();
-        let _ = stdout.write_all(table.as_bytes());
-        if !manifest.expect.is_empty() {
-            let _ = writeln!(
-                stdout,
-                "\nbatch expectations: {passed} passed, {failed} failed (over {} points{})",
-                points.len(),
-                if across.is_empty() { String::new() } else { format!(" and {} series", across.len()) }
-            );
-        }
-        let _ = writeln!(
-            stdout,
-            "\nsummary    {}\nruns       {} (and runs.parquet)",
-            path.display(),
-            runs_path.display()
-        );
-        for chart in &charts {
-            let _ = writeln!(stdout, "chart      {}", chart.display());
-        }
-        if let Some((path, rows)) = series {
-            let _ = writeln!(stdout, "series     {} ({rows} rows)", path.display());
-        }
-        if !across.is_empty() {
-            let _ = writeln!(stdout, "trends     {}", trends_path.display());
-        }
+    for e in manifest.expect.iter().filter(|e| e.across.is_none()) {
+        let verdict = point_stat(e, list).map(|v| (e.holds(v.value), v.value));
+        let (word, line) = match verdict {
+            Some((true, v)) => {
+                ("pass", format!("PASS      {}: {} of {} = {}", e.name, e.stat.name(), e.metric, fmt(v)))
+            }
+            Some((false, v)) => {
+                ("fail", format!("FAIL      {}: {} of {} = {}", e.name, e.stat.name(), e.metric, fmt(v)))
+            }
+            None => ("fail", format!("FAIL      {}: no finished run has {}", e.name, e.metric)),
+        };
+        tally.count(word == "pass");
+        let bounds = match (e.min, e.max) {
+            (Some(lo), Some(hi)) => format!(" (between {} and {})", fmt(lo), fmt(hi)),
+            (Some(lo), None) => format!(" (>= {})", fmt(lo)),
+            (None, Some(hi)) => format!(" (<= {})", fmt(hi)),
+            (None, None) => String::new(),
+        };
+        table.push_str(&format!("  {line}{bounds}\n"));
+        rec.push(word.into());
     }
-    if failed > 0 {
-        if args.quiet {
-            eprintln!("{failed} batch expectations failed");
-        }
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
+    rec
 }

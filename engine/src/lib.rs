@@ -55,6 +55,6 @@ pub mod world;
 pub use index::IndexKind;
 pub use pipeline::{NonFinite, Pass, Pipeline, PipelineError, TickEvents};
 pub use scenario::{Scenario, ScenarioError};
-pub use simulation::{RunSettings, Simulation, SimulationError};
+pub use simulation::{RunEnd, RunSettings, Simulation, SimulationError};
 pub use state::hash::{StateHash, state_hash};
 pub use world::World;

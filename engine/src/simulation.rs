@@ -4,19 +4,32 @@
 //! way every caller in the repository needs: scenario → world at tick 0 (or a checkpoint) →
 //! pipeline with the run's settings → ticks.
 
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::expect::{Outcome, WatchStateError, Watcher};
-use crate::index::{IndexKind, Point};
+use crate::index::IndexKind;
 use crate::math::Vec2;
 use crate::metrics::{MetricsCollector, MetricsStateError, Summary, TickMetrics};
+use crate::pipeline::Passes;
 use crate::pipeline::{DEFAULT_REORDER_EVERY, NonFinite, Pass, Pipeline, PipelineError};
 use crate::scenario::Scenario;
 use crate::state::checkpoint::{self, Checkpoint, CheckpointError};
 use crate::state::files::write_atomically;
 use crate::state::hash::{StateHash, state_hash};
 use crate::world::World;
+
+/// How [`Simulation::run_until`] ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunEnd<B> {
+    /// The world completed the ticks asked for.
+    Done,
+    /// A `stop` event ended the run (`World::stopped`): no further tick runs.
+    StoppedByEvent,
+    /// The per-tick hook broke the loop, with this.
+    Broken(B),
+}
 
 /// How a run is made. None of these changes a result, bit for bit: they choose speed and
 /// what is observed.
@@ -102,7 +115,7 @@ pub enum SimulationError {
 /// println!("{} agents, state hash {}", sim.world().agents.len(), sim.hash());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct Simulation<V: Point = Vec2> {
+pub struct Simulation<V: Passes = Vec2> {
     world: World<V>,
     pipeline: Pipeline<V>,
     metrics: Option<MetricsCollector<V>>,
@@ -124,7 +137,7 @@ pub struct Simulation<V: Point = Vec2> {
     metrics_time: Duration,
 }
 
-impl<V: Point> Simulation<V> {
+impl<V: Passes> Simulation<V> {
     /// The scenario's world at tick 0, ready to step.
     pub fn new(scenario: &Scenario<V>, settings: RunSettings) -> Result<Simulation<V>, SimulationError> {
         let world = scenario
@@ -261,14 +274,36 @@ impl<V: Point> Simulation<V> {
     /// Advances `ticks` ticks (fewer if a `stop` event ends the run), all on the pipeline's own
     /// workers (see [`Simulation::enter`]).
     pub fn run(&mut self, ticks: u64) -> Result<(), NonFinite> {
+        let last = self.tick().saturating_add(ticks);
+        self.run_until(last, |_| ControlFlow::<()>::Continue(())).map(|_| ())
+    }
+
+    /// The run loop every command uses: ticks until the world has completed `last_tick` ticks,
+    /// a `stop` event ends the run, or `after_tick` breaks, all on the pipeline's own workers
+    /// (see [`Simulation::enter`]). `after_tick` runs after every tick that ran (the place to
+    /// write a trace or metrics row, save a checkpoint, count a progress bar or look for an
+    /// interrupt); what it breaks with comes back in [`RunEnd::Broken`]. A run already at
+    /// `last_tick`, or already stopped, runs no tick.
+    pub fn run_until<B: Send>(
+        &mut self,
+        last_tick: u64,
+        mut after_tick: impl FnMut(&mut Simulation<V>) -> ControlFlow<B> + Send,
+    ) -> Result<RunEnd<B>, NonFinite> {
         self.enter(|sim| {
-            for _ in 0..ticks {
+            while sim.tick() < last_tick {
                 if sim.stopped() {
-                    break;
+                    return Ok(RunEnd::StoppedByEvent);
                 }
                 sim.step()?;
+                // A `stop` event ended the run before this tick: nothing ran.
+                if sim.stopped() {
+                    return Ok(RunEnd::StoppedByEvent);
+                }
+                if let ControlFlow::Break(b) = after_tick(sim) {
+                    return Ok(RunEnd::Broken(b));
+                }
             }
-            Ok(())
+            Ok(if sim.stopped() { RunEnd::StoppedByEvent } else { RunEnd::Done })
         })
     }
 

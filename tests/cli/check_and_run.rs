@@ -52,7 +52,9 @@ fn run_json_reports_the_run() {
     assert!(is_hex64(v["hash"].as_str().expect("hash is a string")), "{v}");
     assert!(v["ms_per_tick"].as_f64().is_some_and(|ms| ms >= 0.0), "{v}");
     let passes = v["passes"].as_object().expect("passes is an object");
-    for pass in ["build_index", "sense_neighbours", "steer", "integrate"] {
+    for pass in
+        ["events", "sensing_due", "build_index", "headings", "sense_neighbours", "steer", "integrate", "wait"]
+    {
         assert!(passes.get(pass).and_then(|ms| ms.as_f64()).is_some_and(|ms| ms >= 0.0), "{pass}: {v}");
     }
     assert!(v.get("hashes").is_none(), "no hashes without --hash-every: {v}");

@@ -220,3 +220,56 @@ fn ticks_inside_enter_match_ticks_stepped_one_by_one() {
     pipeline.step(&mut world).expect("finite state");
     assert_eq!(state_hash(&world).to_hex(), reference[1]);
 }
+
+/// `Simulation::run_until`, the loop every command runs its ticks through, gives the hashes of
+/// ticks stepped one by one, calls its hook after every tick that ran, hands back what the hook
+/// breaks with at the tick it broke, and ends at a `stop` event without running a tick more.
+#[test]
+fn the_run_loop_steps_hooks_breaks_and_stops_as_ticks_stepped_one_by_one() {
+    use std::ops::ControlFlow;
+    use throng_engine::{RunEnd, RunSettings, Simulation};
+
+    let scenario = load(&root().join("scenarios/bench/crowd.toml"));
+    let reference = hashes(&scenario, 8, 1, IndexKind::Kd);
+    let settings = RunSettings { threads: 2, index: Some(IndexKind::Kd), ..RunSettings::default() };
+    let mut sim = Simulation::new(&scenario, settings.clone()).expect("a simulation");
+    let mut seen = vec![sim.hash().to_hex()];
+    let end = sim
+        .run_until(8, |sim| {
+            seen.push(sim.hash().to_hex());
+            ControlFlow::<()>::Continue(())
+        })
+        .expect("finite state");
+    assert_eq!(end, RunEnd::Done);
+    assert_eq!(seen, reference, "one hook call per tick, with the tick's state");
+    // Broken at tick 3: the hook's value comes back, and the run stands at tick 3.
+    let mut sim = Simulation::new(&scenario, settings.clone()).expect("a simulation");
+    let end =
+        sim.run_until(8, |sim| {
+            if sim.tick() == 3 { ControlFlow::Break("three") } else { ControlFlow::Continue(()) }
+        })
+        .expect("finite state");
+    assert_eq!((end, sim.tick()), (RunEnd::Broken("three"), 3));
+    assert_eq!(sim.hash().to_hex(), reference[3]);
+    // Already there: no tick runs.
+    assert_eq!(sim.run_until(3, |_| ControlFlow::<()>::Break(())).expect("finite"), RunEnd::Done);
+    assert_eq!(sim.tick(), 3);
+    // A `stop` event ends the run where it fires, and nothing runs after it.
+    let stopping = load(&root().join("scenarios/verification/rimea_15_short.toml"));
+    let mut sim = Simulation::new(&stopping, settings).expect("a simulation");
+    let mut calls = 0u64;
+    let end = sim
+        .run_until(u64::MAX, |_| {
+            calls += 1;
+            ControlFlow::<()>::Continue(())
+        })
+        .expect("finite state");
+    assert_eq!(end, RunEnd::StoppedByEvent);
+    assert!(sim.stopped() && calls == sim.tick() && calls < stopping.ticks, "stopped at tick {calls}");
+    let at = sim.tick();
+    assert_eq!(
+        sim.run_until(u64::MAX, |_| ControlFlow::<()>::Break(())).expect("finite"),
+        RunEnd::StoppedByEvent
+    );
+    assert_eq!(sim.tick(), at);
+}

@@ -2,7 +2,7 @@
 //! the same state, bit for bit, as sensing afresh every tick: on every shipped scenario, with
 //! skins too small to reuse anything, typical ones, and large ones (long candidate lists).
 
-use throng_engine::index::Point;
+use throng_engine::pipeline::Passes;
 use throng_engine::{IndexKind, Pipeline, Scenario, World, state_hash};
 
 use crate::common::{load, shipped_scenarios, with_scenario};
@@ -11,7 +11,7 @@ use crate::common::{load, shipped_scenarios, with_scenario};
 /// agents in id order.
 type Trace = Vec<(String, Vec<(u32, Vec<(u32, u32)>)>)>;
 
-fn run<V: Point>(scenario: &Scenario<V>, ticks: u64, skin: f32, index: IndexKind) -> (Trace, (u64, u64)) {
+fn run<V: Passes>(scenario: &Scenario<V>, ticks: u64, skin: f32, index: IndexKind) -> (Trace, (u64, u64)) {
     let mut world: World<V> = scenario.build_world();
     let mut pipeline: Pipeline<V> = Pipeline::new(2, index).expect("thread pool");
     pipeline.set_sensing_skin(skin);

@@ -3,9 +3,9 @@
 //! giving the plane's bits exactly.
 
 use throng_engine::behaviours::{
-    CohesionForm, EvadePrediction, SeparationVariant, alignment, arrive, cohesion, cruise, evade, flee,
-    flock_target, follow_leader, follow_path, pursuit, queue_brake_force, random_walk_step, seek, separation,
-    wander, wander_jitter,
+    CohesionForm, EvadePrediction, Following, Leader, SeparationVariant, alignment, arrive, cohesion, cruise,
+    evade, flee, flock_target, follow_leader, follow_path, pursuit, queue_brake_force, random_walk_step,
+    seek, separation, wander, wander_jitter,
 };
 use throng_engine::math::{Vec2, Vec3, Vector};
 
@@ -121,14 +121,10 @@ fn leader_following_and_queue_brake_in_space() {
     // arrive there at 4 (d = 8 > slowing 1): (0, 0, 4); plus separation (1, 0, 0). Ahead
     // (0, 0, 12) and the leader (10) are beyond sight 3: no evade.
     let f = follow_leader(
-        v3(0.0, 0.0, 10.0),
-        v3(0.0, 0.0, 2.0),
-        v3(0.0, 0.0, 1.0),
+        Leader { offset: v3(0.0, 0.0, 10.0), velocity: v3(0.0, 0.0, 2.0), heading: v3(0.0, 0.0, 1.0) },
         Vec3::ZERO,
         4.0,
-        2.0,
-        1.0,
-        3.0,
+        Following { behind_dist: 2.0, slowing_radius: 1.0, sight_radius: 3.0 },
         v3(1.0, 0.0, 0.0),
     );
     assert_close3(f, v3(1.0, 0.0, 4.0));

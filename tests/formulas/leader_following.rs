@@ -1,6 +1,6 @@
 //! Leader following: arrive behind the leader, evade when in its sight, plus separation.
 
-use throng_engine::behaviours::follow_leader;
+use throng_engine::behaviours::{Following, Leader, follow_leader};
 use throng_engine::math::{Vec2, norm};
 
 use crate::common::{assert_close, v};
@@ -13,27 +13,19 @@ fn follow_leader_out_of_sight_arrives_behind_plus_separation() {
     // Sight 2.5: |ahead - p| = 13 and |leader - p| = 10 are both outside: no evade.
     // Separation (0.5, -0.25) is added as given: (3.5, -0.25).
     let f = follow_leader(
-        v(10.0, 0.0),
-        v(2.0, 0.0),
-        norm(v(2.0, 0.0)),
+        Leader { offset: v(10.0, 0.0), velocity: v(2.0, 0.0), heading: norm(v(2.0, 0.0)) },
         v(1.0, 0.0),
         4.0,
-        3.0,
-        5.0,
-        2.5,
+        Following { behind_dist: 3.0, slowing_radius: 5.0, sight_radius: 2.5 },
         v(0.5, -0.25),
     );
     assert_close(f, v(3.5, -0.25));
     // Without separation: the arrive term alone.
     let f = follow_leader(
-        v(10.0, 0.0),
-        v(2.0, 0.0),
-        norm(v(2.0, 0.0)),
+        Leader { offset: v(10.0, 0.0), velocity: v(2.0, 0.0), heading: norm(v(2.0, 0.0)) },
         v(1.0, 0.0),
         4.0,
-        3.0,
-        5.0,
-        2.5,
+        Following { behind_dist: 3.0, slowing_radius: 5.0, sight_radius: 2.5 },
         Vec2::ZERO,
     );
     assert_close(f, v(3.0, 0.0));
@@ -49,40 +41,28 @@ fn follow_leader_evades_when_the_ahead_point_is_in_sight() {
     // = (-4.8, 0); flee: norm((4.8, 0)) * 4 - v = (4, 0) - (0, 1) = (4, -1).
     // Sight 2: only the ahead point is within (1 <= 2; 6 > 2): force = (-4, -1) + (4, -1) = (0, -2).
     let f = follow_leader(
-        v(-6.0, 0.0),
-        v(1.0, 0.0),
-        norm(v(1.0, 0.0)),
+        Leader { offset: v(-6.0, 0.0), velocity: v(1.0, 0.0), heading: norm(v(1.0, 0.0)) },
         v(0.0, 1.0),
         4.0,
-        5.0,
-        5.0,
-        2.0,
+        Following { behind_dist: 5.0, slowing_radius: 5.0, sight_radius: 2.0 },
         Vec2::ZERO,
     );
     assert_close(f, v(0.0, -2.0));
     // Sight exactly 1 = |ahead - p|: still in sight (<=), same force.
     let f = follow_leader(
-        v(-6.0, 0.0),
-        v(1.0, 0.0),
-        norm(v(1.0, 0.0)),
+        Leader { offset: v(-6.0, 0.0), velocity: v(1.0, 0.0), heading: norm(v(1.0, 0.0)) },
         v(0.0, 1.0),
         4.0,
-        5.0,
-        5.0,
-        1.0,
+        Following { behind_dist: 5.0, slowing_radius: 5.0, sight_radius: 1.0 },
         Vec2::ZERO,
     );
     assert_close(f, v(0.0, -2.0));
     // Sight 0.5: neither point is within, so only the arrive term: (-4, -1).
     let f = follow_leader(
-        v(-6.0, 0.0),
-        v(1.0, 0.0),
-        norm(v(1.0, 0.0)),
+        Leader { offset: v(-6.0, 0.0), velocity: v(1.0, 0.0), heading: norm(v(1.0, 0.0)) },
         v(0.0, 1.0),
         4.0,
-        5.0,
-        5.0,
-        0.5,
+        Following { behind_dist: 5.0, slowing_radius: 5.0, sight_radius: 0.5 },
         Vec2::ZERO,
     );
     assert_close(f, v(-4.0, -1.0));
@@ -99,27 +79,19 @@ fn follow_leader_evades_when_the_leader_itself_is_in_sight() {
     // = (-3.7947332, -1.2649111).
     // Sum: (0.8 - 3.7947332, -2.4 - 1.2649111) = (-2.9947332, -3.6649111).
     let f = follow_leader(
-        v(1.0, 0.0),
-        v(0.0, 2.0),
-        norm(v(0.0, 2.0)),
+        Leader { offset: v(1.0, 0.0), velocity: v(0.0, 2.0), heading: norm(v(0.0, 2.0)) },
         Vec2::ZERO,
         4.0,
-        3.0,
-        5.0,
-        2.0,
+        Following { behind_dist: 3.0, slowing_radius: 5.0, sight_radius: 2.0 },
         Vec2::ZERO,
     );
     assert_close(f, v(-2.994733, -3.664911));
     // Sight 0.9: the leader (1) and the ahead point (3.16) are both outside: arrive only.
     let f = follow_leader(
-        v(1.0, 0.0),
-        v(0.0, 2.0),
-        norm(v(0.0, 2.0)),
+        Leader { offset: v(1.0, 0.0), velocity: v(0.0, 2.0), heading: norm(v(0.0, 2.0)) },
         Vec2::ZERO,
         4.0,
-        3.0,
-        5.0,
-        0.9,
+        Following { behind_dist: 3.0, slowing_radius: 5.0, sight_radius: 0.9 },
         Vec2::ZERO,
     );
     assert_close(f, v(0.8, -2.4));

@@ -4,8 +4,8 @@
 use throng_engine::behaviours::{hard_stop_per_tick, look_along, queue_brake_force};
 use throng_engine::index::Neighbours;
 use throng_engine::math::Vec2;
-use throng_engine::passes::queue_brake;
-use throng_engine::world::{Bounds, BoundsKind, Group};
+use throng_engine::passes::{StepContext, queue_brake};
+use throng_engine::world::{Agents, Bounds, BoundsKind, Group};
 use throng_engine::{IndexKind, Pipeline, Scenario};
 
 use crate::common::{assert_close, v};
@@ -101,9 +101,13 @@ fn run_queue_brake(
     let bounds = Bounds { kind: BoundsKind::Open, min: v(-100.0, -100.0), max: v(100.0, 100.0) };
     let id: Vec<u32> = (0..position.len() as u32).collect();
     let nb = all_neighbours(position, &id);
-    let (mut s, mut vel, mut blocked) = (steering.to_vec(), velocity.to_vec(), vec![false; position.len()]);
-    queue_brake(0.1, &bounds, groups, group, &id, position, &nb, &mut s, &mut vel, &mut blocked);
-    (s, vel, blocked)
+    let (mut s, mut blocked) = (steering.to_vec(), vec![false; position.len()]);
+    let mut agents = Agents::default();
+    (agents.group, agents.id, agents.position, agents.velocity) =
+        (group.to_vec(), id, position.to_vec(), velocity.to_vec());
+    let ctx = StepContext { tick: 0, dt: 0.1, bounds: &bounds, groups };
+    queue_brake(&ctx, &mut agents, &nb, &mut s, &mut blocked);
+    (s, agents.velocity, blocked)
 }
 
 #[test]

@@ -112,11 +112,13 @@ fn neighbour_lists_reaching(kind: IndexKind, case: &Case, reach: index::FirstRea
     let mut out = Neighbours::default();
     index::sense_neighbours(
         &index,
-        &case.bounds,
-        &case.groups,
-        &case.positions,
-        &case.ids,
-        &case.group,
+        &index::SenseInput {
+            bounds: &case.bounds,
+            groups: &case.groups,
+            position: &case.positions,
+            id: &case.ids,
+            group: &case.group,
+        },
         reach,
         &mut out,
     );
@@ -607,11 +609,13 @@ fn a_short_first_reach_gives_the_same_lists_as_the_whole_radius() {
         );
         index::sense_neighbours(
             &index,
-            &ordered.bounds,
-            &ordered.groups,
-            &ordered.positions,
-            &ordered.ids,
-            &ordered.group,
+            &index::SenseInput {
+                bounds: &ordered.bounds,
+                groups: &ordered.groups,
+                position: &ordered.positions,
+                id: &ordered.ids,
+                group: &ordered.group,
+            },
             index::FirstReach::default(),
             &mut lists,
         );

@@ -88,11 +88,13 @@ fn sensed(kind: IndexKind, case: &Case) -> Vec<List> {
     let mut out = Neighbours::default();
     index::sense_neighbours(
         &index,
-        &case.bounds,
-        &case.groups,
-        &case.positions,
-        &case.ids,
-        &case.group,
+        &index::SenseInput {
+            bounds: &case.bounds,
+            groups: &case.groups,
+            position: &case.positions,
+            id: &case.ids,
+            group: &case.group,
+        },
         index::FirstReach::default(),
         &mut out,
     );
@@ -249,11 +251,13 @@ fn lists_from_reused_candidates_are_the_lists_sensed_afresh() {
         let skin = 0.5;
         index::sense_candidates(
             &index,
-            &case.bounds,
-            &case.groups,
-            &case.positions,
-            &case.ids,
-            &case.group,
+            &index::SenseInput {
+                bounds: &case.bounds,
+                groups: &case.groups,
+                position: &case.positions,
+                id: &case.ids,
+                group: &case.group,
+            },
             skin,
             &mut candidates,
             &mut lists,
@@ -266,11 +270,13 @@ fn lists_from_reused_candidates_are_the_lists_sensed_afresh() {
         }
         let mut reused = Neighbours::default();
         index::neighbours_from_candidates(
-            &case.bounds,
-            &case.groups,
-            &case.positions,
-            &case.ids,
-            &case.group,
+            &index::SenseInput {
+                bounds: &case.bounds,
+                groups: &case.groups,
+                position: &case.positions,
+                id: &case.ids,
+                group: &case.group,
+            },
             &candidates,
             skin,
             &mut reused,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use throng_engine::batch::{Keep, PlannedRun};
-use throng_engine::index::Point;
+use throng_engine::pipeline::Passes;
 use throng_engine::{Scenario, Simulation};
 
 use crate::output::{MetricsParquet, RunInfo, Trace, TraceFormat};
@@ -37,7 +37,7 @@ pub struct Kept {
 impl Kept {
     /// Opens the files `keep` asks for in `dir`, for the run `run` of `scenario` simulated by
     /// `sim` (at tick 0), and writes the starting state.
-    pub fn open<V: Point>(
+    pub fn open<V: Passes>(
         dir: &Path,
         run: &PlannedRun,
         scenario: &Scenario<V>,
@@ -66,7 +66,7 @@ impl Kept {
     }
 
     /// Writes what the files keep of the tick just run.
-    pub fn observe<V: Point>(&mut self, sim: &Simulation<V>) -> Result<()> {
+    pub fn observe<V: Passes>(&mut self, sim: &Simulation<V>) -> Result<()> {
         let world = sim.world();
         if let (Some(file), Some(m)) = (self.metrics.as_mut(), sim.metrics()) {
             file.write(m.last(), world)?;

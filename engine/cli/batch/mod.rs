@@ -27,12 +27,14 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use throng_engine::batch::{BatchExpectation, Keep, Plan, PlannedRun};
-use throng_engine::index::Point;
 use throng_engine::metrics::Summary;
+use throng_engine::pipeline::Passes;
 use throng_engine::scenario::AnyScenario;
 use throng_engine::state::checkpoint::ENGINE_VERSION;
 use throng_engine::state::files::write_atomically;
 use throng_engine::{RunSettings, Scenario, Simulation};
+
+use crate::ticks::run_ticks;
 
 mod kept;
 mod results;
@@ -315,7 +317,7 @@ fn execute(run: &PlannedRun, out: &Path, options: RunOptions) -> Result<Row> {
 }
 
 /// [`execute`] of `scenario`, whose points are `V`s.
-fn execute_in<V: Point>(
+fn execute_in<V: Passes>(
     run: &PlannedRun,
     scenario: Scenario<V>,
     out: &Path,
@@ -330,25 +332,10 @@ fn execute_in<V: Point>(
     let mut kept = kept::Kept::open(&dir, run, &scenario, &mut sim, options.keep)?;
     // The whole run on a worker thread of the pipeline: no hand-over to the pool per tick.
     // A failed step fails the run; a file that cannot be written stops the batch.
-    let mut write_error = None;
-    let error = sim.enter(|sim| {
-        for _ in 0..run.ticks {
-            if sim.stopped() {
-                break;
-            }
-            if let Err(e) = sim.step() {
-                return Some(e.to_string());
-            }
-            if let Err(e) = kept.observe(sim) {
-                write_error = Some(e);
-                break;
-            }
-        }
-        None
-    });
-    if let Some(e) = write_error {
-        return Err(e);
-    }
+    let error = match run_ticks(&mut sim, run.ticks, &ProgressBar::hidden(), None, |sim| kept.observe(sim))? {
+        Ok(_) => None,
+        Err(e) => Some(e.to_string()),
+    };
     kept.finish()?;
     let wall_s = start.elapsed().as_secs_f64();
     if options.save_final && error.is_none() {

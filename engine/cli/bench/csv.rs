@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use throng_engine::pipeline::Pass;
 
-use super::BenchResult;
+use super::measure::BenchResult;
 
 /// The `--csv` file: a header when created, then one row per result as it is measured,
 /// flushed at once.

@@ -36,11 +36,9 @@ impl Frame {
                 Some(o) => o.iter().map(|&r| col[r as usize]).collect(),
             }
         }
-        // The plane's columns copy as they are; space's split into the ground and the height.
-        let ground = |col: &Vec<V>| match (col as &dyn std::any::Any).downcast_ref::<Vec<Vec2>>() {
-            Some(plane) => gather(plane, &order),
-            None => gather(col, &order).into_iter().map(|p| Vec2::new(p.axis(0), p.axis(1))).collect(),
-        };
+        // Space's columns split into the ground and the height (the plane's are all ground).
+        let ground =
+            |col: &Vec<V>| gather(col, &order).into_iter().map(|p| Vec2::new(p.axis(0), p.axis(1))).collect();
         let height = |col: &Vec<V>| match V::DIMENSIONS {
             3 => gather(col, &order).into_iter().map(|p| p.axis(2)).collect(),
             _ => Vec::new(),

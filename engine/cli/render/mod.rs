@@ -284,7 +284,7 @@ fn scene_of<V: Dimension>(
 }
 
 /// A scenario input, run here, with points `V`.
-fn run_input<V: throng_engine::index::Point>(args: &RenderArgs) -> Result<Input> {
+fn run_input<V: throng_engine::pipeline::Passes>(args: &RenderArgs) -> Result<Input> {
     let mut scenario = load_scenario::<V>(&args.input, &args.overrides, args.ticks, args.quiet)?;
     if let Some(seed) = args.seed {
         scenario.seed = seed;

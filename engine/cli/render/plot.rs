@@ -13,6 +13,8 @@ use clap::Args;
 use throng_engine::metrics::{TICK_METRICS, TickMetric};
 use throng_engine::{RunSettings, Simulation};
 
+use crate::ticks::{Ended, run_ticks};
+
 use super::chart::{Series, Table, layout, paint_png, write_svg};
 
 #[derive(Args)]
@@ -262,7 +264,7 @@ fn run_metrics(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
     }
 }
 
-fn run_metrics_in<V: throng_engine::index::Point>(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
+fn run_metrics_in<V: throng_engine::pipeline::Passes>(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
     let mut scenario = args.overrides.load_for::<V>(&args.input, args.ticks)?;
     if !args.quiet {
         for w in &scenario.warnings {
@@ -280,17 +282,20 @@ fn run_metrics_in<V: throng_engine::index::Point>(args: &PlotArgs, panels: &[&st
     // The starting state first, as `throng run --metrics` writes it.
     rows.extend(sim.initial_metrics());
     let mut events: Vec<(u64, String)> = Vec::new();
-    for _ in 0..ticks {
-        let before = sim.tick();
-        sim.step().with_context(|| format!("{} stopped", scenario.origin))?;
-        let fired = sim.world().events.iter().filter(|e| e.last_tick == Some(before));
-        events.extend(fired.map(|e| (before, e.name.clone())));
-        // A `stop` event ended the run before this tick.
-        if sim.stopped() {
-            break;
-        }
+    // The events that fired before tick `t` ran.
+    let fired_at = |sim: &Simulation<V>, t: u64, events: &mut Vec<(u64, String)>| {
+        let fired = sim.world().events.iter().filter(|e| e.last_tick == Some(t));
+        events.extend(fired.map(|e| (t, e.name.clone())));
+    };
+    let ended = run_ticks(&mut sim, ticks, &progress, None, |sim| {
+        fired_at(sim, sim.tick() - 1, &mut events);
         rows.push(sim.metrics().expect("metrics are on").last().clone());
-        progress.inc(1);
+        Ok(())
+    })?
+    .with_context(|| format!("{} stopped", scenario.origin))?;
+    // A `stop` event ended the run before the tick it fired at.
+    if ended == Ended::StoppedByEvent {
+        fired_at(&sim, sim.tick(), &mut events);
     }
     progress.finish_and_clear();
     if rows.len() < 2 {

@@ -4,35 +4,44 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use indicatif::ProgressBar;
 use throng_engine::Simulation;
-use throng_engine::index::Point;
-use throng_engine::pipeline::NonFinite;
+use throng_engine::pipeline::{NonFinite, Passes};
 
 use super::frame::Frame;
+use crate::ticks::{Ended, run_ticks};
 
 /// A simulation seen through what render needs of it, whatever its dimensions.
 pub trait Stepper {
     /// The state now, as a frame.
     fn frame(&self) -> Frame;
     fn tick(&self) -> u64;
-    fn step(&mut self) -> Result<(), NonFinite>;
-    fn stopped(&self) -> bool;
+    /// Ticks until tick `until` or a `stop` event (the commands' run loop, `run_ticks`),
+    /// calling `each` after every tick.
+    fn run_ticks(
+        &mut self,
+        until: u64,
+        progress: &ProgressBar,
+        each: &mut (dyn FnMut(&dyn Stepper) -> Result<()> + Send),
+    ) -> Result<Result<Ended, NonFinite>>;
     /// How many times each scenario event has fired, with its name.
     fn fired(&self) -> Vec<(u32, String)>;
 }
 
-impl<V: Point> Stepper for Simulation<V> {
+impl<V: Passes> Stepper for Simulation<V> {
     fn frame(&self) -> Frame {
         Frame::of(self.world())
     }
     fn tick(&self) -> u64 {
         Simulation::tick(self)
     }
-    fn step(&mut self) -> Result<(), NonFinite> {
-        Simulation::step(self)
-    }
-    fn stopped(&self) -> bool {
-        Simulation::stopped(self)
+    fn run_ticks(
+        &mut self,
+        until: u64,
+        progress: &ProgressBar,
+        each: &mut (dyn FnMut(&dyn Stepper) -> Result<()> + Send),
+    ) -> Result<Result<Ended, NonFinite>> {
+        run_ticks(self, until, progress, None, |sim| each(sim))
     }
     fn fired(&self) -> Vec<(u32, String)> {
         self.world().events.iter().map(|e| (e.fired, e.name.clone())).collect()
@@ -66,8 +75,8 @@ impl Source {
     pub fn walk(
         &mut self,
         until: u64,
-        wanted: impl Fn(u64) -> bool,
-        mut visit: impl FnMut(Frame, bool) -> Result<()>,
+        wanted: impl Fn(u64) -> bool + Sync,
+        mut visit: impl FnMut(Frame, bool) -> Result<()> + Send,
         quiet: bool,
     ) -> Result<Duration> {
         let mut run_time = Duration::ZERO;
@@ -78,27 +87,32 @@ impl Source {
                     visit(sim.frame(), false)?;
                 }
                 let mut counts: Vec<u32> = sim.fired().into_iter().map(|(n, _)| n).collect();
-                while sim.tick() < until {
-                    let start = Instant::now();
-                    let before = sim.tick();
-                    sim.step().with_context(|| format!("{origin} stopped"))?;
-                    run_time += start.elapsed();
-                    progress.inc(1);
-                    // The events that fired before this tick ran, for the player's timeline.
+                // The events that fired before tick `t` ran, for the player's timeline.
+                let mut record_fired = |sim: &dyn Stepper, t: u64| {
                     for ((n, name), count) in sim.fired().into_iter().zip(counts.iter_mut()) {
                         if n > *count {
-                            fired.push((before, name));
+                            fired.push((t, name));
                             *count = n;
                         }
                     }
-                    if sim.stopped() {
-                        // Stopped by an event: its last tick is the run's last frame.
-                        visit(sim.frame(), true)?;
-                        break;
-                    }
-                    if wanted(sim.tick()) {
-                        visit(sim.frame(), false)?;
-                    }
+                };
+                let (start, mut visiting) = (Instant::now(), Duration::ZERO);
+                let ended = sim
+                    .run_ticks(until, &progress, &mut |sim| {
+                        record_fired(sim, sim.tick() - 1);
+                        if wanted(sim.tick()) {
+                            let start = Instant::now();
+                            visit(sim.frame(), false)?;
+                            visiting += start.elapsed();
+                        }
+                        Ok(())
+                    })?
+                    .with_context(|| format!("{origin} stopped"))?;
+                run_time += start.elapsed().saturating_sub(visiting);
+                if ended == Ended::StoppedByEvent {
+                    // Stopped by an event: its last tick is the run's last frame.
+                    record_fired(sim.as_ref(), sim.tick());
+                    visit(sim.frame(), true)?;
                 }
                 progress.finish_and_clear();
             }

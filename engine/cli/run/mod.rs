@@ -1,21 +1,22 @@
 //! `throng run`: run one scenario, report timings, per-pass costs and hashes.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use serde::Serialize;
 use throng_engine::expect::{Outcome, Status};
-use throng_engine::index::Point;
 use throng_engine::math::{Vec2, Vec3};
 use throng_engine::metrics::{Summary, TICK_METRICS};
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
-use throng_engine::{IndexKind, Pipeline, RunSettings, World, state_hash};
+use throng_engine::pipeline::Passes;
+use throng_engine::{IndexKind, Pipeline, RunSettings, Scenario, Simulation, World, state_hash};
 
 use crate::args::{self, IndexArg};
 use crate::output::{Metrics, MetricsFormat, RunInfo, Trace, TraceFormat};
+use crate::ticks::{Ended, run_ticks};
 
 mod plan;
 mod resume;
@@ -184,35 +185,12 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
 }
 
 /// [`run`] of a scenario whose points are `V`s.
-fn run_in<V: Point>(args: RunArgs, settings: RunSettings) -> Result<ExitCode> {
+fn run_in<V: Passes>(args: RunArgs, settings: RunSettings) -> Result<ExitCode> {
     let resume::Start { mut sim, scenario, plan, resumed } = resume::start::<V>(&args, settings)?;
     let checkpointer = resume::Checkpointer::new(plan.checkpoint_every, plan.checkpoint_dir.as_deref())?;
-    for w in &scenario.warnings {
-        eprintln!("warning: {w}");
-    }
+    warn_at_start(&sim, &scenario, resumed.as_deref());
     let ticks = plan.ticks;
     let first_tick = sim.tick();
-    if let Some(file) = &resumed
-        && sim.metrics_restarted()
-    {
-        eprintln!(
-            "warning: {} holds no metrics (its run had --no-metrics): the metrics cover the resumed ticks only",
-            file.display()
-        );
-    }
-    if let Some(file) = &resumed
-        && sim.expectations_restarted()
-    {
-        eprintln!(
-            "warning: {} holds no state of the expectations: they judge the resumed ticks only",
-            file.display()
-        );
-    }
-    if !scenario.expectations.is_empty() && sim.metrics().is_none() {
-        eprintln!(
-            "warning: the scenario's expectations read the metrics: with --no-metrics they are not checked"
-        );
-    }
     let resumed_at = resumed.as_ref().map(|_| first_tick);
     let info = RunInfo::of(&scenario, &plan.scenario);
     let mut trace = match &plan.trace {
@@ -254,42 +232,31 @@ fn run_in<V: Point>(args: RunArgs, settings: RunSettings) -> Result<ExitCode> {
 
     let progress = args::progress_bar(ticks - first_tick, args.quiet);
     let interrupts = crate::interrupt::Interrupts::catch();
-    let mut stopped = None;
     observe(sim.world(), &mut hashes, &mut trace)?;
-    let stopped_msg = format!("{} stopped", plan.scenario.display());
-    // The whole loop on a worker thread of the pipeline: no hand-over to the pool per tick.
-    sim.enter(|sim| -> Result<()> {
-        for _ in first_tick..ticks {
-            sim.step().context(stopped_msg.clone())?;
-            // A `stop` event ended the run before this tick.
-            if sim.stopped() {
-                break;
+    let ended = run_ticks(&mut sim, ticks, &progress, Some(&interrupts), |sim| {
+        if let (Some(csv), Some(m)) = (metrics_csv.as_mut(), sim.metrics()) {
+            csv.write(m.last(), sim.world())?;
+        }
+        observe(sim.world(), &mut hashes, &mut trace)?;
+        if let Some(c) = &checkpointer
+            && c.due(sim.tick())
+        {
+            // The files first: a checkpoint never runs ahead of them.
+            if let Some(t) = trace.as_mut() {
+                t.flush()?;
             }
-            if let (Some(csv), Some(m)) = (metrics_csv.as_mut(), sim.metrics()) {
-                csv.write(m.last(), sim.world())?;
+            if let Some(m) = metrics_csv.as_mut() {
+                m.flush()?;
             }
-            observe(sim.world(), &mut hashes, &mut trace)?;
-            if let Some(c) = &checkpointer
-                && c.due(sim.tick())
-            {
-                // The files first: a checkpoint never runs ahead of them.
-                if let Some(t) = trace.as_mut() {
-                    t.flush()?;
-                }
-                if let Some(m) = metrics_csv.as_mut() {
-                    m.flush()?;
-                }
-                c.after_tick(sim)?;
-            }
-            progress.inc(1);
-            if let Some(signal) = interrupts.caught() {
-                stopped = Some(signal);
-                break;
-            }
+            c.after_tick(sim)?;
         }
         Ok(())
-    })?;
-    let wall_s = sim.step_time().as_secs_f64();
+    })?
+    .with_context(|| format!("{} stopped", plan.scenario.display()))?;
+    let stopped = match ended {
+        Ended::Interrupted(signal) => Some(signal),
+        Ended::Done | Ended::StoppedByEvent => None,
+    };
     progress.finish_and_clear();
     if let Some(t) = trace {
         t.finish()?;
@@ -312,54 +279,13 @@ fn run_in<V: Point>(args: RunArgs, settings: RunSettings) -> Result<ExitCode> {
         return Ok(ExitCode::from(signal.exit_code()));
     }
 
-    let world = sim.world();
-    let pipeline = sim.pipeline();
-    let passes: serde_json::Map<_, _> =
-        pipeline.timers.ms_per_tick().map(|(name, ms)| (name.to_string(), serde_json::json!(ms))).collect();
-    let done = (sim.tick() - first_tick).max(1) as f64;
-    let report = RunReport {
-        scenario: &scenario.name,
-        file: args.scenario.as_ref().unwrap_or(&plan.scenario).display().to_string(),
-        seed: scenario.seed,
-        threads: pipeline.threads(),
-        index: pipeline.index_kind().name(),
-        overrides: &scenario.overrides,
-        agents: world.agents.len(),
-        agents_initial: scenario.agent_count(),
-        agents_spawned: world.next_id as u64 - scenario.agent_count(),
-        agents_exited: world.exited,
-        agents_active: world.agents.len(),
-        ticks,
-        ticks_run: sim.tick() - first_tick,
-        dt: scenario.dt,
-        wall_s,
-        ticks_per_s: (sim.tick() - first_tick) as f64 / wall_s.max(1e-12),
-        ms_per_tick: wall_s * 1e3 / done,
-        passes,
-        metrics_ms_per_tick: sim.metrics_time().as_secs_f64() * 1e3 / done,
-        metrics: sim.metrics().map(|m| m.summary(world)),
-        hash: sim.hash().to_hex(),
-        hashes,
-        resumed_from: resumed.map(|_| first_tick),
-        expectations: sim.outcomes(),
-        events: world
-            .events
-            .iter()
-            .map(|e| EventRecord {
-                name: e.name.clone(),
-                fired: e.fired,
-                first_tick: e.first_tick,
-                last_tick: e.last_tick,
-                first_s: e.first_tick.map(|t| t as f64 * world.dt as f64),
-                last_s: e.last_tick.map(|t| t as f64 * world.dt as f64),
-            })
-            .collect(),
-        stopped_by_event: world.stopped,
-    };
+    let file = args.scenario.as_ref().unwrap_or(&plan.scenario).display().to_string();
+    let resumed_from = resumed.map(|_| first_tick);
+    let report = run_report(&sim, &scenario, file, (first_tick, ticks), hashes, resumed_from);
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else if !args.quiet {
-        print_report(&report, pipeline);
+        print_report(&report, sim.pipeline());
     }
     let failed: Vec<&Outcome> =
         report.expectations.iter().flatten().filter(|o| o.status != Status::Pass).collect();
@@ -381,7 +307,93 @@ fn run_in<V: Point>(args: RunArgs, settings: RunSettings) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_report<V: Point>(r: &RunReport, pipeline: &Pipeline<V>) {
+/// Warnings before the first tick: the scenario's own, and what a resumed run or one without
+/// metrics leaves out.
+fn warn_at_start<V: Passes>(sim: &Simulation<V>, scenario: &Scenario<V>, resumed: Option<&Path>) {
+    for w in &scenario.warnings {
+        eprintln!("warning: {w}");
+    }
+    if let Some(file) = resumed
+        && sim.metrics_restarted()
+    {
+        eprintln!(
+            "warning: {} holds no metrics (its run had --no-metrics): the metrics cover the resumed ticks only",
+            file.display()
+        );
+    }
+    if let Some(file) = resumed
+        && sim.expectations_restarted()
+    {
+        eprintln!(
+            "warning: {} holds no state of the expectations: they judge the resumed ticks only",
+            file.display()
+        );
+    }
+    if !scenario.expectations.is_empty() && sim.metrics().is_none() {
+        eprintln!(
+            "warning: the scenario's expectations read the metrics: with --no-metrics they are not checked"
+        );
+    }
+}
+
+/// What `throng run` reports of the run of `scenario` (from `file`) that `sim` made, from tick
+/// `first_tick` (a resumed run's checkpoint) to `ticks`.
+fn run_report<'a, V: Passes>(
+    sim: &Simulation<V>,
+    scenario: &'a Scenario<V>,
+    file: String,
+    (first_tick, ticks): (u64, u64),
+    hashes: Option<Vec<(u64, String)>>,
+    resumed_from: Option<u64>,
+) -> RunReport<'a> {
+    let wall_s = sim.step_time().as_secs_f64();
+    let world = sim.world();
+    let pipeline = sim.pipeline();
+    let passes: serde_json::Map<_, _> =
+        pipeline.timers.ms_per_tick().map(|(name, ms)| (name.to_string(), serde_json::json!(ms))).collect();
+    let done = (sim.tick() - first_tick).max(1) as f64;
+    RunReport {
+        scenario: &scenario.name,
+        file,
+        seed: scenario.seed,
+        threads: pipeline.threads(),
+        index: pipeline.index_kind().name(),
+        overrides: &scenario.overrides,
+        agents: world.agents.len(),
+        agents_initial: scenario.agent_count(),
+        agents_spawned: world.next_id as u64 - scenario.agent_count(),
+        agents_exited: world.exited,
+        agents_active: world.agents.len(),
+        ticks,
+        ticks_run: sim.tick() - first_tick,
+        dt: scenario.dt,
+        wall_s,
+        ticks_per_s: (sim.tick() - first_tick) as f64 / wall_s.max(1e-12),
+        ms_per_tick: wall_s * 1e3 / done,
+        passes,
+        metrics_ms_per_tick: sim.metrics_time().as_secs_f64() * 1e3 / done,
+        metrics: sim.metrics().map(|m| m.summary(world)),
+        hash: sim.hash().to_hex(),
+        hashes,
+        resumed_from,
+        expectations: sim.outcomes(),
+        events: world
+            .events
+            .iter()
+            .map(|e| EventRecord {
+                name: e.name.clone(),
+                fired: e.fired,
+                first_tick: e.first_tick,
+                last_tick: e.last_tick,
+                first_s: e.first_tick.map(|t| t as f64 * world.dt as f64),
+                last_s: e.last_tick.map(|t| t as f64 * world.dt as f64),
+            })
+            .collect(),
+        stopped_by_event: world.stopped,
+    }
+}
+
+fn print_report<V: Passes>(r: &RunReport, pipeline: &Pipeline<V>) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "scenario   {} ({})", r.scenario, r.file);
     if !r.overrides.is_empty() {

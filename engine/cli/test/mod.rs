@@ -12,12 +12,15 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use indicatif::ProgressBar;
 use serde::Serialize;
 use throng_engine::expect::{Outcome, Status};
-use throng_engine::index::Point;
+use throng_engine::pipeline::Passes;
 use throng_engine::scenario::AnyScenario;
 use throng_engine::state::files::write_atomically;
 use throng_engine::{RunSettings, Scenario, Simulation};
+
+use crate::ticks::run_ticks;
 
 #[derive(Args)]
 pub struct TestArgs {
@@ -215,7 +218,7 @@ pub fn test(args: TestArgs) -> Result<ExitCode> {
 }
 
 /// Runs `scenario` to its end and judges its expectations.
-fn run_one<V: Point>(
+fn run_one<V: Passes>(
     file: &Path,
     scenario: &Scenario<V>,
     threads: usize,
@@ -239,18 +242,15 @@ fn run_one<V: Point>(
             return result;
         }
     };
-    let error = sim.enter(|sim| {
-        for _ in 0..scenario.ticks {
-            if sim.stopped() {
-                break;
-            }
-            tick();
-            if let Err(e) = sim.step() {
-                return Some(e);
-            }
-        }
-        None
+    let ticked = run_ticks(&mut sim, scenario.ticks, &ProgressBar::hidden(), None, |_| {
+        tick();
+        Ok(())
     });
+    let error = match ticked {
+        Ok(Ok(_)) => None,
+        Ok(Err(e)) => Some(e.to_string()),
+        Err(e) => Some(e.to_string()),
+    };
     result.wall_s = start.elapsed().as_secs_f64();
     match error {
         Some(e) => result.error = Some(format!("{}: {e}", file.display())),

@@ -7,23 +7,36 @@ use crate::behaviours::EvadePrediction;
 use crate::math::Vector;
 use crate::world::Target;
 
+/// The leader as a follower sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Leader<V> {
+    /// From the follower to the leader (through the bounds).
+    pub offset: V,
+    /// The leader's velocity.
+    pub velocity: V,
+    /// Where the leader heads (unit length, or zero).
+    pub heading: V,
+}
+
+/// How a follower follows: the behaviour's distances.
+#[derive(Clone, Copy, Debug)]
+pub struct Following {
+    /// How far behind the leader to arrive.
+    pub behind_dist: f32,
+    /// The arrive radius.
+    pub slowing_radius: f32,
+    /// Evade the leader when it or its `ahead` point is this close.
+    pub sight_radius: f32,
+}
+
 /// Leader following: `tv = leader_heading · behind_dist; ahead = leader.p + tv;
 /// behind = leader.p - tv; force = arrive(behind) + separation + evade(leader)` when `ahead`
 /// or the leader is within `sight_radius`. `leader_heading` is the sources' `norm(leader.v)`
 /// (or, with `behind_when_stopped = "last_heading"`, a stopped leader's last heading);
 /// `separation` is computed by the caller.
-#[allow(clippy::too_many_arguments)] // the spec's parameters, one each
-pub fn follow_leader<V: Vector>(
-    to_leader: V,
-    leader_v: V,
-    leader_heading: V,
-    v: V,
-    max_speed: f32,
-    behind_dist: f32,
-    slowing_radius: f32,
-    sight_radius: f32,
-    separation: V,
-) -> V {
+pub fn follow_leader<V: Vector>(leader: Leader<V>, v: V, max_speed: f32, how: Following, separation: V) -> V {
+    let Leader { offset: to_leader, velocity: leader_v, heading: leader_heading } = leader;
+    let Following { behind_dist, slowing_radius, sight_radius } = how;
     let tv = leader_heading * behind_dist;
     let to_ahead = to_leader + tv;
     let to_behind = to_leader - tv;

@@ -20,7 +20,7 @@ mod tie_break;
 mod wander;
 
 pub use flocking::{alignment, alignment_of_headings, cohesion, cruise, flock_target, separation};
-pub use leader_following::follow_leader;
+pub use leader_following::{Following, Leader, follow_leader};
 pub use obstacle_avoidance::{
     NO_THREAT, avoid_direction, avoid_force, avoid_solid_force, look_ahead, most_threatening,
     most_threatening_solid,

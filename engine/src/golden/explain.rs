@@ -1,27 +1,24 @@
 //! Explaining a divergence: the expected state from a reference run or a snapshot.
 
+use super::check::Check;
 use super::error::GoldenError;
-use super::format::Golden;
 use super::replay::{compare, pass_digests, simulation};
-use super::verdict::{Divergence, Expected, VerifyOptions};
-use crate::index::{IndexKind, Point};
+use super::verdict::{Divergence, Expected};
+use crate::index::IndexKind;
+use crate::pipeline::Passes;
 use crate::scenario::Scenario;
-use crate::scenario::overrides::{self, Override};
+use crate::scenario::overrides;
 use crate::simulation::Simulation;
 use crate::state::fields::{self, Diff};
 
 /// Finds the expected state for a divergence and compares field by field.
-#[allow(clippy::too_many_arguments)] // the golden file, both scenarios and the run: all read
-pub(super) fn explain<V: Point>(
-    golden: &Golden,
-    name: &str,
-    text: &str,
-    overrides: &[Override],
+pub(super) fn explain<V: Passes>(
+    check: &Check,
     scenario: &Scenario<V>,
-    opts: VerifyOptions,
     run: &Simulation<V>,
     mut d: Divergence,
 ) -> Result<Divergence, GoldenError> {
+    let Check { golden, name, .. } = *check;
     let snapshot = golden.snapshot_at::<V>(d.recorded_tick, name)?;
     // With a record every tick and a snapshot there, the snapshot says everything.
     if let (Some(snap), Some(_)) = (&snapshot, d.tick) {
@@ -29,7 +26,7 @@ pub(super) fn explain<V: Point>(
         d.expected = Some(Expected::Snapshot);
         return Ok(d);
     }
-    if let Some(found) = reference_run(golden, name, text, overrides, scenario, opts, &d)? {
+    if let Some(found) = reference_run(check, scenario, &d)? {
         return Ok(found);
     }
     if d.tick.is_none() {
@@ -56,16 +53,12 @@ pub(super) fn explain<V: Point>(
 
 /// Re-runs the recorded inputs with the recording's settings. If that reproduces every recorded
 /// hash up to the divergence, steps it in lockstep with the checked run to find the exact tick.
-#[allow(clippy::too_many_arguments)]
-fn reference_run<V: Point>(
-    golden: &Golden,
-    name: &str,
-    text: &str,
-    overrides: &[Override],
+fn reference_run<V: Passes>(
+    check: &Check,
     scenario: &Scenario<V>,
-    opts: VerifyOptions,
     d: &Divergence,
 ) -> Result<Option<Divergence>, GoldenError> {
+    let Check { golden, name, text, overrides, opts, .. } = *check;
     let index = IndexKind::parse(&golden.recorded_with.index).unwrap_or(IndexKind::Kd);
     // A hand-edited thread count must not exhaust the machine.
     let threads = golden.recorded_with.threads.clamp(1, 256);
@@ -146,7 +139,7 @@ fn reference_run<V: Point>(
 
 /// The pass outputs of the last tick that differ between the two runs, and those that match,
 /// by pass name.
-fn compare_passes<V: Point>(expected: &Simulation<V>, actual: &Simulation<V>) -> (Vec<String>, Vec<String>) {
+fn compare_passes<V: Passes>(expected: &Simulation<V>, actual: &Simulation<V>) -> (Vec<String>, Vec<String>) {
     let (e, a) = (pass_digests(expected.pipeline()), pass_digests(actual.pipeline()));
     let names =
         |same: bool| e.iter().zip(&a).filter(|(x, y)| (x == y) == same).map(|(x, _)| x.0.clone()).collect();

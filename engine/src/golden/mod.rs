@@ -23,6 +23,7 @@
 //!    the diverging tick, if the budget allowed one there;
 //! 3. otherwise only the tick, the columns and the pass outputs that differ are known.
 
+mod check;
 mod error;
 mod explain;
 mod format;

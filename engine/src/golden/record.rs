@@ -8,8 +8,8 @@ use super::format::{FORMAT, FORMAT_VERSION, Golden, Record, ScenarioRecord, Sett
 use super::paths::relative_path;
 use super::replay::{pass_digests, simulation};
 use crate::index::IndexKind;
-use crate::index::Point;
 use crate::math::{Vec2, Vec3};
+use crate::pipeline::Passes;
 use crate::pipeline::{DEFAULT_REORDER_EVERY, Pipeline};
 use crate::scenario::overrides::{self, Override};
 use crate::state::checkpoint::ENGINE_VERSION;
@@ -61,7 +61,7 @@ impl Default for RecordOptions {
 pub const DEFAULT_SNAPSHOT_BUDGET: usize = 256 * 1024;
 
 /// A record of `world`; `previous` holds the digests of the previous record and is updated.
-fn record_of<V: Point>(
+fn record_of<V: Passes>(
     world: &World<V>,
     digests: &[ColumnDigest],
     previous: &mut BTreeMap<String, String>,
@@ -109,7 +109,7 @@ pub fn record(
 
 /// [`record`] of the scenario text read from `scenario_path` (named `file`), whose points are
 /// `V`s.
-fn record_as<V: Point>(
+fn record_as<V: Passes>(
     scenario_path: &Path,
     file: &str,
     text: String,

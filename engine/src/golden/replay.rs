@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use super::error::GoldenError;
 use super::format::{Golden, Record, hex64};
-use crate::index::{IndexKind, Point};
+use crate::index::IndexKind;
+use crate::pipeline::Passes;
 use crate::pipeline::Pipeline;
 use crate::scenario::Scenario;
 use crate::simulation::{RunSettings, Simulation};
@@ -13,7 +14,7 @@ use crate::state::hash::state_hash;
 use crate::world::World;
 
 /// One run of a scenario, for verification: no metrics, results never depend on the settings.
-pub(super) fn simulation<V: Point>(
+pub(super) fn simulation<V: Passes>(
     scenario: &Scenario<V>,
     threads: usize,
     index: IndexKind,
@@ -31,7 +32,7 @@ pub(super) fn simulation<V: Point>(
 }
 
 /// Compares a record with the current state: differing columns, differing and matching passes.
-pub(super) fn compare<V: Point>(
+pub(super) fn compare<V: Passes>(
     golden: &Golden,
     rec: &Record,
     full: &BTreeMap<String, String>,
@@ -70,7 +71,7 @@ pub(super) fn compare<V: Point>(
 /// order, and a neighbour is named by its row in id order (its rank among the ids sensed that
 /// tick): when the rows are in id order that is the row itself, so the bytes are those of a
 /// plain row-order digest, and a spatial reordering of the rows changes nothing.
-pub(super) fn pass_digests<V: Point>(pipeline: &Pipeline<V>) -> Vec<(String, String)> {
+pub(super) fn pass_digests<V: Passes>(pipeline: &Pipeline<V>) -> Vec<(String, String)> {
     let ids = pipeline.sensed_ids();
     let mut order: Vec<u32> = (0..ids.len() as u32).collect();
     if !ids.is_sorted() {

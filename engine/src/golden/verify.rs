@@ -2,15 +2,15 @@
 
 use std::path::Path;
 
+use super::check::Check;
 use super::error::GoldenError;
 use super::explain::explain;
 use super::format::{Golden, Settings, hex};
 use super::paths::normalize;
 use super::replay::{compare, simulation};
 use super::verdict::{Divergence, Problem, Verdict, VerifyOptions};
-use crate::index::Point;
 use crate::math::{Vec2, Vec3};
-use crate::scenario::overrides::Override;
+use crate::pipeline::Passes;
 use crate::scenario::overrides::{self};
 use crate::state::checkpoint::ENGINE_VERSION;
 use crate::state::fields;
@@ -103,25 +103,28 @@ pub fn verify(
         });
     }
 
+    let check = Check {
+        golden,
+        name: &name,
+        origin: path.display().to_string(),
+        text: &text,
+        overrides: &overrides,
+        opts,
+    };
     match crate::scenario::declared_dimensions(&text) {
-        Some(3) => go_on::<Vec3>(golden, &name, &path, &text, &overrides, opts, verdict, progress),
-        _ => go_on::<Vec2>(golden, &name, &path, &text, &overrides, opts, verdict, progress),
+        Some(3) => go_on::<Vec3>(&check, verdict, progress),
+        _ => go_on::<Vec2>(&check, verdict, progress),
     }
 }
 
-/// [`verify`] from the re-run on: the scenario `text` (from `path`), whose points are `V`s.
-#[allow(clippy::too_many_arguments)] // verify's own inputs, handed on whole
-fn go_on<V: Point>(
-    golden: &Golden,
-    name: &str,
-    path: &Path,
-    text: &str,
-    overrides: &[Override],
-    opts: VerifyOptions,
+/// [`verify`] from the re-run on: the check's scenario, whose points are `V`s.
+fn go_on<V: Passes>(
+    check: &Check,
     mut verdict: Verdict,
     progress: &mut dyn FnMut(u64),
 ) -> Result<Verdict, GoldenError> {
-    let mut scenario = overrides::parse_as::<V>(text, &path.display().to_string(), overrides)?;
+    let Check { golden, name, text, overrides, opts, .. } = *check;
+    let mut scenario = overrides::parse_as::<V>(text, &check.origin, overrides)?;
     scenario.seed = golden.seed;
     let columns_now = fields::layout(&scenario.build_world());
     if columns_now != golden.columns {
@@ -159,7 +162,7 @@ fn go_on<V: Point>(
                     expected: None,
                     missing: None,
                 };
-                verdict.divergence = Some(explain(golden, name, text, overrides, &scenario, opts, &run, d)?);
+                verdict.divergence = Some(explain(check, &scenario, &run, d)?);
                 return Ok(verdict);
             }
             last_match = Some(tick);

@@ -25,6 +25,16 @@ pub(super) enum BlockOffsets {
     PerEntry,
 }
 
+/// One row's search of a grid block: the block's runs (see [`Grid::block_runs`]), the row's
+/// point (in the block's cell), how far it looks, and its own entry's row, which is left out.
+#[derive(Clone, Copy)]
+pub(super) struct BlockQuery<'r, V> {
+    pub(super) runs: &'r [Run<V>],
+    pub(super) p: V,
+    pub(super) r: f32,
+    pub(super) skip: u32,
+}
+
 /// A uniform grid over the agents: rows bucketed by cell with a counting sort into buffers
 /// that are reused every tick (no allocation once they have grown).
 pub(super) struct Grid<V = Vec2> {
@@ -195,25 +205,23 @@ impl<V: Vector> Grid<V> {
     }
 
     /// The nearest entries of a [`BlockOffsets::Plain`] block's `runs` to `p`, a point of the
-    /// block's cell: of those within `√r_sq` but the entry of row `skip`, the first `cap` by
+    /// block's cell: of those within `r` but the entry of row `skip`, the first `cap` by
     /// (distance², id) into `list`, with their rows, squared distances and offsets `q - p`: the
     /// same bits, in the same order, as [`Grid::block_candidates`] and `write_sorted` give.
     /// Returns `Ok(n)` with `n` the number within reach (which may be more than `cap`); or,
     /// when more than [`RANK_MAX`] lie within reach, `Err(n)` with `list` left as it was and
     /// the `n` hits and their squared distances in `hits[..n]` and `dists[..n]` (for
     /// [`Grid::plain_candidates`]).
-    #[allow(clippy::too_many_arguments)] // a block, a point, a reach, a cap and three buffers
     pub(super) fn block_nearest(
         &self,
-        runs: &[Run<V>],
-        p: V,
-        r_sq: f32,
-        skip: u32,
+        query: BlockQuery<'_, V>,
         cap: usize,
         hits: &mut Vec<u32>,
         dists: &mut Vec<f32>,
         list: &mut SortedList<V>,
     ) -> Result<usize, usize> {
+        let BlockQuery { runs, p, r, skip } = query;
+        let r_sq = r * r;
         let [xs, ys, zs] = &self.axes;
         let cols = Columns { xs, ys, zs, rows: &self.rows };
         let n = scan_runs_with_dist(&cols, runs, p, r_sq, skip, hits, dists);
@@ -246,18 +254,15 @@ impl<V: Vector> Grid<V> {
     /// Writes into `cands` (after what it holds) every entry of a block's `runs` within `r` of
     /// `p`, a point of the block's cell, but the entry of row `skip`: its key and its offset,
     /// the same bits as `Bounds::offset` in each of the block's [`BlockOffsets`] cases.
-    #[allow(clippy::too_many_arguments)] // a block, a point, a reach, and two buffers
     pub(super) fn block_candidates(
         &self,
-        runs: &[Run<V>],
+        query: BlockQuery<'_, V>,
         offsets: BlockOffsets,
         bounds: &Bounds<V>,
-        p: V,
-        r: f32,
-        skip: u32,
         hits: &mut Vec<u32>,
         cands: &mut Vec<Candidate<V>>,
     ) {
+        let BlockQuery { runs, p, r, skip } = query;
         let candidate = |e: usize, offset: V| Candidate {
             key: sort_key(offset.length_squared(), self.ids[e]),
             row: self.rows[e],

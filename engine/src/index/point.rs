@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use kiddo::SquaredEuclidean;
 
 use super::kd::{Tree, build_tree};
-use super::sensing::SenseScratch;
+use super::sense_rows::SenseScratch;
 use crate::math::{Vec2, Vec3};
 use crate::world::Dimension;
 

@@ -4,7 +4,7 @@
 //! change, so once per run). Parallel: k-d builds from 4,096 points, the grid's counting sort.
 
 use crate::index::{ObstacleIndex, Point, SpatialIndex};
-use crate::world::{Bounds, Obstacle, Target};
+use crate::world::{Agents, Bounds, Obstacle, Target};
 
 use super::StepContext;
 
@@ -18,22 +18,29 @@ pub fn refresh_obstacle_index(obstacles: &[Obstacle], bounds: &Bounds, index: &m
     }
 }
 
+/// What `build_agent_index` rebuilds this tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexScope {
+    /// The whole index: this tick senses afresh.
+    Whole,
+    /// Only the nearest-of-group sets: the neighbour lists come from reused candidates.
+    NearestOfGroups,
+}
+
 /// Packs positions and rebuilds the agents' k-d trees or grid (cells `cell` wide: the widest
-/// reach sensing asks, `SensingCache::widest_reach`); with `all` false, only the
-/// nearest-of-group sets (the neighbour lists come from reused candidates this tick).
+/// reach sensing asks, `SensingCache::widest_reach`), or with [`IndexScope::NearestOfGroups`]
+/// only the nearest-of-group sets. Reads the agents' positions, ids and groups.
 /// `targeted[g]` is set for every group some `NearestOf` target names.
-#[allow(clippy::too_many_arguments)] // a pass lists every column it touches; see docs/pipeline.md
 pub fn build_agent_index<V: Point>(
     ctx: &StepContext<V>,
     targets: &[Target<V>],
-    position: &[V],
-    id: &[u32],
-    group: &[u16],
-    all: bool,
+    agents: &Agents<V>,
+    scope: IndexScope,
     cell: f32,
     index: &mut SpatialIndex<V>,
     targeted: &mut Vec<bool>,
 ) {
+    let Agents { position, id, group, .. } = agents;
     targeted.clear();
     targeted.resize(ctx.groups.len(), false);
     for t in targets {
@@ -41,7 +48,7 @@ pub fn build_agent_index<V: Point>(
             targeted[*g as usize] = true;
         }
     }
-    if all {
+    if scope == IndexScope::Whole {
         index.build_with_cell(ctx.bounds, position, id, group, targeted, cell);
     } else {
         index.build_groups_only(ctx.bounds, position, group, targeted);

@@ -8,22 +8,18 @@ use rayon::prelude::*;
 
 use crate::behaviours::{NO_THREAT, most_threatening, most_threatening_solid};
 use crate::index::ObstacleIndex;
-use crate::math::{Vec2, Vec3};
-use crate::world::{Bounds, Group, Obstacle, Solid};
+use crate::math::Vec3;
+use crate::world::{Agents, Bounds, Group, Obstacle, Solid};
 
 /// Sizes `threat` to the agents and fills it.
-#[allow(clippy::too_many_arguments)] // a pass lists every column it touches; see docs/pipeline.md
 pub fn find_threats(
     index: Option<&ObstacleIndex>,
     obstacles: &[Obstacle],
     groups: &[Group],
-    group: &[u16],
-    position: &[Vec2],
-    velocity: &[Vec2],
-    max_speed: &[f32],
-    radius: &[f32],
+    agents: &Agents,
     threat: &mut Vec<u32>,
 ) {
+    let Agents { group, position, velocity, max_speed, radius, .. } = agents;
     threat.clear();
     threat.resize(group.len(), NO_THREAT);
     let Some(index) = index else { return };
@@ -41,18 +37,14 @@ pub fn find_threats(
 
 /// [`find_threats`] in space: each avoiding agent's most threatening solid (an index into
 /// `solids`), `NO_THREAT` when none.
-#[allow(clippy::too_many_arguments)] // a pass lists every column it touches; see docs/pipeline.md
 pub fn find_solid_threats(
     solids: &[Solid],
     bounds: &Bounds<Vec3>,
     groups: &[Group],
-    group: &[u16],
-    position: &[Vec3],
-    velocity: &[Vec3],
-    max_speed: &[f32],
-    radius: &[f32],
+    agents: &Agents<Vec3>,
     threat: &mut Vec<u32>,
 ) {
+    let Agents { group, position, velocity, max_speed, radius, .. } = agents;
     threat.clear();
     threat.resize(group.len(), NO_THREAT);
     if solids.is_empty() {

@@ -4,32 +4,38 @@
 use rayon::prelude::*;
 
 use crate::math::{Vector, norm, trunc};
-use crate::world::Bounds;
+use crate::world::{Agents, Bounds};
 
 /// An agent counts as moving, and its `last_heading` follows its velocity, while its speed is
 /// above this share of its `max_speed`.
 pub const MOVING_SHARE: f32 = 0.1;
 
+/// Whether `integrate` keeps the agents' `last_heading` column up to date.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LastHeading {
+    /// Some group follows a leader with `behind_when_stopped = "last_heading"`: the column
+    /// follows each moving agent's velocity.
+    Track,
+    /// Nobody reads the column: it is left as it is (saving a square root per agent).
+    Leave,
+}
+
 /// The `integrate` pass, exactly as the spec gives it:
 /// `steering = trunc(steering, max_force); accel = steering / m;
 ///  v = trunc(v + accel · dt, max_speed); p = p + v · dt` (then wrapped on a toroidal world);
-/// with `track_heading` (some group follows a leader with `behind_when_stopped =
-/// "last_heading"`), `last_heading = norm(v)` while `|v| > MOVING_SHARE · max_speed`;
-/// without, the column is left as it is (saving a square root per agent).
-#[allow(clippy::too_many_arguments)] // a pass lists every column it touches; see docs/pipeline.md
+/// with [`LastHeading::Track`], `last_heading = norm(v)` while `|v| > MOVING_SHARE ·
+/// max_speed`. Reads the agents' max speeds, max forces and masses; writes their positions,
+/// velocities and last headings.
 pub fn integrate<V: Vector>(
     dt: f32,
     bounds: &Bounds<V>,
     steering: &[V],
-    max_speed: &[f32],
-    max_force: &[f32],
-    mass: &[f32],
-    position: &mut [V],
-    velocity: &mut [V],
-    last_heading: &mut [V],
-    track_heading: bool,
+    agents: &mut Agents<V>,
+    last_heading: LastHeading,
 ) {
-    if !track_heading {
+    let Agents { max_speed, max_force, mass, position, velocity, last_heading: heading, .. } = agents;
+    let (max_speed, max_force, mass) = (&max_speed[..], &max_force[..], &mass[..]);
+    if last_heading == LastHeading::Leave {
         crate::par::for_each_position_velocity(position, velocity, |i, p, v| {
             let accel = trunc(steering[i], max_force[i]) / mass[i];
             *v = trunc(*v + accel * dt, max_speed[i]);
@@ -40,7 +46,7 @@ pub fn integrate<V: Vector>(
     position
         .par_iter_mut()
         .zip(velocity.par_iter_mut())
-        .zip(last_heading.par_iter_mut())
+        .zip(heading.par_iter_mut())
         .enumerate()
         .with_min_len(256)
         .with_max_len(4 * crate::par::PIECE_ROWS)

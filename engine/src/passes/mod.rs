@@ -20,24 +20,24 @@ mod steer;
 mod velocity_models;
 mod waiting;
 
-pub use build_index::{build_agent_index, refresh_obstacle_index};
+pub use build_index::{IndexScope, build_agent_index, refresh_obstacle_index};
 pub use collide::{WallMeasures, collide, collide_solids};
 pub use event_set::set;
 pub use events::{divert, events};
 pub use exits::exits;
 pub use find_threats::{find_solid_threats, find_threats};
 pub use gates::{gates, segments_cross};
-pub use integrate::{MOVING_SHARE, integrate};
+pub use integrate::{LastHeading, MOVING_SHARE, integrate};
 pub use queue_brake::queue_brake;
 pub use reorder::{ReorderScratch, reorder};
 pub use sense_neighbours::sense_neighbours;
 pub use spawns::{place_spaced, spawns};
 pub use steer::{AgentMut, SteerInputs, SteerState, headings, steer};
-pub use velocity_models::{ModelObstacles, adopt_chosen, velocity_models};
+pub use velocity_models::{ModelInputs, ModelObstacles, adopt_chosen, velocity_models};
 pub use waiting::{hold, wait};
 
 use crate::math::Vec2;
-use crate::world::{Bounds, Group};
+use crate::world::{Bounds, Dimension, Group, World};
 
 /// What a tick is, for the passes that need more than their columns: the tick number, the
 /// time step, the bounds (every offset goes through them) and the groups (behaviours and
@@ -54,4 +54,11 @@ pub struct StepContext<'a, V = Vec2> {
     /// The world's groups, indexed by the agents' `group` column: behaviours, sensing radius
     /// and neighbour cap.
     pub groups: &'a [Group],
+}
+
+impl<'a, V: Dimension> StepContext<'a, V> {
+    /// The context of `world`'s next tick.
+    pub fn of(world: &'a World<V>) -> StepContext<'a, V> {
+        StepContext { tick: world.tick, dt: world.dt, bounds: &world.bounds, groups: &world.groups }
+    }
 }

@@ -7,7 +7,9 @@ use rayon::prelude::*;
 use crate::behaviours::{hard_stop_per_tick, look_along, queue_brake_force, separation};
 use crate::index::Neighbours;
 use crate::math::{Vector, norm};
-use crate::world::{Behaviour, Bounds, Group, SeparationVariant};
+use crate::world::{Agents, Behaviour, SeparationVariant};
+
+use super::StepContext;
 
 /// The `queue_brake` pass, after `steer` because it reads the summed steering. For an agent
 /// of a queueing group: `ahead = p + norm(v + steering · τ) · queue_ahead` (see
@@ -18,19 +20,16 @@ use crate::world::{Behaviour, Bounds, Group, SeparationVariant};
 /// integration (see [`hard_stop_per_tick`]).
 /// Reads positions (all agents) and the neighbour lists; writes row `i` of steering,
 /// velocity and `blocked`.
-#[allow(clippy::too_many_arguments)] // a pass lists every column it touches
 pub fn queue_brake<V: Vector>(
-    dt: f32,
-    bounds: &Bounds<V>,
-    groups: &[Group],
-    group: &[u16],
-    id: &[u32],
-    position: &[V],
+    ctx: &StepContext<V>,
+    agents: &mut Agents<V>,
     neighbours: &Neighbours<V>,
     steering: &mut [V],
-    velocity: &mut [V],
     blocked: &mut [bool],
 ) {
+    let StepContext { dt, bounds, groups, .. } = *ctx;
+    let Agents { group, id, position, velocity, .. } = agents;
+    let (group, id, position) = (&group[..], &id[..], &position[..]);
     steering
         .par_iter_mut()
         .zip(velocity.par_iter_mut())

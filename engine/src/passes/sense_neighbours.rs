@@ -7,34 +7,25 @@
 //! within radius + skin and takes the lists from them; a later tick whose candidates still
 //! hold takes the lists from those; otherwise (no skin) the index is queried afresh.
 
-use crate::index::{self, Neighbours, Point, SensingCache, SpatialIndex};
+use crate::index::{self, Neighbours, Point, SenseInput, SensingCache, SpatialIndex};
+use crate::world::Agents;
 
 use super::StepContext;
 
 /// Fills `neighbours` for every row and counts the tick as sensed or reused in `cache`.
 pub fn sense_neighbours<V: Point>(
     ctx: &StepContext<V>,
-    position: &[V],
-    id: &[u32],
-    group: &[u16],
+    agents: &Agents<V>,
     index: &SpatialIndex<V>,
     cache: &mut SensingCache<V>,
     neighbours: &mut Neighbours<V>,
 ) {
     let (bounds, groups) = (ctx.bounds, ctx.groups);
+    let (position, id, group) = (&agents.position[..], &agents.id[..], &agents.group[..]);
+    let input = SenseInput::of(bounds, groups, agents);
     let sensing_with_skin = cache.due && cache.skin > 0.0;
     if sensing_with_skin {
-        index::sense_candidates(
-            index,
-            bounds,
-            groups,
-            position,
-            id,
-            group,
-            cache.skin,
-            &mut cache.candidates,
-            neighbours,
-        );
+        index::sense_candidates(index, &input, cache.skin, &mut cache.candidates, neighbours);
         cache.remember(bounds, groups, id, group, position);
     }
     if cache.due || cache.skin <= 0.0 {
@@ -46,21 +37,12 @@ pub fn sense_neighbours<V: Point>(
         return; // its lists are written
     }
     if cache.valid && cache.skin > 0.0 {
-        index::neighbours_from_candidates(
-            bounds,
-            groups,
-            position,
-            id,
-            group,
-            &cache.candidates,
-            cache.skin,
-            neighbours,
-        );
+        index::neighbours_from_candidates(&input, &cache.candidates, cache.skin, neighbours);
     } else {
         // Each row's own reach holds while the rows are those it was found for.
         let row_reach: &[f32] = if cache.row_reach_id == id { &cache.row_reach } else { &[] };
         let reach = index::FirstReach { group: &cache.short_reach, row: row_reach };
-        index::sense_neighbours(index, bounds, groups, position, id, group, reach, neighbours);
+        index::sense_neighbours(index, &input, reach, neighbours);
         // How far the next tick's searches need to reach (speed only: the lists are exact).
         index::short_reach(groups, group, neighbours, &mut cache.short_reach);
         // Rows' own reaches where some group's lists are mostly full (none: no pass over rows).

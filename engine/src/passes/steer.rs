@@ -9,9 +9,10 @@ use rayon::prelude::*;
 
 use super::integrate::MOVING_SHARE;
 use crate::behaviours::{
-    NO_THREAT, ResolvedTarget, WALK_FINAL, WALK_NONE, WALK_WAYPOINT, alignment_of_headings, arrive,
-    avoid_force, avoid_solid_force, cohesion, cruise, evade, flee, flock_target, follow_leader, follow_path,
-    path_advance, pursuit, random_walk_step, seek, separation, wander, wander_jitter,
+    Following, Leader, NO_THREAT, ResolvedTarget, WALK_FINAL, WALK_NONE, WALK_WAYPOINT,
+    alignment_of_headings, arrive, avoid_force, avoid_solid_force, cohesion, cruise, evade, flee,
+    flock_target, follow_leader, follow_path, path_advance, pursuit, random_walk_step, seek, separation,
+    wander, wander_jitter,
 };
 use crate::index::{Neighbours, ObstacleIndex, Point, SpatialIndex};
 use crate::math::{Vec3, Vector, norm};
@@ -24,8 +25,9 @@ use crate::world::{
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
 pub struct SteerInputs<'a, V: Point> {
-    /// The distance fields of routed targets (`route = "field"`).
-    pub router: &'a crate::routing::Router,
+    /// The distance fields of routed targets (`route = "field"`); `None` in space, which has no
+    /// routing.
+    pub router: Option<&'a crate::routing::Router>,
     /// The tick being computed (ticks completed before it): decides flocking-cache refreshes
     /// and random-goal redraws.
     pub tick: u64,
@@ -132,7 +134,7 @@ impl<V: Point> SteerInputs<'_, V> {
     /// The routing field's offset towards `goal` from `p` (planar: `None` in space, where
     /// there are no walls to route around).
     fn routed(&self, goal: Goal, p: V) -> Option<V> {
-        p.to_plane().and_then(|p| self.router.offset(goal, p)).map(V::from_plane)
+        p.to_plane().zip(self.router).and_then(|(p, router)| router.offset(goal, p)).map(V::from_plane)
     }
 
     /// Offsets `n.p - p` to agent `i`'s neighbours within `radius`, nearest first (as sensing
@@ -271,14 +273,10 @@ impl<V: Point> SteerInputs<'_, V> {
                     SeparationVariant::Mean,
                 );
                 follow_leader(
-                    to_leader,
-                    leader_v,
-                    heading,
+                    Leader { offset: to_leader, velocity: leader_v, heading },
                     v,
                     max_speed,
-                    behind_dist,
-                    slowing_radius,
-                    sight_radius,
+                    Following { behind_dist, slowing_radius, sight_radius },
                     sep,
                 )
             }),
@@ -405,8 +403,8 @@ pub fn steer<V: Point>(inputs: &SteerInputs<'_, V>, state: SteerState<'_, V>, st
         );
 }
 
-/// `norm(velocity)` of every agent, which alignment reads once per neighbour (timed with
-/// `steer`). Serial: it runs beside the index build, which keeps the other worker busy, and
+/// `norm(velocity)` of every agent, which alignment reads once per neighbour (the `headings`
+/// pass). Serial: it runs beside the index build, which keeps the other worker busy, and
 /// costs about 2 ns per agent.
 pub fn headings<V: Vector>(velocity: &[V], heading: &mut Vec<V>) {
     heading.clear();

@@ -16,7 +16,7 @@ use crate::models::orca_obstacles::OrcaObstacles;
 use crate::models::surroundings::Body;
 use crate::models::walls_near::WallsNear;
 use crate::models::{cfsm, social_force};
-use crate::world::{Group, Model, Obstacle, Orca};
+use crate::world::{Agents, Group, Model, Obstacle, Orca};
 
 use super::StepContext;
 
@@ -51,19 +51,22 @@ struct ModelScratch {
     walls: WallsNear,
 }
 
-/// What the `models` pass reads, row by row.
-struct ModelInputs<'a> {
-    ctx: &'a StepContext<'a>,
-    obstacles: &'a [Obstacle],
-    obstacle_index: Option<&'a ObstacleIndex>,
-    geometry: &'a ModelObstacles,
-    group: &'a [u16],
-    position: &'a [Vec2],
-    velocity: &'a [Vec2],
-    radius: &'a [f32],
-    max_speed: &'a [f32],
-    steering: &'a [Vec2],
-    neighbours: &'a Neighbours,
+/// What the `models` pass reads.
+pub struct ModelInputs<'a> {
+    /// The tick's time step, bounds and groups (each agent's model).
+    pub ctx: &'a StepContext<'a>,
+    /// The obstacles standing, as the index numbers them.
+    pub obstacles: &'a [Obstacle],
+    /// The obstacle index; `None` when the world has no obstacles.
+    pub obstacle_index: Option<&'a ObstacleIndex>,
+    /// The obstacles as ORCA's chains.
+    pub geometry: &'a ModelObstacles,
+    /// The agents at the tick's start: groups, positions, velocities, radii, max speeds.
+    pub agents: &'a Agents,
+    /// The summed steering of every agent (`steer`, `queue_brake`).
+    pub steering: &'a [Vec2],
+    /// This tick's neighbour lists.
+    pub neighbours: &'a Neighbours,
 }
 
 /// The `models` pass: for every agent whose group has a velocity model, its new velocity into
@@ -79,36 +82,9 @@ struct ModelInputs<'a> {
 ///
 /// Rows go in blocks of eight: with AVX2, the ORCA agents of a block with no obstacle edge near
 /// take their velocities together (`models::orca_lanes`, the same bits as one at a time).
-#[allow(clippy::too_many_arguments)] // a pass lists every column it touches; see docs/pipeline.md
-pub fn velocity_models(
-    ctx: &StepContext,
-    obstacles: &[Obstacle],
-    obstacle_index: Option<&ObstacleIndex>,
-    geometry: &ModelObstacles,
-    group: &[u16],
-    position: &[Vec2],
-    velocity: &[Vec2],
-    radius: &[f32],
-    max_speed: &[f32],
-    steering: &[Vec2],
-    neighbours: &Neighbours,
-    chosen: &mut Vec<Vec2>,
-) {
-    let inputs = ModelInputs {
-        ctx,
-        obstacles,
-        obstacle_index,
-        geometry,
-        group,
-        position,
-        velocity,
-        radius,
-        max_speed,
-        steering,
-        neighbours,
-    };
+pub fn velocity_models(inputs: &ModelInputs, chosen: &mut Vec<Vec2>) {
     let lanes = OrcaLanes::available();
-    chosen.resize(position.len(), Vec2::ZERO);
+    chosen.resize(inputs.agents.len(), Vec2::ZERO);
     chosen
         .par_chunks_mut(LANES)
         .enumerate()
@@ -134,7 +110,7 @@ impl ModelInputs<'_> {
         s.lanes.clear();
         for (l, taken) in in_lanes.iter_mut().enumerate() {
             let i = base + l;
-            let Model::Orca(orca) = self.ctx.groups[self.group[i] as usize].model else {
+            let Model::Orca(orca) = self.ctx.groups[self.agents.group[i] as usize].model else {
                 self.agent(i, s, &mut out[l]);
                 continue;
             };
@@ -163,21 +139,24 @@ impl ModelInputs<'_> {
 
     /// Agent `i`'s preferred velocity under `model`.
     fn preferred(&self, model: &Model, i: usize) -> Vec2 {
-        trunc(self.velocity[i] + self.steering[i], model.preferred_speed().unwrap_or(self.max_speed[i]))
+        trunc(
+            self.agents.velocity[i] + self.steering[i],
+            model.preferred_speed().unwrap_or(self.agents.max_speed[i]),
+        )
     }
 
     /// Agent `i` as ORCA reads it, with the obstacle edges near it into `s.orca.near`.
     fn orca_agent(&self, orca: &Orca, i: usize, s: &mut ModelScratch) -> OrcaAgent {
         s.orca.near.clear();
         if let Some(index) = self.obstacle_index {
-            let range = orca.time_horizon_obst * self.max_speed[i] + self.radius[i];
-            self.geometry.orca.near(index, self.obstacles, self.position[i], range, &mut s.orca.near);
+            let range = orca.time_horizon_obst * self.agents.max_speed[i] + self.agents.radius[i];
+            self.geometry.orca.near(index, self.obstacles, self.agents.position[i], range, &mut s.orca.near);
         }
         OrcaAgent {
-            velocity: self.velocity[i],
+            velocity: self.agents.velocity[i],
             preferred: self.preferred(&Model::Orca(*orca), i),
-            radius: self.radius[i],
-            max_speed: self.max_speed[i],
+            radius: self.agents.radius[i],
+            max_speed: self.agents.max_speed[i],
         }
     }
 
@@ -190,8 +169,8 @@ impl ModelInputs<'_> {
         let count = self.neighbours.within(i, reach).min(cap as usize);
         rows[..count].iter().zip(&offsets[..count]).map(|(&j, &offset)| Body {
             offset,
-            velocity: self.velocity[j as usize],
-            radius: self.radius[j as usize],
+            velocity: self.agents.velocity[j as usize],
+            radius: self.agents.radius[j as usize],
         })
     }
 
@@ -210,7 +189,7 @@ impl ModelInputs<'_> {
     /// Agent `i`'s new velocity into `out`, alone; `out` is left as it is for an agent without
     /// a velocity model.
     fn agent(&self, i: usize, s: &mut ModelScratch, out: &mut Vec2) {
-        let model = self.ctx.groups[self.group[i] as usize].model;
+        let model = self.ctx.groups[self.agents.group[i] as usize].model;
         let (reach, cap) = model.neighbour_needs();
         if cap == 0 {
             return;
@@ -220,11 +199,11 @@ impl ModelInputs<'_> {
             *out = self.orca_alone(&orca, i, &me, s);
             return;
         }
-        let (v, r) = (self.velocity[i], self.radius[i]);
+        let (v, r) = (self.agents.velocity[i], self.agents.radius[i]);
         let preferred = self.preferred(&model, i);
         s.walls.clear();
         if let Some(index) = self.obstacle_index {
-            let p = self.position[i];
+            let p = self.agents.position[i];
             s.near.clear();
             index.candidates(p, reach, |o| s.near.push(o));
             s.near.sort_unstable();
@@ -244,7 +223,7 @@ impl ModelInputs<'_> {
             }
             Model::SocialForce(m) => {
                 let a = social_force::acceleration(&m, v, preferred, r, bodies, walls.terms.iter().copied());
-                trunc(v + a * self.ctx.dt, self.max_speed[i])
+                trunc(v + a * self.ctx.dt, self.agents.max_speed[i])
             }
             Model::Orca(_) | Model::Steering => unreachable!("handled above"),
         };

@@ -19,14 +19,13 @@ pub struct TickEvents {
 }
 
 impl TickEvents {
-    /// Zero counts, with one gate counter per gate.
-    pub(super) fn reset(&mut self, gates: usize) {
+    /// Zero counts; the `gates` pass sizes the gate counters.
+    pub(super) fn reset(&mut self) {
         self.exited = 0;
         self.spawned = 0;
         self.queue_length = 0;
         self.wall_crossings = 0;
         self.wall_depth = 0.0;
         self.gate_crossings.clear();
-        self.gate_crossings.resize(gates, 0);
     }
 }

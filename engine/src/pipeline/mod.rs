@@ -6,23 +6,27 @@
 //! hands each pass (in `crate::passes`) its columns; `threads` holds the pool and the
 //! keep-awake loop; `finite` the non-finite checks; `timers` the per-pass wall times.
 
+mod dimension;
 mod events;
 mod finite;
 mod pass;
+mod plane;
 mod scratch;
+mod space;
 mod threads;
 mod timers;
 
+pub use dimension::Passes;
 pub use events::TickEvents;
 pub use finite::NonFinite;
 pub use pass::Pass;
 pub use threads::{STAY_AWAKE, enter_pool};
 pub use timers::PassTimers;
 
-use crate::index::{IndexKind, Neighbours, ObstacleIndex, Point};
+use crate::index::{IndexKind, Neighbours, ObstacleIndex};
 use crate::math::Vec2;
 use crate::world::World;
-use scratch::{Scratch, plane_world};
+use scratch::Scratch;
 
 /// Why a pipeline could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -63,7 +67,7 @@ pub const DEFAULT_REORDER_EVERY: u64 = 20;
 
 /// Per-tick scratch and the worker threads, for worlds in the plane (`V = Vec2`) or in space
 /// (`Vec3`).
-pub struct Pipeline<V: Point = Vec2> {
+pub struct Pipeline<V: Passes = Vec2> {
     /// Shared so that [`Pipeline::enter`] can hold the pool while it lends out the pipeline.
     pool: std::sync::Arc<rayon::ThreadPool>,
     threads: usize,
@@ -79,7 +83,7 @@ pub struct Pipeline<V: Point = Vec2> {
     pub timers: PassTimers,
 }
 
-impl<V: Point> Pipeline<V> {
+impl<V: Passes> Pipeline<V> {
     /// A pipeline running its passes on `threads` workers (1 runs the very same code).
     pub fn new(threads: usize, index: IndexKind) -> Result<Pipeline<V>, PipelineError> {
         if threads == 0 {
@@ -169,7 +173,7 @@ impl<V: Point> Pipeline<V> {
 
     /// The obstacle index, once a tick has run on a world with obstacles.
     pub fn obstacle_index(&self) -> Option<&ObstacleIndex> {
-        self.scratch.obstacle_index.as_ref()
+        V::obstacle_index(&self.scratch.own)
     }
 
     /// Which agents had a blocker in the last tick's `queue_brake` (row order before exits).
@@ -183,16 +187,15 @@ impl<V: Point> Pipeline<V> {
         pool.install(|| {
             // The scenario's events due now, on the state the last tick left; a `stop` ends the
             // run here, before the tick.
-            if !world.events.is_empty() {
-                crate::passes::events(world);
-            }
+            s.start();
+            t.time(Pass::Events, || s.run(Pass::Events, world))?;
             if world.stopped {
                 return Ok(());
             }
             // Positions finite; the tick's events at zero.
             s.begin(world)?;
             // Whether sensing is due, or the last candidates still hold.
-            t.time(Pass::SenseNeighbours, || s.decide_sensing(world));
+            t.time(Pass::SensingDue, || s.run(Pass::SensingDue, world))?;
             // Rows in spatial order, at least `reorder_every` ticks (20 by default) apart, on a
             // tick that senses anyway: new rows void reused candidates.
             let waited = last_reorder.is_none_or(|at| world.tick >= at + *reorder_every || world.tick < at);
@@ -206,7 +209,7 @@ impl<V: Point> Pipeline<V> {
             let (build, threats, headings) = s.build_index_and_find_threats(world);
             t.add(Pass::BuildIndex, build);
             t.add(Pass::FindThreats, threats);
-            t.add(Pass::Steer, headings);
+            t.add(Pass::Headings, headings);
             // Each agent's neighbours within its sensing radius, nearest first, ties by id.
             t.time(Pass::SenseNeighbours, || s.run(Pass::SenseNeighbours, world))?;
             // Weighted behaviour forces, from old positions and velocities.
@@ -225,15 +228,11 @@ impl<V: Point> Pipeline<V> {
             t.time(Pass::Exits, || s.run(Pass::Exits, world))?;
             // New agents from spawn sources, with the next ids.
             t.time(Pass::Spawns, || s.run(Pass::Spawns, world))?;
-            // Waiting areas take in the agents that arrived (timed with the spawns).
-            if let (false, Some(world)) = (world.waiting.is_empty(), plane_world(world)) {
-                t.time(Pass::Spawns, || crate::passes::wait(world));
-            }
+            // Waiting areas take in the agents that arrived.
+            t.time(Pass::Wait, || s.run(Pass::Wait, world))?;
             // What the next tick's events may read of this one.
             world.queue_length = s.events.queue_length;
-            for (total, c) in world.gate_totals.iter_mut().zip(&s.events.gate_crossings) {
-                *total += *c as u64;
-            }
+            V::end_tick(world, &s.events);
             t.ticks += 1;
             world.tick += 1;
             Ok(())
@@ -248,10 +247,11 @@ impl<V: Point> Pipeline<V> {
         pool.install(|| {
             s.alone();
             match pass {
-                Pass::SenseNeighbours => s.decide_sensing(world),
-                Pass::Steer => s.headings(world),
+                Pass::SenseNeighbours => s.run(Pass::SensingDue, world)?,
+                Pass::Steer => s.run(Pass::Headings, world)?,
                 _ => {}
             }
+            s.alone();
             s.run(pass, world)
         })
     }

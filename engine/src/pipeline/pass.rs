@@ -26,6 +26,12 @@ macro_rules! passes {
 }
 
 passes! {
+    /// The scenario's `[[events]]` due now, on the state the last tick left, before anything
+    /// else (`passes::events`); a `stop` ends the run here.
+    Events => "events",
+    /// Whether sensing is due this tick or the last candidates still hold
+    /// (`index::SensingCache`).
+    SensingDue => "sensing_due",
     /// Rows in spatial order, at most every `reorder_every` ticks (`passes::reorder`).
     Reorder => "reorder",
     /// The agents' k-d trees or grid, and the obstacle index (`passes::build_index`).
@@ -33,11 +39,12 @@ passes! {
     /// Each avoiding agent's most threatening obstacle, beside `build_index`
     /// (`passes::find_threats`).
     FindThreats => "find_threats",
-    /// Neighbour lists; its time includes deciding whether sensing is due this tick
-    /// (`passes::sense_neighbours`).
+    /// Each agent's unit heading, which `steer` reads, beside `build_index`
+    /// (`passes::headings`).
+    Headings => "headings",
+    /// Neighbour lists (`passes::sense_neighbours`).
     SenseNeighbours => "sense_neighbours",
-    /// Weighted behaviour forces; its time includes the headings it reads, computed beside
-    /// `build_index` (`passes::steer`).
+    /// Weighted behaviour forces (`passes::steer`).
     Steer => "steer",
     /// Braking behind a blocker (`passes::queue_brake`).
     QueueBrake => "queue_brake",
@@ -54,6 +61,8 @@ passes! {
     Exits => "exits",
     /// Spawn sources add agents (`passes::spawns`).
     Spawns => "spawns",
+    /// Waiting areas take in the agents that arrived (`passes::wait`).
+    Wait => "wait",
 }
 
 impl Pass {

@@ -5,15 +5,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::Passes;
 use super::Pipeline;
-use crate::index::Point;
 
 /// How long a helper worker inside [`Pipeline::enter`] keeps looking for work before it backs
 /// off to 100 µs sleeps: far longer than any gap inside a tick, far shorter than a pause for
 /// output between ticks.
 pub const STAY_AWAKE: Duration = Duration::from_millis(1);
 
-impl<V: Point> Pipeline<V> {
+impl<V: Passes> Pipeline<V> {
     /// Runs `f` on this pipeline's worker threads.
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         self.pool.install(f)

@@ -304,25 +304,6 @@ pub(crate) fn toml_error(
     ScenarioError { file: origin.into(), location, key, message }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn line_col_counts_characters() {
-        let t = "ab\ncdé\nf";
-        assert_eq!(line_col(t, 0), (1, 1));
-        assert_eq!(line_col(t, 3), (2, 1));
-        assert_eq!(line_col(t, t.len() - 1), (3, 1));
-    }
-
-    #[test]
-    fn nearest_word_suggests_typos_only() {
-        assert_eq!(nearest_word("mas", ["mass", "radius"]), Some("mass"));
-        assert_eq!(nearest_word("zzzzzz", ["mass", "radius"]), None);
-    }
-}
-
 /// serde's and the TOML reader's words for types, in the words a scenario's author uses:
 /// "expected u64" → "expected a whole number", "integer `1`" → "the whole number 1",
 /// "expected struct GroupToml" → "expected a table", with what was found last.
@@ -420,4 +401,23 @@ pub(crate) fn plain_words(message: &str) -> String {
         return "not a number: write a number as 0.1, 2 or 1e-3".into();
     }
     message.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters() {
+        let t = "ab\ncdé\nf";
+        assert_eq!(line_col(t, 0), (1, 1));
+        assert_eq!(line_col(t, 3), (2, 1));
+        assert_eq!(line_col(t, t.len() - 1), (3, 1));
+    }
+
+    #[test]
+    fn nearest_word_suggests_typos_only() {
+        assert_eq!(nearest_word("mas", ["mass", "radius"]), Some("mass"));
+        assert_eq!(nearest_word("zzzzzz", ["mass", "radius"]), None);
+    }
 }

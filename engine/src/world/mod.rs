@@ -150,22 +150,22 @@ impl<V: Dimension> World<V> {
     /// This world as a planar one; `None` in space. What only the plane has (walls, doors,
     /// exits, gates, measurement areas, sources, waiting areas, events) is reached through it.
     pub fn as_plane(&self) -> Option<&World<Vec2>> {
-        (self as &dyn std::any::Any).downcast_ref()
+        V::plane(self)
     }
 
     /// [`World::as_plane`], to change.
     pub fn as_plane_mut(&mut self) -> Option<&mut World<Vec2>> {
-        (self as &mut dyn std::any::Any).downcast_mut()
+        V::plane_mut(self)
     }
 
     /// This world as one in space; `None` in the plane. Space's solids are reached through it.
     pub fn as_space(&self) -> Option<&World<Vec3>> {
-        (self as &dyn std::any::Any).downcast_ref()
+        V::space(self)
     }
 
     /// [`World::as_space`], to change.
     pub fn as_space_mut(&mut self) -> Option<&mut World<Vec3>> {
-        (self as &mut dyn std::any::Any).downcast_mut()
+        V::space_mut(self)
     }
 
     /// Simulated time at the start of the next tick, in seconds.

@@ -76,8 +76,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                     );
                 }
                 let Some(r) = &e.region else { return missing(self, "region") };
-                let region =
-                    self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
+                let region = self.region(&at("region"), region_keys!(r), "region")?;
                 let spacing = self.spacing_keys(&base, e.min_distance, e.wall_distance)?;
                 Some(Action::Spawn { group, count: count as u32, region, spacing })
             }
@@ -91,15 +90,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                     return self.fail(&at("into"), "`into` names the group the agents are already in");
                 }
                 let region = match &e.region {
-                    Some(r) => Some(self.region(
-                        &at("region"),
-                        &r.kind,
-                        r.min,
-                        r.max,
-                        r.centre,
-                        r.radius,
-                        "region",
-                    )?),
+                    Some(r) => Some(self.region(&at("region"), region_keys!(r), "region")?),
                     None => None,
                 };
                 Some(Action::Regroup { from, into, region })
@@ -125,8 +116,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                     None => None,
                 };
                 let Some(r) = &e.region else { return missing(self, "region") };
-                let region =
-                    self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
+                let region = self.region(&at("region"), region_keys!(r), "region")?;
                 Some(Action::Remove { region, group })
             }
             _ => self.retarget(i, e, names, groups),

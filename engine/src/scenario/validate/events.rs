@@ -17,6 +17,16 @@ const COUNTS: [(&str, u8); 5] = [
     ("agents_removed", 4),
 ];
 
+/// The tables an event's action may act on, and the clock its times are read with.
+pub(super) struct EventTables<'a, V> {
+    pub(super) groups: &'a [GroupSpec<V>],
+    pub(super) targets: &'a [Target<V>],
+    /// Seconds per tick.
+    pub(super) dt: f32,
+    /// The run's length in ticks.
+    pub(super) ticks: u64,
+}
+
 /// What events may name.
 pub(super) struct EventNames<'a> {
     pub(super) doors: &'a [&'a str],
@@ -35,21 +45,18 @@ pub(super) struct EventNames<'a> {
 impl<V: crate::math::Vector> Validator<'_, V> {
     /// The events, with `capacity` (the agents the groups and sources may make) raised by
     /// what their bursts may add at most.
-    #[allow(clippy::too_many_arguments)] // the names and tables events may refer to
     pub(super) fn events(
         &mut self,
         raw: &[EventToml],
         names: &EventNames,
-        groups: &[GroupSpec<V>],
-        targets: &[Target<V>],
-        dt: f32,
-        ticks: u64,
+        tables: &EventTables<V>,
         capacity: &mut u64,
     ) -> Option<Vec<Event<V>>> {
+        let ticks = tables.ticks;
         use Seg::{Index, Key};
         let mut out: Vec<Event<V>> = Vec::new();
         for (i, e) in raw.iter().enumerate() {
-            let event = self.event(i, e, names, groups, targets, dt, ticks)?;
+            let event = self.event(i, e, names, tables)?;
             if out.iter().any(|o| o.name == event.name) {
                 let path = [Key("events"), Index(i), Key("name")];
                 return self.fail(&path, format!("event name \"{}\" is used twice", event.name));
@@ -84,17 +91,14 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         Some(out)
     }
 
-    #[allow(clippy::too_many_arguments)] // the names and tables an event may refer to
     fn event(
         &mut self,
         i: usize,
         e: &EventToml,
         names: &EventNames,
-        groups: &[GroupSpec<V>],
-        targets: &[Target<V>],
-        dt: f32,
-        ticks: u64,
+        tables: &EventTables<V>,
     ) -> Option<Event<V>> {
+        let EventTables { groups, targets, dt, ticks } = *tables;
         use Seg::{Index, Key};
         let base = [Key("events"), Index(i)];
         let at = |k: &'static str| [Key("events"), Index(i), Key(k)];
@@ -265,8 +269,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                 }
             }
             (None, Some(r)) => {
-                let region =
-                    self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?;
+                let region = self.region(&at("region"), region_keys!(r), "region")?;
                 match (w.agent, &w.group) {
                     (Some(_), Some(_)) => {
                         return self.fail(&at("group"), "give `agent` or `group`, not both");

@@ -97,9 +97,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             Some(Some(tick_at(t, dt)))
         };
         let region = match &e.region {
-            Some(r) => {
-                Some(self.region(&at("region"), &r.kind, r.min, r.max, r.centre, r.radius, "region")?)
-            }
+            Some(r) => Some(self.region(&at("region"), region_keys!(r), "region")?),
             None => None,
         };
         let group = match &e.group {

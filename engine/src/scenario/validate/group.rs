@@ -9,6 +9,14 @@ use crate::world::{
     WeightedBehaviour,
 };
 
+/// What a group is checked against: the world's bounds (a sensing radius must fit a wrapped
+/// world), its time step (the models' limits) and the names its behaviours may use.
+pub(super) struct GroupWorld<'a, V> {
+    pub(super) bounds: &'a Bounds<V>,
+    pub(super) dt: f32,
+    pub(super) names: &'a Names<'a>,
+}
+
 impl<V: crate::math::Vector> Validator<'_, V> {
     /// Agents of group `g` at tick 0: 1 or more, or 0 for a group a spawn source fills
     /// (`sourced`).
@@ -47,17 +55,15 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         Some(count as u32)
     }
 
-    #[allow(clippy::too_many_arguments)] // the group's context: every piece is read
     pub(super) fn group(
         &mut self,
         g: usize,
         raw: &GroupToml,
         count: u32,
-        bounds: &Bounds<V>,
-        dt: f32,
-        names: &Names,
+        world: &GroupWorld<V>,
         targets: &mut Vec<Target<V>>,
     ) -> Option<GroupSpec<V>> {
+        let GroupWorld { bounds, dt, names } = *world;
         use Seg::{Index, Key};
         let at = |k: &'static str| [Key("groups"), Index(g), Key(k)];
         let spawn = self.spawn(g, &raw.spawn)?;

@@ -66,7 +66,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                     ),
                 );
             }
-            let region = self.plane_region(&base, &m.kind, m.min, m.max, m.centre, m.radius, "measure")?;
+            let region = self.plane_region(&base, region_keys!(m), "measure")?;
             let start_tick = match m.start_s {
                 None => 0,
                 Some(t) if t.is_finite() && (0.0..=1e9).contains(&t) => {

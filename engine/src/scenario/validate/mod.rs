@@ -1,5 +1,22 @@
 //! The validator: range checks on the TOML shapes, with located errors and warnings.
 
+/// The [`RegionKeys`] of a table `$t` with fields `kind`, `min`, `max`, `centre` and `radius`
+/// (or with `$kind` in place of its `kind`). Defined before the modules, which use it.
+macro_rules! region_keys {
+    ($t:expr) => {
+        region_keys!(&$t.kind, $t)
+    };
+    ($kind:expr, $t:expr) => {
+        $crate::scenario::validate::RegionKeys {
+            kind: $kind,
+            min: $t.min,
+            max: $t.max,
+            centre: $t.centre,
+            radius: $t.radius,
+        }
+    };
+}
+
 mod behaviour;
 mod event_action;
 mod event_set;
@@ -11,6 +28,7 @@ mod model;
 mod obstacle;
 mod scene;
 mod space;
+mod top_level;
 mod waiting;
 
 use toml::Spanned;
@@ -18,14 +36,22 @@ use toml::de::DeTable;
 
 use super::bulk::{BulkLists, array_at};
 use super::expectation::SceneNames;
-use crate::index::IndexKind;
 use crate::math::{Vec2, Vector};
 use crate::scenario::locate::{Seg, key_span_of, line_col, nearest_word, path_string, span_of};
 use crate::scenario::schema::{Pt, ScenarioToml};
-use crate::scenario::{
-    FORMAT_VERSION, MAX_AGENTS, MAX_MAGNITUDE, MetricsConfig, Scenario, ScenarioError, shown,
-};
-use crate::world::{Gate, Param, Region, Target};
+use crate::scenario::{MAX_AGENTS, MAX_MAGNITUDE, Scenario, ScenarioError, shown};
+use crate::world::{Param, Region};
+
+/// The region keys of one table: its `kind` and the optional `min`, `max`, `centre` and
+/// `radius` (which of them the kind takes is checked).
+#[derive(Clone, Copy)]
+pub(super) struct RegionKeys<'a> {
+    kind: &'a str,
+    min: Option<Pt>,
+    max: Option<Pt>,
+    centre: Option<Pt>,
+    radius: Option<f32>,
+}
 
 /// Validates a scenario whose points are `V`s: `Vec2` for a planar scenario, `Vec3` for one
 /// with `dimensions = 3`. Bounds, targets, paths and spawns take the scenario's points; the
@@ -121,48 +147,19 @@ impl<'a, V: Vector> Validator<'a, V> {
     }
 
     /// A region of the scenario's own dimension (a box or a ball in space).
-    #[allow(clippy::too_many_arguments)] // the four optional region keys of one table
-    fn region(
-        &mut self,
-        base: &[Seg],
-        kind: &str,
-        min: Option<Pt>,
-        max: Option<Pt>,
-        centre: Option<Pt>,
-        radius: Option<f32>,
-        what: &str,
-    ) -> Option<Region<V>> {
-        self.region_in(base, kind, min, max, centre, radius, what)
+    fn region(&mut self, base: &[Seg], keys: RegionKeys, what: &str) -> Option<Region<V>> {
+        self.region_in(base, keys, what)
     }
 
     /// A region of the plane (the planar parts: exits, measures, sources, waiting areas,
     /// events, walls).
-    #[allow(clippy::too_many_arguments)] // the four optional region keys of one table
-    fn plane_region(
-        &mut self,
-        base: &[Seg],
-        kind: &str,
-        min: Option<Pt>,
-        max: Option<Pt>,
-        centre: Option<Pt>,
-        radius: Option<f32>,
-        what: &str,
-    ) -> Option<Region> {
-        self.region_in(base, kind, min, max, centre, radius, what)
+    fn plane_region(&mut self, base: &[Seg], keys: RegionKeys, what: &str) -> Option<Region> {
+        self.region_in(base, keys, what)
     }
 
-    /// A region from `kind` and its keys, of `W`s; `base` is the table holding them.
-    #[allow(clippy::too_many_arguments)] // the four optional region keys of one table
-    fn region_in<W: Vector>(
-        &mut self,
-        base: &[Seg],
-        kind: &str,
-        min: Option<Pt>,
-        max: Option<Pt>,
-        centre: Option<Pt>,
-        radius: Option<f32>,
-        what: &str,
-    ) -> Option<Region<W>> {
+    /// A region from its keys, of `W`s; `base` is the table holding them.
+    fn region_in<W: Vector>(&mut self, base: &[Seg], keys: RegionKeys, what: &str) -> Option<Region<W>> {
+        let RegionKeys { kind, min, max, centre, radius } = keys;
         let at = |k: &'static str| [base, &[Seg::Key(k)]].concat();
         // In space a rectangle is a box and a circle a ball, by either name.
         let kinds: &[(&str, usize)] = match W::DIMENSIONS {
@@ -315,75 +312,13 @@ impl<'a, V: Vector> Validator<'a, V> {
 
     pub(super) fn scenario(&mut self, raw: ScenarioToml, text: &str) -> Option<Scenario<V>> {
         use Seg::Key;
-        if raw.version != FORMAT_VERSION as i64 {
-            return self.fail(
-                &[Key("version")],
-                format!("this engine reads scenario format version {FORMAT_VERSION}, found {}", raw.version),
-            );
-        }
-        if raw.name.trim().is_empty() {
-            return self.fail(&[Key("name")], "expected a non-empty name");
-        }
-        self.dimensions(&raw)?;
-        // Below 0.1 ms a step moves nothing an f32 position can show (1e-45 was accepted).
-        let dt = self.num(&[Key("dt")], raw.dt, Rule::Between(MIN_DT, 10.0))?;
-        if raw.ticks == 0 || raw.ticks > 1_000_000_000 {
-            return self
-                .fail(&[Key("ticks")], format!("expected a tick count from 1 to 1e9, found {}", raw.ticks));
-        }
-        let index = match &raw.index {
-            None => IndexKind::Kd,
-            Some(s) => self.choice(
-                &[Key("index")],
-                s,
-                &[("kd", IndexKind::Kd), ("brute", IndexKind::Brute), ("grid", IndexKind::Grid)],
-            )?,
-        };
-        let sensing_skin = match raw.sensing_skin {
-            None => 0.0,
-            Some(s) => self.num(&[Key("sensing_skin")], s, Rule::NonNegative(1e4))?,
-        };
+        let top_level::Run { dt, index, sensing_skin } = self.run(&raw)?;
         let bounds = self.bounds(&raw.bounds)?;
-
-        if raw.groups.is_empty() {
-            return self.fail(&[Key("groups")], "expected at least one [[groups]] entry");
-        }
-        if raw.groups.len() > u16::MAX as usize {
-            return self.fail(&[Key("groups")], format!("at most {} groups", u16::MAX));
-        }
-        let mut group_names: Vec<&str> = Vec::new();
-        for (g, group) in raw.groups.iter().enumerate() {
-            let path = [Key("groups"), Seg::Index(g), Key("name")];
-            if group.name.trim().is_empty() {
-                return self.fail(&path, "expected a non-empty group name");
-            }
-            if group_names.contains(&group.name.as_str()) {
-                return self.fail(&path, format!("group name \"{}\" is used twice", group.name));
-            }
-            group_names.push(&group.name);
-        }
-
+        let group_names = self.group_names(&raw)?;
+        let (counts, total) = self.counts(&raw)?;
         // Named targets, in name order (BTreeMap), then anonymous points appended by behaviours.
         let mut targets = Vec::new();
         let mut target_names: Vec<&str> = Vec::new();
-        let mut counts = Vec::new();
-        for (g, group) in raw.groups.iter().enumerate() {
-            // Filled by a source or by an event (a burst, agents regrouped into it).
-            let sourced = raw.sources.iter().any(|src| src.group == group.name)
-                || raw.events.iter().any(|e| match e.action.as_str() {
-                    "spawn" => e.group.as_ref() == Some(&group.name),
-                    "regroup" => e.into.as_ref() == Some(&group.name),
-                    _ => false,
-                });
-            counts.push(self.count(g, group, sourced)?);
-        }
-        let total: u64 = counts.iter().map(|&c| c as u64).sum();
-        if total > MAX_AGENTS {
-            return self.fail(
-                &[Key("groups")],
-                format!("{total} agents in all; at most {MAX_AGENTS} are supported"),
-            );
-        }
         for (name, t) in &raw.targets {
             targets.push(self.target(name, t, &group_names, total, dt)?);
             target_names.push(name);
@@ -406,36 +341,14 @@ impl<'a, V: Vector> Validator<'a, V> {
 
         let mut groups = Vec::new();
         for (g, group) in raw.groups.iter().enumerate() {
-            let spec = self.group(g, group, counts[g], &bounds, dt, &names, &mut targets)?;
+            let world = group::GroupWorld { bounds: &bounds, dt, names: &names };
+            let spec = self.group(g, group, counts[g], &world, &mut targets)?;
             groups.push(spec);
         }
         let exits = self.exits(&raw.exits, &group_names, &space::ground(&bounds))?;
-        let mut gates = Vec::new();
-        for (i, gate) in raw.gates.iter().enumerate() {
-            let at = |k: &'static str| [Key("gates"), Seg::Index(i), Key(k)];
-            let from = self.plane_point(&at("from"), gate.from)?;
-            let to = self.plane_point(&at("to"), gate.to)?;
-            if from == to {
-                return self.fail(&at("to"), "a gate needs two different end points");
-            }
-            if raw.gates[..i].iter().any(|g| g.name == gate.name) {
-                return self.fail(&at("name"), format!("gate name \"{}\" is used twice", gate.name));
-            }
-            gates.push(Gate { name: gate.name.clone(), from, to, open: true });
-        }
-        let mut sources = Vec::new();
-        let mut capacity = total;
-        for (i, raw_s) in raw.sources.iter().enumerate() {
-            if raw.sources[..i].iter().any(|o| o.name == raw_s.name) {
-                return self.fail(
-                    &[Key("sources"), Seg::Index(i), Key("name")],
-                    format!("source name \"{}\" is used twice", raw_s.name),
-                );
-            }
-            let source = self.source(i, raw_s, &group_names, dt * raw.ticks as f32)?;
-            capacity += source.max as u64;
-            sources.push(source);
-        }
+        let mut gates = self.gates(&raw)?;
+        let sources = self.sources(&raw, &group_names, dt)?;
+        let mut capacity = total + sources.iter().map(|s| s.max as u64).sum::<u64>();
         if capacity > MAX_AGENTS {
             return self.fail(
                 &[Key("sources")],
@@ -462,71 +375,15 @@ impl<'a, V: Vector> Validator<'a, V> {
             scenario: &names,
             raw_groups: &raw.groups,
         };
-        let events =
-            self.events(&raw.events, &event_names, &groups, &targets, dt, raw.ticks, &mut capacity)?;
+        let tables = events::EventTables { groups: &groups, targets: &targets, dt, ticks: raw.ticks };
+        let events = self.events(&raw.events, &event_names, &tables, &mut capacity)?;
         let area_names: Vec<&str> = measures.iter().map(|m| m.name.as_str()).collect();
         let scene = SceneNames { groups: &group_names, gates: &gate_names, areas: &area_names };
-        let metrics = match &raw.metrics {
-            None => MetricsConfig::default(),
-            Some(m) => {
-                let d = MetricsConfig::default();
-                let at = |k: &'static str| [Key("metrics"), Key(k)];
-                MetricsConfig {
-                    stuck_distance: self.num(
-                        &at("stuck_distance"),
-                        m.stuck_distance.unwrap_or(d.stuck_distance),
-                        Rule::NonNegative(MAX_MAGNITUDE),
-                    )?,
-                    stuck_window_s: self.num(
-                        &at("stuck_window_s"),
-                        m.stuck_window_s.unwrap_or(d.stuck_window_s),
-                        Rule::Positive(1e6),
-                    )?,
-                    goal_radius: self.num(
-                        &at("goal_radius"),
-                        m.goal_radius.unwrap_or(d.goal_radius),
-                        Rule::NonNegative(MAX_MAGNITUDE),
-                    )?,
-                    steerbench: m.steerbench.unwrap_or(d.steerbench),
-                }
-            }
-        };
+        let metrics = self.metrics(&raw)?;
         let expect_names = expect::ExpectNames { scene, ids: capacity, steerbench: metrics.steerbench };
         let expectations = self.expectations(&raw.expect, &expect_names, dt, raw.ticks)?;
-        // A nearest-of-group target cannot be used by a member of that same group.
-        for (g, spec) in groups.iter().enumerate() {
-            for (b, wb) in spec.group.behaviours.iter().enumerate() {
-                if let Some(t) = wb.behaviour.target()
-                    && targets[t as usize] == Target::NearestOf(g as u16)
-                {
-                    let path =
-                        [Key("groups"), Seg::Index(g), Key("behaviours"), Seg::Index(b), Key("target")];
-                    return self.fail(&path, format!("the target is the nearest agent of group \"{}\", this behaviour's own group; a group cannot target the nearest of its own members", spec.group.name));
-                }
-            }
-        }
-        // An exit at each agent's own goal takes only groups that have one.
-        for (i, e) in exits.iter().enumerate().filter(|(_, e)| e.at_own_goal) {
-            for (g, spec) in groups.iter().enumerate() {
-                if !(e.groups.is_empty() || e.groups.contains(&(g as u16))) {
-                    continue;
-                }
-                let own =
-                    spec.group.behaviours.iter().filter_map(|wb| wb.behaviour.target()).any(|t| {
-                        matches!(targets[t as usize], Target::Random { .. } | Target::Opposite { .. })
-                    });
-                if !own {
-                    let key = if e.groups.is_empty() { "kind" } else { "groups" };
-                    return self.fail(
-                        &[Key("exits"), Seg::Index(i), Key(key)],
-                        format!(
-                            "group \"{}\" has no goal of its own (a \"random\" or \"opposite\" target), so a \"goal\" exit cannot take it; list the groups it takes in `groups`",
-                            spec.group.name
-                        ),
-                    );
-                }
-            }
-        }
+        self.no_nearest_of_own_group(&groups, &targets)?;
+        self.goal_exits_take_groups_with_goals(&exits, &groups, &targets)?;
         Some(Scenario {
             origin: self.origin.into(),
             name: raw.name,

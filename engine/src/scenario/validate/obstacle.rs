@@ -45,16 +45,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             ];
             let allowed: &[&str] = if k == 0 { &["min", "max"] } else { &["centre", "radius"] };
             self.only_allowed(&base, &present, allowed, &format!("a \"{}\" obstacle", raw_o.kind))?;
-            let (min, max, centre, radius) = (raw_o.min, raw_o.max, raw_o.centre, raw_o.radius);
-            let r = self.region_in::<crate::math::Vec3>(
-                &base,
-                &raw_o.kind,
-                min,
-                max,
-                centre,
-                radius,
-                "obstacle",
-            )?;
+            let r = self.region_in::<crate::math::Vec3>(&base, region_keys!(raw_o), "obstacle")?;
             solids.push(match r {
                 Region::Rect { min, max } => crate::world::Solid::Cuboid { min, max },
                 Region::Circle { centre, radius } => crate::world::Solid::Ball { centre, radius },
@@ -105,8 +96,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                 ("thickness", raw.thickness.is_some()),
             ];
             self.only_allowed(&base, &present, KINDS[k].1, &format!("a \"{}\" obstacle", raw.kind))?;
-            let region =
-                self.plane_region(&base, &raw.kind, raw.min, raw.max, raw.centre, raw.radius, "obstacle")?;
+            let region = self.plane_region(&base, region_keys!(raw), "obstacle")?;
             return Some(match region {
                 Region::Rect { min, max } => Obstacle::Rect { min, max },
                 Region::Circle { centre, radius } => Obstacle::Circle { centre, radius },

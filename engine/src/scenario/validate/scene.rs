@@ -59,7 +59,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
                     self.num(&[Key("exits"), Index(i), Key("radius")], r, Rule::Positive(MAX_MAGNITUDE))?;
                 Region::Circle { centre: Vec2::ZERO, radius }
             } else {
-                self.plane_region(&base, &e.kind, e.min, e.max, e.centre, e.radius, "exit")?
+                self.plane_region(&base, region_keys!(e), "exit")?
             };
             if raw[..i].iter().any(|x| x.name == e.name) {
                 return self.fail(
@@ -95,7 +95,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         let base = [Key("sources"), Index(i)];
         let at = |k: &'static str| [Key("sources"), Index(i), Key(k)];
         let group = self.group_index(&at("group"), &s.group, groups)?;
-        let region = self.plane_region(&base, &s.kind, s.min, s.max, s.centre, s.radius, "spawn source")?;
+        let region = self.plane_region(&base, region_keys!(s), "spawn source")?;
         let rate_per_s = self.num(&at("rate"), s.rate, Rule::NonNegative(1e7))?;
         let start_s = self.num(&at("start_s"), s.start_s, Rule::NonNegative(1e9))?;
         let end_s = match s.end_s {
@@ -245,7 +245,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
             }
             _ => {
                 let kind = if t.centre.is_some() || t.radius.is_some() { "circle" } else { "rect" };
-                let region = self.region(&base, kind, t.min, t.max, t.centre, t.radius, "random target")?;
+                let region = self.region(&base, region_keys!(kind, t), "random target")?;
                 let Some(every_s) = t.every_s else { return missing(self, "every_s") };
                 let every_s = self.num(&at("every_s"), every_s, Rule::Positive(1e7))?;
                 let period_ticks = ((every_s / dt).round() as u32).max(1);

@@ -12,8 +12,7 @@ impl<V: crate::math::Vector> Validator<'_, V> {
         let mut areas = Vec::new();
         for (i, w) in raw.iter().enumerate() {
             let base = [Key("waiting"), Index(i)];
-            let region =
-                self.plane_region(&base, &w.kind, w.min, w.max, w.centre, w.radius, "waiting area")?;
+            let region = self.plane_region(&base, region_keys!(w), "waiting area")?;
             let name = [Key("waiting"), Index(i), Key("name")];
             if w.name.trim().is_empty() {
                 return self.fail(&name, "expected a non-empty name");

@@ -255,7 +255,7 @@ fn a_checkpoint_is_read_in_its_own_dimensions() {
     let bytes = encode(&plane, None, &id(&[1; 32], &[]));
     let header = decode_header(&bytes, "x").expect("a header").0;
     assert_eq!(header.dimensions, 2);
-    let e = super::decode::<Vec3>(&bytes, "x").err().expect("refused in space");
+    let e = super::decode::<Vec3>(&bytes, "x").expect_err("refused in space");
     assert!(matches!(e, CheckpointError::Dimensions { found: 2, expected: 3, .. }), "{e}");
     assert!(e.to_string().contains("holds a run in the plane (2 dimensions); this run is in space"), "{e}");
     let v4 = encode_as(ENGINE_VERSION, 4, &plane, None, None, &id(&[1; 32], &[]));
