@@ -32,7 +32,7 @@ pub use queue_brake::queue_brake;
 pub use reorder::{ReorderScratch, reorder};
 pub use sense_neighbours::sense_neighbours;
 pub use spawns::{place_spaced, spawns};
-pub use steer::{AgentMut, SteerInputs, SteerState, headings, steer};
+pub use steer::{SteerInputs, headings, steer};
 pub use velocity_models::{ModelInputs, ModelObstacles, adopt_chosen, velocity_models};
 pub use waiting::{hold, wait};
 

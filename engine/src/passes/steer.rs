@@ -5,8 +5,6 @@
 //! cached flocking force, generator, path cursor, random-walk waypoint, goal), for agent `i`
 //! only. Parallel: per agent, pieces of at most `PIECE_ROWS` rows.
 
-use rayon::prelude::*;
-
 use super::integrate::MOVING_SHARE;
 use crate::behaviours::{
     Following, Leader, NO_THREAT, ResolvedTarget, WALK_FINAL, WALK_NONE, WALK_WAYPOINT,
@@ -16,11 +14,11 @@ use crate::behaviours::{
 };
 use crate::index::{Neighbours, ObstacleIndex, Point, SpatialIndex};
 use crate::math::{Vec3, Vector, norm};
-use crate::rng::{self, AgentRng};
+use crate::rng;
 use crate::routing::Goal;
 use crate::world::{
-    Behaviour, Bounds, DIRECTION_REACH, Group, Model, Obstacle, Path, PathMode, SeparationVariant, Solid,
-    Target, TargetId,
+    AgentMut, Behaviour, Bounds, DIRECTION_REACH, Group, Model, Obstacle, Path, PathMode, SeparationVariant,
+    Solid, SteerState, Target, TargetId,
 };
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
@@ -73,46 +71,6 @@ pub struct SteerInputs<'a, V: Point> {
     pub neighbours: &'a Neighbours<V>,
     /// This tick's agent index, for targets of kind `"nearest"`.
     pub index: &'a SpatialIndex<V>,
-}
-
-/// The agent columns `steer` writes (besides the steering output), one row per agent.
-pub struct SteerState<'a, V> {
-    /// `Agents::wander`: each agent's point on its wander circle, jittered by wander.
-    pub wander: &'a mut [V],
-    /// `Agents::flock_force`: the cached flocking sum, refreshed every flocking interval.
-    pub flock_force: &'a mut [V],
-    /// `Agents::rng`: each agent's own generator (wander jitter, random walk, random goals).
-    pub rng: &'a mut [AgentRng],
-    /// `Agents::path_node`: the node each path follower seeks.
-    pub path_node: &'a mut [u32],
-    /// `Agents::path_dir`: +1 or −1, the direction along a patrolled path.
-    pub path_dir: &'a mut [i8],
-    /// `Agents::waypoint`: each random walker's current waypoint (world units).
-    pub waypoint: &'a mut [V],
-    /// `Agents::walk_state`: [`WALK_NONE`], [`WALK_WAYPOINT`] or [`WALK_FINAL`].
-    pub walk_state: &'a mut [u8],
-    /// `Agents::goal`: each agent's own random goal, for targets of kind `"random"`.
-    pub goal: &'a mut [V],
-}
-
-/// One agent's writable rows, borrowed out of [`SteerState`].
-pub struct AgentMut<'a, V> {
-    /// The agent's row of [`SteerState::wander`].
-    pub wander: &'a mut V,
-    /// The agent's row of [`SteerState::flock_force`].
-    pub flock_force: &'a mut V,
-    /// The agent's row of [`SteerState::rng`].
-    pub rng: &'a mut AgentRng,
-    /// The agent's row of [`SteerState::path_node`].
-    pub path_node: &'a mut u32,
-    /// The agent's row of [`SteerState::path_dir`].
-    pub path_dir: &'a mut i8,
-    /// The agent's row of [`SteerState::waypoint`].
-    pub waypoint: &'a mut V,
-    /// The agent's row of [`SteerState::walk_state`].
-    pub walk_state: &'a mut u8,
-    /// The agent's row of [`SteerState::goal`].
-    pub goal: &'a mut V,
 }
 
 impl<V: Point> SteerInputs<'_, V> {
@@ -375,32 +333,9 @@ impl<V: Point> SteerInputs<'_, V> {
 /// The `steer` pass. Reads old positions and velocities of every agent; writes row `i` of
 /// `steering`, and of the behaviour-state columns, for agent `i` only.
 pub fn steer<V: Point>(inputs: &SteerInputs<'_, V>, state: SteerState<'_, V>, steering: &mut [V]) {
-    steering
-        .par_iter_mut()
-        .zip(state.wander.par_iter_mut())
-        .zip(state.flock_force.par_iter_mut())
-        .zip(state.rng.par_iter_mut())
-        .zip(state.path_node.par_iter_mut())
-        .zip(state.path_dir.par_iter_mut())
-        .zip(state.waypoint.par_iter_mut())
-        .zip(state.walk_state.par_iter_mut())
-        .zip(state.goal.par_iter_mut())
-        .enumerate()
-        .with_min_len(64)
-        .with_max_len(crate::par::PIECE_ROWS)
-        .for_each(
-            |(
-                i,
-                (
-                    (((((((out, wander), flock_force), rng), path_node), path_dir), waypoint), walk_state),
-                    goal,
-                ),
-            )| {
-                let mut st =
-                    AgentMut { wander, flock_force, rng, path_node, path_dir, waypoint, walk_state, goal };
-                *out = inputs.steer_agent(i, &mut st);
-            },
-        );
+    state.par_rows(steering, (64, crate::par::PIECE_ROWS), |i, out, mut st| {
+        *out = inputs.steer_agent(i, &mut st);
+    });
 }
 
 /// `norm(velocity)` of every agent, which alignment reads once per neighbour (the `headings`

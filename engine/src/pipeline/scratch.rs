@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::behaviours::{self, ResolvedTarget};
 use crate::index::{IndexKind, Neighbours, SensingCache, SpatialIndex};
-use crate::passes::{self, IndexScope, LastHeading, ReorderScratch, SteerInputs, SteerState, StepContext};
+use crate::passes::{self, IndexScope, LastHeading, ReorderScratch, SteerInputs, StepContext};
 use crate::world::{Group, World};
 
 use super::dimension::{Passes, SteerScene};
@@ -218,7 +218,7 @@ impl<V: Passes> Scratch<V> {
         V::route(world, &mut self.own);
         let SteerScene { walls, solids, space_bounds, obstacle_index, router } =
             V::steer_scene(&world.obstacles, &world.bounds, &self.own);
-        let a = &mut world.agents;
+        let (read, state) = world.agents.split_for_steer();
         let inputs = SteerInputs {
             tick: world.tick,
             dt: world.dt,
@@ -232,29 +232,19 @@ impl<V: Passes> Scratch<V> {
             space_bounds,
             obstacle_index,
             threat: &self.threat,
-            id: &a.id,
-            group: &a.group,
-            position: &a.position,
-            velocity: &a.velocity,
+            id: read.id,
+            group: read.group,
+            position: read.position,
+            velocity: read.velocity,
             heading: &self.heading,
-            last_heading: &a.last_heading,
-            max_speed: &a.max_speed,
+            last_heading: read.last_heading,
+            max_speed: read.max_speed,
             neighbours: &self.neighbours,
             index: &self.index,
             router,
         };
-        let state = SteerState {
-            wander: &mut a.wander,
-            flock_force: &mut a.flock_force,
-            rng: &mut a.rng,
-            path_node: &mut a.path_node,
-            path_dir: &mut a.path_dir,
-            waypoint: &mut a.waypoint,
-            walk_state: &mut a.walk_state,
-            goal: &mut a.goal,
-        };
         passes::steer(&inputs, state, &mut self.steering);
-        check_finite(world.tick, Pass::Steer, "steering", &a.id, &self.steering)
+        check_finite(world.tick, Pass::Steer, "steering", &world.agents.id, &self.steering)
     }
 }
 

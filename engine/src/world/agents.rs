@@ -70,8 +70,63 @@ where
 /// permute, retain, the state hash's walk over the columns). Checkpoints, golden snapshots and
 /// column digests read the struct through serde, so they follow too. A new column is one line
 /// here (then re-mint the golden hashes: the state hash covers it).
+///
+/// The columns `steer` writes (the behaviours' own state) are declared in their own block: from
+/// it come [`SteerState`] (those columns, to write), [`SteerReads`] (the others, to read, beside
+/// them) and [`AgentMut`] (one agent's rows of the state), so a new state column is also one
+/// line, and `steer` gets it with the others.
 macro_rules! agent_columns {
-    ($($(#[$doc:meta])* $name:ident: $ty:ty,)+) => {
+    (
+        columns { $($(#[$hdoc:meta])* $h:ident: $hty:ty,)+ }
+        steer_state { $($(#[$sdoc:meta])* $s:ident: $sty:ty,)+ }
+        columns { $($(#[$tdoc:meta])* $t:ident: $tty:ty,)* }
+    ) => {
+        agent_columns!(@all $($(#[$hdoc])* $h: $hty,)+ $($(#[$sdoc])* $s: $sty,)+ $($(#[$tdoc])* $t: $tty,)*);
+        agent_columns!(@steer [$($h: $hty,)+ $($t: $tty,)*] [$($(#[$sdoc])* $s: $sty,)+]);
+    };
+    (@steer [$($r:ident: $rty:ty,)+] [$($(#[$sdoc:meta])* $s:ident: $sty:ty,)+]) => {
+        /// The agent columns `steer` writes (besides its steering output), borrowed out of
+        /// [`Agents`] by [`Agents::split_for_steer`].
+        pub struct SteerState<'a, V = Vec2> {
+            $($(#[$sdoc])* pub $s: &'a mut [$sty],)+
+        }
+
+        /// The other agent columns, to read beside a [`SteerState`].
+        pub struct SteerReads<'a, V = Vec2> {
+            $(#[doc = concat!("The agents' `", stringify!($r), "` column.")] pub $r: &'a [$rty],)+
+        }
+
+        /// One agent's rows of a [`SteerState`].
+        pub struct AgentMut<'a, V = Vec2> {
+            $($(#[$sdoc])* pub $s: &'a mut $sty,)+
+        }
+
+        impl<V: Vector> Agents<V> {
+            /// The columns `steer` writes, and beside them the others to read.
+            pub fn split_for_steer(&mut self) -> (SteerReads<'_, V>, SteerState<'_, V>) {
+                (SteerReads { $($r: &self.$r,)+ }, SteerState { $($s: &mut self.$s,)+ })
+            }
+        }
+
+        impl<V: Vector> SteerState<'_, V> {
+            /// Calls `f(row, &mut out[row], the row's state)` for every row, across the pool in
+            /// pieces of `min_len` to `max_len` rows; every call writes its own row only.
+            pub fn par_rows<O: Send>(
+                self,
+                out: &mut [O],
+                (min_len, max_len): (usize, usize),
+                f: impl Fn(usize, &mut O, AgentMut<'_, V>) + Sync + Send,
+            ) {
+                (out.par_iter_mut(), $(self.$s.par_iter_mut(),)+)
+                    .into_par_iter()
+                    .enumerate()
+                    .with_min_len(min_len)
+                    .with_max_len(max_len)
+                    .for_each(|(i, (o, $($s,)+))| f(i, o, AgentMut { $($s,)+ }));
+            }
+        }
+    };
+    (@all $($(#[$doc:meta])* $name:ident: $ty:ty,)+) => {
         /// Agent columns. Row `i` of every column describes the same agent. Rows are in id
         /// order unless the pipeline reordered them spatially (`Pipeline::set_reorder_every`).
         /// `V` is the point type: `Vec2` in the plane, `Vec3` in space.
@@ -122,6 +177,7 @@ macro_rules! agent_columns {
 }
 
 agent_columns! {
+    columns {
     /// Stable id: never reused, assigned in spawn order.
     id: u32,
     /// Index into `World::groups`.
@@ -138,6 +194,8 @@ agent_columns! {
     mass: f32,
     /// Body radius (world units).
     radius: f32,
+    }
+    steer_state {
     /// Wander circle (sphere, in space) offset `c` (spec: wander).
     wander: V,
     /// The weighted sum of flocking forces, reused between recomputations.
@@ -154,12 +212,15 @@ agent_columns! {
     walk_state: u8,
     /// The agent's own random goal (targets of kind `random`).
     goal: V,
+    }
+    columns {
     /// The direction the agent last moved in: `norm(v)` after each integration while it moves
     /// faster than [`MOVING_SHARE`](crate::passes::MOVING_SHARE) of its `max_speed`; kept while
     /// it is stopped (followers of a stopped leader stay behind it). Kept up only in worlds
     /// where some group follows with `behind_when_stopped = "last_heading"`; elsewhere it
     /// keeps its value at spawn.
     last_heading: V,
+    }
 }
 
 /// Sees every agent column in turn ([`Agents::visit_columns`]).

@@ -20,7 +20,9 @@ mod solid;
 mod spacing;
 mod waiting;
 
-pub use agents::{AgentRow, Agents, ColumnValue, ColumnVisitor, PermuteScratch};
+pub use agents::{
+    AgentMut, AgentRow, Agents, ColumnValue, ColumnVisitor, PermuteScratch, SteerReads, SteerState,
+};
 pub use behaviour::{Behaviour, CohesionForm, EvadePrediction, SeparationVariant, WeightedBehaviour};
 pub use bounds::{Bounds, BoundsKind};
 pub use dimension::Dimension;
