@@ -64,6 +64,17 @@ pub(super) struct Case {
 }
 
 impl Case {
+    /// What sensing reads of the case.
+    fn input(&self) -> index::SenseInput<'_, Vec2> {
+        index::SenseInput {
+            bounds: &self.bounds,
+            groups: &self.groups,
+            position: &self.positions,
+            id: &self.ids,
+            group: &self.group,
+        }
+    }
+
     pub(super) fn new(bounds: Bounds, groups: Vec<Group>, positions: Vec<Vec2>, group: Vec<u16>) -> Case {
         assert_eq!(positions.len(), group.len());
         let ids = (0..positions.len() as u32).map(|r| 3 * r + 7).collect();
@@ -110,18 +121,7 @@ fn neighbour_lists_reaching(kind: IndexKind, case: &Case, reach: index::FirstRea
     let targeted = vec![false; case.groups.len()];
     index.build_with_cell(&case.bounds, &case.positions, &case.ids, &case.group, &targeted, cell);
     let mut out = Neighbours::default();
-    index::sense_neighbours(
-        &index,
-        &index::SenseInput {
-            bounds: &case.bounds,
-            groups: &case.groups,
-            position: &case.positions,
-            id: &case.ids,
-            group: &case.group,
-        },
-        reach,
-        &mut out,
-    );
+    index::sense_neighbours(&index, &case.input(), reach, &mut out);
     (0..case.positions.len())
         .map(|i| {
             let (rows, dist_sq) = out.of(i);
@@ -607,18 +607,7 @@ fn a_short_first_reach_gives_the_same_lists_as_the_whole_radius() {
             &targeted,
             6.0,
         );
-        index::sense_neighbours(
-            &index,
-            &index::SenseInput {
-                bounds: &ordered.bounds,
-                groups: &ordered.groups,
-                position: &ordered.positions,
-                id: &ordered.ids,
-                group: &ordered.group,
-            },
-            index::FirstReach::default(),
-            &mut lists,
-        );
+        index::sense_neighbours(&index, &ordered.input(), index::FirstReach::default(), &mut lists);
         index::short_reach(&ordered.groups, &ordered.group, &lists, &mut picked);
         assert!(picked[0] > 0.0 && picked[0] < 6.0, "seed {seed}: a short reach is picked: {picked:?}");
         let mut own = Vec::new();

@@ -26,6 +26,17 @@ fn boxed(kind: BoundsKind, min: f32, max: f32) -> Bounds<Vec3> {
 }
 
 impl Case {
+    /// What sensing reads of the case.
+    fn input(&self) -> index::SenseInput<'_, Vec3> {
+        index::SenseInput {
+            bounds: &self.bounds,
+            groups: &self.groups,
+            position: &self.positions,
+            id: &self.ids,
+            group: &self.group,
+        }
+    }
+
     fn new(bounds: Bounds<Vec3>, groups: Vec<Group>, positions: Vec<Vec3>, group: Vec<u16>) -> Case {
         let ids = (0..positions.len() as u32).map(|r| 3 * r + 7).collect();
         Case { bounds, groups, positions, ids, group }
@@ -86,18 +97,7 @@ fn lists_of(out: &Neighbours<Vec3>, n: usize) -> Vec<List> {
 fn sensed(kind: IndexKind, case: &Case) -> Vec<List> {
     let index = case.index(kind, &vec![false; case.groups.len()]);
     let mut out = Neighbours::default();
-    index::sense_neighbours(
-        &index,
-        &index::SenseInput {
-            bounds: &case.bounds,
-            groups: &case.groups,
-            position: &case.positions,
-            id: &case.ids,
-            group: &case.group,
-        },
-        index::FirstReach::default(),
-        &mut out,
-    );
+    index::sense_neighbours(&index, &case.input(), index::FirstReach::default(), &mut out);
     lists_of(&out, case.positions.len())
 }
 
@@ -249,19 +249,7 @@ fn lists_from_reused_candidates_are_the_lists_sensed_afresh() {
         let index = case.index(IndexKind::Kd, &[false, false]);
         let (mut candidates, mut lists) = (CandidateLists::default(), Neighbours::default());
         let skin = 0.5;
-        index::sense_candidates(
-            &index,
-            &index::SenseInput {
-                bounds: &case.bounds,
-                groups: &case.groups,
-                position: &case.positions,
-                id: &case.ids,
-                group: &case.group,
-            },
-            skin,
-            &mut candidates,
-            &mut lists,
-        );
+        index::sense_candidates(&index, &case.input(), skin, &mut candidates, &mut lists);
         assert!(lists_of(&lists, case.positions.len()) == naive(&case), "lists found with the candidates");
         let mut rand = Rand(seed + 7);
         for p in &mut case.positions {
@@ -269,18 +257,7 @@ fn lists_from_reused_candidates_are_the_lists_sensed_afresh() {
             *p = case.bounds.wrap(*p + step * (0.2 / 3f32.sqrt()));
         }
         let mut reused = Neighbours::default();
-        index::neighbours_from_candidates(
-            &index::SenseInput {
-                bounds: &case.bounds,
-                groups: &case.groups,
-                position: &case.positions,
-                id: &case.ids,
-                group: &case.group,
-            },
-            &candidates,
-            skin,
-            &mut reused,
-        );
+        index::neighbours_from_candidates(&case.input(), &candidates, skin, &mut reused);
         assert!(lists_of(&reused, case.positions.len()) == naive(&case), "lists from reused candidates");
     }
 }
