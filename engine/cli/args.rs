@@ -2,6 +2,7 @@
 //! overrides, `--sensing-skin`, the progress bar. Commands depend on this module, never on
 //! each other.
 
+use crate::dimension::CliDimension;
 use std::io::IsTerminal;
 
 use anyhow::{Result, bail};
@@ -80,14 +81,14 @@ impl ScenarioOverrides {
     }
 
     /// [`ScenarioOverrides::load`] of a scenario whose points are `V`s (`Vec3`: in space).
-    pub fn load_as<V: throng_engine::world::Dimension>(&self, path: &std::path::Path) -> Result<Scenario<V>> {
+    pub fn load_as<V: CliDimension>(&self, path: &std::path::Path) -> Result<Scenario<V>> {
         let sets = parse_sets(&self.set, self.agents)?;
         Ok(overrides::load_as(path, &sets)?)
     }
 
     /// [`ScenarioOverrides::load_as`] for a run of `ticks` ticks when given (`--ticks`): its
     /// warnings are those of a run that long (see [`warn_for_length`]).
-    pub fn load_for<V: throng_engine::world::Dimension>(
+    pub fn load_for<V: CliDimension>(
         &self,
         path: &std::path::Path,
         ticks: Option<u64>,
@@ -104,7 +105,7 @@ impl ScenarioOverrides {
 /// The scenario's warnings for a run of `ticks` ticks: when `--ticks` (or the plan) differs
 /// from the file's `ticks`, the warnings about times past the run's end are those of the run
 /// as it will go, not of the file's length (the file is read again with `ticks` set).
-pub fn warn_for_length<V: throng_engine::world::Dimension>(
+pub fn warn_for_length<V: CliDimension>(
     scenario: &mut Scenario<V>,
     path: &std::path::Path,
     sets: &[Override],

@@ -1,5 +1,6 @@
 //! `throng check`: validate scenario files.
 
+use crate::dimension::CliDimension;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -9,7 +10,7 @@ use throng_engine::Scenario;
 use throng_engine::math::Vec3;
 use throng_engine::scenario::declared_dimensions;
 use throng_engine::scenario::spawn::overlapping_bodies;
-use throng_engine::world::{Dimension, Model};
+use throng_engine::world::Model;
 
 use crate::args::ScenarioOverrides;
 
@@ -53,7 +54,7 @@ fn check_in_space(path: &std::path::Path, overrides: &ScenarioOverrides) -> Resu
 /// The world at tick 0, built where it can tell something: a spawn that keeps distances
 /// fails here as the run would; and bodies of velocity models that overlap at the start (a
 /// velocity model's reference code refuses them) are counted in a warning.
-fn start<V: Dimension>(path: &std::path::Path, s: &Scenario<V>) -> Result<()> {
+fn start<V: CliDimension>(path: &std::path::Path, s: &Scenario<V>) -> Result<()> {
     let velocity: Vec<bool> = s.groups.iter().map(|g| g.group.model != Model::Steering).collect();
     for source in s.sources.iter().filter(|o| velocity[o.group as usize] && o.spacing.min_distance <= 0.0) {
         eprintln!(
@@ -86,7 +87,7 @@ fn start<V: Dimension>(path: &std::path::Path, s: &Scenario<V>) -> Result<()> {
 
 /// The `ok` line of a valid scenario, then its warnings (problems that do not stop a run, e.g.
 /// an exit outside the bounds, as `run` prints them).
-fn summary<V: Dimension>(path: &std::path::Path, s: &Scenario<V>) {
+fn summary<V: CliDimension>(path: &std::path::Path, s: &Scenario<V>) {
     let groups: Vec<String> =
         s.groups.iter().map(|g| format!("{} x{} {}", g.group.name, g.count, g.group.model.name())).collect();
     let size = s.bounds.size();

@@ -6,6 +6,7 @@ mod args;
 mod batch;
 mod bench;
 mod check;
+mod dimension;
 mod interrupt;
 mod memory;
 mod output;

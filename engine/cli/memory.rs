@@ -3,6 +3,7 @@
 //! available (MemAvailable, and the cgroup's limit when there is one). `run`, `bench`,
 //! `record`, `verify` and `batch` (its runs at a time together) all check.
 
+use crate::dimension::CliDimension;
 use anyhow::{Result, bail};
 use clap::Args;
 use throng_engine::Scenario;
@@ -65,11 +66,7 @@ fn limit(max: Option<u64>) -> Option<(u64, String)> {
 
 /// Refuses `scenario` if its estimated peak memory exceeds `max` (`--max-memory`) or, without
 /// it, the memory available. `what` names the run in the message.
-pub fn check<V: throng_engine::world::Dimension>(
-    scenario: &Scenario<V>,
-    max: Option<u64>,
-    what: &str,
-) -> Result<()> {
+pub fn check<V: CliDimension>(scenario: &Scenario<V>, max: Option<u64>, what: &str) -> Result<()> {
     let estimate = scenario.memory_estimate();
     let Some((limit, source)) = limit(max) else { return Ok(()) };
     if estimate.bytes > limit {

@@ -1,5 +1,6 @@
 //! `throng record` and `throng verify`: golden files (see `throng_engine::golden`).
 
+use crate::dimension::CliDimension;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,7 +11,6 @@ use throng_engine::math::Vec3;
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
 use throng_engine::scenario::overrides;
 use throng_engine::state::files::write_atomically;
-use throng_engine::world::Dimension;
 use throng_engine::{IndexKind, Scenario};
 
 use crate::args::{IndexArg, parse_sets, progress_bar, threads};
@@ -88,7 +88,7 @@ pub struct VerifyArgs {
 
 /// Refuses a run of `scenario` that would not fit in memory (`what` names it); its index and
 /// ticks otherwise.
-fn fits<V: Dimension>(scenario: &Scenario<V>, max: Option<u64>, what: &str) -> Result<(IndexKind, u64)> {
+fn fits<V: CliDimension>(scenario: &Scenario<V>, max: Option<u64>, what: &str) -> Result<(IndexKind, u64)> {
     crate::memory::check(scenario, max, what)?;
     Ok((scenario.index, scenario.ticks))
 }

@@ -3,11 +3,12 @@
 //! workers, a progress bar counted per tick, SIGINT and SIGTERM looked for between ticks, and
 //! the command's own work after each tick (trace and metrics rows, checkpoints, frames).
 
+use crate::dimension::CliDimension;
 use std::ops::ControlFlow;
 
 use anyhow::Result;
 use indicatif::ProgressBar;
-use throng_engine::pipeline::{NonFinite, Passes};
+use throng_engine::pipeline::NonFinite;
 use throng_engine::{RunEnd, Simulation};
 
 use crate::interrupt::{Interrupts, Stop};
@@ -27,7 +28,7 @@ pub enum Ended {
 /// caught by `interrupts` arrives, calling `each` after every tick and counting it on
 /// `progress`. The outer error is `each`'s (an output that cannot be written); the inner one a
 /// tick that left non-finite state.
-pub fn run_ticks<V: Passes>(
+pub fn run_ticks<V: CliDimension>(
     sim: &mut Simulation<V>,
     last_tick: u64,
     progress: &ProgressBar,

@@ -377,7 +377,7 @@ mod tests {
         assert_eq!(router.refresh(&world, Some(&index(&world))), 0, "nothing changed");
         // The closed door (a wall across the room) cuts the goal off: no way from the west.
         assert!(router.offset(Goal::Target(0), Vec2::new(1.0, 5.0)).is_none());
-        world.doors[0].closed = false;
+        world.scene.doors[0].closed = false;
         world.refresh_obstacles();
         assert_eq!(router.refresh(&world, Some(&index(&world))), 1, "the door opened");
         let o = router.offset(Goal::Target(0), Vec2::new(1.0, 5.0)).expect("a way now");

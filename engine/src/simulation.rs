@@ -321,9 +321,13 @@ impl<V: Passes> Simulation<V> {
         &self.world
     }
 
-    /// The state, to change between ticks (the change is part of the run from then on).
-    pub fn world_mut(&mut self) -> &mut World<V> {
-        &mut self.world
+    /// The agents' positions and velocities, in row order, to change between ticks (a host
+    /// program placing or pushing its agents); the change is part of the run from then on.
+    /// The rest of the state (the tick, ids, counters, the scene) changes only through ticks,
+    /// events and checkpoints, so a caller cannot set it out of step.
+    pub fn motion_mut(&mut self) -> (&mut [V], &mut [V]) {
+        let a = &mut self.world.agents;
+        (&mut a.position, &mut a.velocity)
     }
 
     /// The scratch of the last tick: events, neighbour lists, timers.

@@ -22,12 +22,12 @@ fn a_closed_source_pauses_and_owes_nothing_for_the_time_it_was_closed() {
     ));
     let mut sim = sim(&s);
     sim.run(10).expect("runs");
-    assert_eq!(sim.world().sources[0].spawned, 10, "one second open");
+    assert_eq!(sim.world().scene.sources[0].spawned, 10, "one second open");
     sim.run(20).expect("runs");
-    assert_eq!(sim.world().sources[0].spawned, 10, "closed from 1 s to 3 s");
-    assert_eq!(sim.world().sources[0].closed_ticks, 20);
+    assert_eq!(sim.world().scene.sources[0].spawned, 10, "closed from 1 s to 3 s");
+    assert_eq!(sim.world().scene.sources[0].closed_ticks, 20);
     sim.run(10).expect("runs");
-    assert_eq!(sim.world().sources[0].spawned, 20, "open again, without catching up");
+    assert_eq!(sim.world().scene.sources[0].spawned, 20, "open again, without catching up");
     // A source that starts closed spawns nothing until an event opens it.
     let s =
         scene(&format!("{}\n[[events]]\nat_s = 2\naction = \"open\"\nsource = \"door\"\n", source(10, true)));
@@ -35,7 +35,7 @@ fn a_closed_source_pauses_and_owes_nothing_for_the_time_it_was_closed() {
     sim.run(20).expect("runs");
     assert_eq!(sim.world().agents.len(), 1, "only the walker");
     sim.run(10).expect("runs");
-    assert_eq!(sim.world().sources[0].spawned, 10);
+    assert_eq!(sim.world().scene.sources[0].spawned, 10);
 }
 
 #[test]
@@ -193,7 +193,7 @@ fn on_closed_diverts_the_group_while_its_door_is_closed() {
     assert_eq!(sim.world().groups[0].behaviours[0].behaviour.target(), Some(0), "\"left\"");
     sim.run(40).expect("runs");
     assert_eq!(sim.world().groups[0].behaviours[0].behaviour.target(), Some(1), "back to \"right\"");
-    assert!(sim.world().diversions[0].saved.is_none());
+    assert!(sim.world().scene.diversions[0].saved.is_none());
     // A door closed from the start diverts from the start.
     let s = diverted(&door.replace("open = true, ", ""), "");
     let sim = self::sim(&s);

@@ -143,7 +143,7 @@ fn a_gate_condition_fires_after_the_tick_that_crossed() {
     // Stopped right after the crossing: at most one tick's move (0.1 unit) past the line.
     assert!(sim.stopped());
     assert!(x(&sim) > 5.0 && x(&sim) <= 5.1, "x = {}", x(&sim));
-    assert_eq!(sim.world().gate_totals, [1]);
+    assert_eq!(sim.world().scene.gate_totals, [1]);
 }
 
 #[test]

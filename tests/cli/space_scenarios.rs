@@ -185,7 +185,7 @@ fn the_planar_parts_are_refused_in_space_at_their_key() {
         .replace("{ kind = \"seek\", target = \"top\" }", "{ kind = \"avoid_obstacles\" }");
     let s = throng_engine::Scenario::<throng_engine::math::Vec3>::parse_as(&ok, "ok.toml")
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(s.solids.len(), 2);
+    assert_eq!(s.obstacles.len(), 2);
     let e = space_error(&SPACE.replace(
         "{ kind = \"seek\", target = \"top\" }",
         "{ kind = \"seek\", target = \"top\", route = \"field\" }",

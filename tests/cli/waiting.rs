@@ -17,13 +17,13 @@ fn an_area_holds_the_walker_until_an_event_releases_it() {
     // It stopped at the first tick's end inside the area (x > 6, one step of at most 0.1 in).
     let held_at = x(&sim);
     assert!(held_at > 6.0 && held_at <= 6.1, "x = {held_at}");
-    assert_eq!(sim.world().waiting[0].held.len(), 1);
+    assert_eq!(sim.world().scene.waiting[0].held.len(), 1);
     assert_eq!(sim.world().agents.velocity[0], Vec2::ZERO);
     // Released at 20 s: it walks on through the area, which no longer takes it.
     sim.run(50).expect("runs");
     assert!(x(&sim) > 9.0, "x = {}", x(&sim));
-    assert!(sim.world().waiting[0].held.is_empty());
-    assert_eq!(sim.world().waiting[0].released, [0]);
+    assert!(sim.world().scene.waiting[0].held.is_empty());
+    assert_eq!(sim.world().scene.waiting[0].released, [0]);
 }
 
 #[test]
@@ -35,17 +35,17 @@ fn releases_take_the_first_arrivals_and_conditions_read_the_queue() {
     ));
     let mut sim = sim(&s);
     sim.run(100).expect("runs");
-    let held = sim.world().waiting[0].held.clone();
+    let held = sim.world().scene.waiting[0].held.clone();
     assert_eq!(held.len(), 31, "everyone has arrived by 10 s");
     // Arrival order: ticks ascending, ids ascending within a tick.
     assert!(held.windows(2).all(|w| w[0] < w[1]), "{held:?}");
     sim.run(1).expect("runs");
     let w = sim.world();
-    assert_eq!(w.waiting[0].held.len(), 26);
+    assert_eq!(w.scene.waiting[0].held.len(), 26);
     let first_five: Vec<u32> = held[..5].iter().map(|&(_, id)| id).collect();
     let mut released = first_five.clone();
     released.sort_unstable();
-    assert_eq!(w.waiting[0].released, released);
+    assert_eq!(w.scene.waiting[0].released, released);
     // The released move again; the held stay still.
     for &id in &first_five {
         let row = w.agents.row_of(id).expect("alive");
@@ -60,7 +60,7 @@ fn releases_take_the_first_arrivals_and_conditions_read_the_queue() {
     let mut sim = self::sim(&stop);
     sim.run(1000).expect("runs");
     assert!(sim.stopped());
-    let n = sim.world().waiting[0].held.len();
+    let n = sim.world().scene.waiting[0].held.len();
     assert!((12..=20).contains(&n), "stopped with {n} waiting");
 }
 
@@ -71,10 +71,10 @@ fn held_agents_that_leave_the_world_are_forgotten() {
     ));
     let mut sim = sim(&s);
     sim.run(100).expect("runs");
-    assert_eq!(sim.world().waiting[0].held.len(), 1);
+    assert_eq!(sim.world().scene.waiting[0].held.len(), 1);
     sim.run(1).expect("runs");
     assert!(sim.world().agents.is_empty());
-    assert!(sim.world().waiting[0].held.is_empty());
+    assert!(sim.world().scene.waiting[0].held.is_empty());
 }
 
 #[test]

@@ -137,15 +137,15 @@ pub(super) fn throng_run(case: &Case, seed: u64) -> (Outcome, String) {
     let areas: Vec<(Vec2, Vec2)> = case
         .areas
         .iter()
-        .map(|name| match sim.world().measures.iter().find(|m| m.name == *name).map(|m| &m.region) {
+        .map(|name| match sim.world().scene.measures.iter().find(|m| m.name == *name).map(|m| &m.region) {
             Some(Region::Rect { min, max }) => (*min, *max),
             _ => panic!("{}: no rectangle measurement area {name}", case.path),
         })
         .collect();
     let mut most_in_area = vec![0u64; areas.len()];
     if case.jitter > 0.0 {
-        let a = &mut sim.world_mut().agents;
-        for (k, p) in a.position.iter_mut().enumerate() {
+        let (positions, _) = sim.motion_mut();
+        for (k, p) in positions.iter_mut().enumerate() {
             // A fixed, reproducible jitter: a low-discrepancy turn and length per agent.
             let (s, c) = throng_engine::math::sin_cos(k as f32 * 2.399_963);
             *p += Vec2::new(c, s) * case.jitter * (((k * 7) % 10) as f32 + 0.5) / 10.0;
@@ -167,7 +167,7 @@ pub(super) fn throng_run(case: &Case, seed: u64) -> (Outcome, String) {
                 continue;
             }
             let g = w.agents.group[r];
-            let exit = w.exits.iter().find(|e| e.groups.is_empty() || e.groups.contains(&g));
+            let exit = w.scene.exits.iter().find(|e| e.groups.is_empty() || e.groups.contains(&g));
             let standing = w.groups[g as usize].behaviours.is_empty();
             let (goal, v0) = match exit {
                 Some(e) => {
@@ -194,7 +194,7 @@ pub(super) fn throng_run(case: &Case, seed: u64) -> (Outcome, String) {
         }
         inside.clear();
         inside.extend(&w.agents.id);
-        if w.tick >= ticks || (w.agents.id.is_empty() && w.sources.iter().all(|s| s.spawned >= s.max)) {
+        if w.tick >= ticks || (w.agents.id.is_empty() && w.scene.sources.iter().all(|s| s.spawned >= s.max)) {
             break;
         }
         sim.step().expect("a tick");

@@ -54,10 +54,10 @@ fn a_scaled_scene_in_space_scales_its_solids_with_its_bounds() {
     use throng_engine::world::Solid;
     let scenario = throng_engine::Scenario::load_in_space(&root().join("scenarios/asteroids.toml"))
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(!scenario.solids.is_empty(), "the asteroids have solids");
+    assert!(!scenario.obstacles.is_empty(), "the asteroids have solids");
     let big = scenario.scaled(8 * scenario.agent_count()).expect("scaled");
     assert_eq!(big.bounds.max, scenario.bounds.max * 2.0);
-    for (a, b) in scenario.solids.iter().zip(&big.solids) {
+    for (a, b) in scenario.obstacles.iter().zip(&big.obstacles) {
         match (a, b) {
             (Solid::Ball { centre, radius }, Solid::Ball { centre: c2, radius: r2 }) => {
                 assert_eq!((*c2, *r2), (*centre * 2.0, radius * 2.0));

@@ -198,10 +198,10 @@ fn a_source_that_keeps_distances_places_no_one_too_close_and_waits_when_full() {
     pipeline.set_reorder_every(0);
     let (mut owed_short, mut total) = (0u32, 0u32);
     for _ in 0..200 {
-        let (before, sourced) = (world.agents.len(), world.sources[0].spawned);
+        let (before, sourced) = (world.agents.len(), world.scene.sources[0].spawned);
         pipeline.step(&mut world).unwrap();
         let added = world.agents.len() - before;
-        let from_source = (world.sources[0].spawned - sourced) as usize;
+        let from_source = (world.scene.sources[0].spawned - sourced) as usize;
         total += added as u32;
         // The newcomers (the last rows with reordering off) against everyone at the end of
         // the tick they appeared in: at least min_distance from every other centre, and at
@@ -224,11 +224,11 @@ fn a_source_that_keeps_distances_places_no_one_too_close_and_waits_when_full() {
             let (lo, hi) = (0.35 - slack - 1e-5, 2.65 + slack + 1e-5);
             assert!(p[i].x >= lo && p[i].y >= lo && p[i].y <= hi, "{}", p[i]);
         }
-        let due = world.sources[0].due_by(world.tick as f64 * 0.05, 0.05);
-        owed_short = owed_short.max(due - world.sources[0].spawned);
+        let due = world.scene.sources[0].due_by(world.tick as f64 * 0.05, 0.05);
+        owed_short = owed_short.max(due - world.scene.sources[0].spawned);
         let from_burst =
             if world.events[0].fired > 0 { 30 - world.events[0].waiting_to_spawn.len() as u32 } else { 0 };
-        assert_eq!(world.sources[0].spawned + from_burst, total);
+        assert_eq!(world.scene.sources[0].spawned + from_burst, total);
     }
     // 400 owed over 10 s; the strip holds a dozen, and they leave it at 1 m/s into a room that
     // fills: far fewer come, and the source ran behind.
@@ -258,7 +258,7 @@ fn spawns_that_wait_for_room_resume_bit_for_bit() {
     }
     let mut resumed: throng_engine::World = checkpoint::decode(&bytes, "ckpt").expect("decodes").world;
     assert!(!resumed.events[0].waiting_to_spawn.is_empty(), "the checkpoint keeps what the burst owes");
-    assert_eq!(resumed.sources[0].spacing.min_distance, 0.5, "and the source's spacing");
+    assert_eq!(resumed.scene.sources[0].spacing.min_distance, 0.5, "and the source's spacing");
     let mut pipeline = Pipeline::new(3, IndexKind::Grid).unwrap();
     let mut hashes = Vec::new();
     while resumed.tick < 200 {

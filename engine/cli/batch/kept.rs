@@ -3,11 +3,11 @@
 //! `trace.parquet`, written as the run goes and closed before its `result.json`, so a finished
 //! run's files are whole (a run killed midway is run again, and its files replaced).
 
+use crate::dimension::CliDimension;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use throng_engine::batch::{Keep, PlannedRun};
-use throng_engine::pipeline::Passes;
 use throng_engine::{Scenario, Simulation};
 
 use crate::output::{MetricsParquet, RunInfo, Trace, TraceFormat};
@@ -37,7 +37,7 @@ pub struct Kept {
 impl Kept {
     /// Opens the files `keep` asks for in `dir`, for the run `run` of `scenario` simulated by
     /// `sim` (at tick 0), and writes the starting state.
-    pub fn open<V: Passes>(
+    pub fn open<V: CliDimension>(
         dir: &Path,
         run: &PlannedRun,
         scenario: &Scenario<V>,
@@ -66,7 +66,7 @@ impl Kept {
     }
 
     /// Writes what the files keep of the tick just run.
-    pub fn observe<V: Passes>(&mut self, sim: &Simulation<V>) -> Result<()> {
+    pub fn observe<V: CliDimension>(&mut self, sim: &Simulation<V>) -> Result<()> {
         let world = sim.world();
         if let (Some(file), Some(m)) = (self.metrics.as_mut(), sim.metrics()) {
             file.write(m.last(), world)?;

@@ -14,6 +14,7 @@
 //!   file, never a torn row; the next start rebuilds them from `runs/`.
 //! - `.lock`: held (flock) while a batch writes here, so two processes cannot mix.
 
+use crate::dimension::CliDimension;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -28,7 +29,6 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use throng_engine::batch::{BatchExpectation, Keep, Plan, PlannedRun};
 use throng_engine::metrics::Summary;
-use throng_engine::pipeline::Passes;
 use throng_engine::scenario::AnyScenario;
 use throng_engine::state::checkpoint::ENGINE_VERSION;
 use throng_engine::state::files::write_atomically;
@@ -317,7 +317,7 @@ fn execute(run: &PlannedRun, out: &Path, options: RunOptions) -> Result<Row> {
 }
 
 /// [`execute`] of `scenario`, whose points are `V`s.
-fn execute_in<V: Passes>(
+fn execute_in<V: CliDimension>(
     run: &PlannedRun,
     scenario: Scenario<V>,
     out: &Path,

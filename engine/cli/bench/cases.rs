@@ -1,11 +1,11 @@
 //! What `throng bench` measures: the scenario at each size, density and model asked for,
 //! scaled and checked against the memory limit before anything runs, and the indexes.
 
+use crate::dimension::CliDimension;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use throng_engine::IndexKind;
-use throng_engine::pipeline::Passes;
 use throng_engine::scenario::{Scenario, overrides};
 
 use crate::args::{self, IndexArg};
@@ -43,7 +43,10 @@ pub(super) fn indexes(asked: &[IndexArg], own: IndexKind) -> Vec<IndexKind> {
 
 /// Every case of the sweep, each with the neighbours an agent expects: per model, per size
 /// (smallest first), per density.
-pub(super) fn cases<V: Passes>(sweep: &Sweep, scenario: &Scenario<V>) -> Result<Vec<(Scenario<V>, f64)>> {
+pub(super) fn cases<V: CliDimension>(
+    sweep: &Sweep,
+    scenario: &Scenario<V>,
+) -> Result<Vec<(Scenario<V>, f64)>> {
     let mut sizes =
         if sweep.agents.is_empty() { vec![scenario.agent_count()] } else { sweep.agents.to_vec() };
     sizes.sort_unstable();
@@ -102,7 +105,7 @@ pub(super) fn cases<V: Passes>(sweep: &Sweep, scenario: &Scenario<V>) -> Result<
 
 /// Others each agent expects within its sensing radius at uniform density:
 /// `agents / bounds area · π · r²`, with the largest sensing radius of any group.
-fn expected_neighbours<V: Passes>(s: &Scenario<V>) -> f64 {
+fn expected_neighbours<V: CliDimension>(s: &Scenario<V>) -> f64 {
     let r = s.groups.iter().map(|g| g.group.sensing_radius).fold(0.0f32, f32::max) as f64;
     let size = s.bounds.size();
     let volume: f64 = (0..V::DIMENSIONS).map(|a| size.axis(a) as f64).product();

@@ -1,12 +1,12 @@
 //! One `throng bench` measurement: a scaled scenario on one index and thread count, warmed up,
 //! then timed over repeats beside the machine's own probes (the index floor, the ideal pass).
 
+use crate::dimension::CliDimension;
 use std::time::Instant;
 
 use anyhow::Result;
 use indicatif::ProgressBar;
 use serde::Serialize;
-use throng_engine::pipeline::Passes;
 use throng_engine::probes::{ideal_pass, kd_floor};
 use throng_engine::{IndexKind, RunSettings, Scenario, Simulation};
 
@@ -116,7 +116,7 @@ impl<'a> Measuring<'a> {
 
     /// `scaled` (whose agents expect `neighbours` others within their sensing radius) on
     /// `threads` threads with `index`; `None` when a signal stopped it.
-    pub(super) fn measure<V: Passes>(
+    pub(super) fn measure<V: CliDimension>(
         &mut self,
         scaled: &Scenario<V>,
         neighbours: f64,
@@ -177,7 +177,7 @@ impl<'a> Measuring<'a> {
                 for _ in 0..FLOOR_RUNS {
                     let start = Instant::now();
                     // The planar floor probe; none in space.
-                    let Some(plane) = sim.world().as_plane() else { break };
+                    let Some(plane) = V::plane(sim.world()) else { break };
                     let hits = kd_floor(points, &plane.agents.position, &radius);
                     floors.push(start.elapsed().as_secs_f64() * 1e3);
                     std::hint::black_box(hits);

@@ -2,6 +2,7 @@
 //! side by side with the index floor (a bare kiddo build plus radius queries on the same
 //! positions and radii), so a reader sees how close a tick is to the limit set by its index.
 
+use crate::dimension::CliDimension;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,7 +11,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use serde::Serialize;
 use throng_engine::Scenario;
-use throng_engine::pipeline::{DEFAULT_REORDER_EVERY, Pass, Passes};
+use throng_engine::pipeline::{DEFAULT_REORDER_EVERY, Pass};
 use throng_engine::scenario::overrides;
 use throng_engine::state::checkpoint::ENGINE_VERSION;
 
@@ -125,7 +126,7 @@ pub fn bench(args: BenchArgs) -> Result<ExitCode> {
 }
 
 /// [`bench`] of a scenario whose points are `V`s.
-fn bench_in<V: Passes>(args: BenchArgs) -> Result<ExitCode> {
+fn bench_in<V: CliDimension>(args: BenchArgs) -> Result<ExitCode> {
     let sets = args::parse_sets(&args.set, None)?;
     if sets.iter().any(|o| o.key == overrides::AGENTS_KEY) {
         bail!("--set agents=...: throng bench scales the scenario with --agents N,N,..");

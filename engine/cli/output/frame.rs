@@ -1,9 +1,10 @@
 //! One tick's agents copied out of the world, rows in id order: what a trace's writer writes
 //! (on its own thread, while the run goes on) and what `throng render` draws.
 
+use crate::dimension::CliDimension;
 use throng_engine::World;
 use throng_engine::math::Vec2;
-use throng_engine::world::Dimension;
+use throng_engine::world::Scene;
 
 /// One traced tick: the live agents, rows in id order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -27,7 +28,7 @@ pub struct Frame {
 
 impl Frame {
     /// The agents of `world`, rows in id order (the pipeline may keep them in spatial order).
-    pub fn of<V: Dimension>(world: &World<V>) -> Frame {
+    pub fn of<V: CliDimension>(world: &World<V>) -> Frame {
         let a = &world.agents;
         let order = a.id_order();
         fn gather<T: Copy>(col: &[T], order: &Option<Vec<u32>>) -> Vec<T> {
@@ -52,7 +53,7 @@ impl Frame {
             z: height(&a.position),
             vz: height(&a.velocity),
             radius: gather(&a.radius, &order),
-            closed_doors: world.doors.iter().map(|d| d.closed).collect(),
+            closed_doors: world.scene.parts().doors.iter().map(|d| d.closed).collect(),
         }
     }
 

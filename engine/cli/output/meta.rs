@@ -2,6 +2,7 @@
 //! and overrides that produced the file, by which engine, and its columns. A CSV has no place
 //! for these; the sidecar keeps the file itself plain for every CSV reader.
 
+use crate::dimension::CliDimension;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -9,7 +10,6 @@ use serde::Serialize;
 use throng_engine::Scenario;
 use throng_engine::state::checkpoint::ENGINE_VERSION;
 use throng_engine::state::files::write_atomically;
-use throng_engine::world::Dimension;
 
 /// What produced an output file.
 #[derive(Serialize)]
@@ -29,7 +29,7 @@ pub struct RunInfo<'a> {
 }
 
 impl<'a> RunInfo<'a> {
-    pub fn of<V: Dimension>(scenario: &'a Scenario<V>, file: &'a Path) -> RunInfo<'a> {
+    pub fn of<V: CliDimension>(scenario: &'a Scenario<V>, file: &'a Path) -> RunInfo<'a> {
         RunInfo {
             engine: ENGINE_VERSION,
             scenario: &scenario.name,

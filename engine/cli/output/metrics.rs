@@ -2,12 +2,13 @@
 //! flow), three per measurement area (count, density, speed) and, with events, the names of
 //! those that fired before the row's tick ran.
 
+use crate::dimension::CliDimension;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use throng_engine::World;
 use throng_engine::metrics::{Reading, TICK_METRICS, TickMetrics};
-use throng_engine::world::Dimension;
+use throng_engine::world::Scene;
 
 use super::Seconds;
 use super::file::{self, ContinueAt, CsvWriter};
@@ -57,7 +58,7 @@ pub(super) enum ValueKind {
 
 /// Every column of a run's metrics with what it holds: `world` gives the gates, the
 /// measurement areas and whether there are events.
-pub(super) fn columns<V: Dimension>(world: &World<V>) -> Vec<(String, ValueKind)> {
+pub(super) fn columns<V: CliDimension>(world: &World<V>) -> Vec<(String, ValueKind)> {
     let blank = TickMetrics::default();
     let kinds: Vec<ValueKind> = fixed_values(&blank)
         .map(|value| match value {
@@ -67,10 +68,10 @@ pub(super) fn columns<V: Dimension>(world: &World<V>) -> Vec<(String, ValueKind)
         })
         .collect();
     let fixed = fixed_names().map(str::to_string).zip(kinds);
-    let gates = world.gates.iter().flat_map(|g| {
+    let gates = world.scene.parts().gates.iter().flat_map(|g| {
         [(format!("gate_{}", g.name), ValueKind::Int), (format!("gate_{}_flow", g.name), ValueKind::Real)]
     });
-    let areas = world.measures.iter().flat_map(|m| {
+    let areas = world.scene.parts().measures.iter().flat_map(|m| {
         [("count", ValueKind::Int), ("density", ValueKind::Real), ("speed", ValueKind::Real)]
             .map(|(what, kind)| (format!("measure_{}_{what}", m.name), kind))
     });
@@ -81,7 +82,7 @@ pub(super) fn columns<V: Dimension>(world: &World<V>) -> Vec<(String, ValueKind)
 
 /// The row of `m`, in [`columns`] order; `world` is the state it was observed on (for the
 /// events column).
-pub(super) fn values<V: Dimension>(m: &TickMetrics, world: &World<V>) -> Vec<Value> {
+pub(super) fn values<V: CliDimension>(m: &TickMetrics, world: &World<V>) -> Vec<Value> {
     let fixed = fixed_values(m);
     let gates =
         m.gate_crossings.iter().zip(&m.gate_flow).flat_map(|(c, f)| [Value::Int(*c as u64), Value::Real(*f)]);
@@ -112,7 +113,7 @@ impl MetricsCsv {
     /// Opens the metrics file of a run, with its metadata sidecar: a new file, or, for a run
     /// resumed at tick `resumed_at`, the file it was writing, continued from there. `world`
     /// gives the gates, the measurement areas and the time step.
-    pub fn open<V: Dimension>(
+    pub fn open<V: CliDimension>(
         path: &Path,
         world: &World<V>,
         run: &RunInfo,
@@ -126,7 +127,7 @@ impl MetricsCsv {
     }
 
     /// Writes the row of `m`; `world` is the state it was observed on (for the events column).
-    pub fn write<V: Dimension>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
+    pub fn write<V: CliDimension>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
         let record: Vec<String> = values(m, world)
             .into_iter()
             .map(|v| match v {

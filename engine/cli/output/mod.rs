@@ -13,6 +13,7 @@ mod sqlite;
 mod trace;
 mod walkable;
 
+use crate::dimension::CliDimension;
 use std::path::Path;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
@@ -20,7 +21,6 @@ use std::thread::JoinHandle;
 use anyhow::{Context, Result, anyhow, bail};
 use throng_engine::World;
 use throng_engine::metrics::TickMetrics;
-use throng_engine::world::Dimension;
 
 pub use frame::Frame;
 pub use meta::RunInfo;
@@ -145,7 +145,7 @@ pub struct Trace {
 impl Trace {
     /// Opens the trace (see [`TraceCsv::open`], [`TraceSqlite::open`], ...) and starts its
     /// thread.
-    pub fn open<V: Dimension>(
+    pub fn open<V: CliDimension>(
         path: &Path,
         format: TraceFormat,
         world: &World<V>,
@@ -153,7 +153,7 @@ impl Trace {
         every: u64,
         resumed_at: Option<u64>,
     ) -> Result<Trace> {
-        let plane = match (format, world.as_plane()) {
+        let plane = match (format, V::plane(world)) {
             (TraceFormat::Sqlite | TraceFormat::Txt, None) => bail!(
                 "{}: {} trajectories are planar (PedPy and JuPedSim read x and y): a run in space writes its trace as CSV or Parquet (x, y, z)",
                 path.display(),
@@ -219,10 +219,10 @@ impl Trace {
     }
 
     /// Writes every agent of `world` (copied here, written on the trace's thread).
-    pub fn write<V: Dimension>(&mut self, world: &World<V>) -> Result<()> {
+    pub fn write<V: CliDimension>(&mut self, world: &World<V>) -> Result<()> {
         let mut geometry = None;
-        if let (true, Some(world)) = (self.geometry, world.as_plane()) {
-            let doors: Vec<bool> = world.doors.iter().map(|d| d.closed).collect();
+        if let (true, Some(world)) = (self.geometry, V::plane(world)) {
+            let doors: Vec<bool> = world.scene.doors.iter().map(|d| d.closed).collect();
             if self.doors.as_ref() != Some(&doors) {
                 geometry = Some(walkable::wkt(world));
                 self.doors = Some(doors);
@@ -270,7 +270,7 @@ pub enum Metrics {
 
 impl Metrics {
     /// Opens the metrics file (see [`MetricsCsv::open`], [`MetricsParquet::open`]).
-    pub fn open<V: Dimension>(
+    pub fn open<V: CliDimension>(
         path: &Path,
         format: MetricsFormat,
         world: &World<V>,
@@ -284,7 +284,7 @@ impl Metrics {
     }
 
     /// Writes the row of `m`, observed on `world`.
-    pub fn write<V: Dimension>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
+    pub fn write<V: CliDimension>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
         match self {
             Metrics::Csv(f) => f.write(m, world),
             Metrics::Parquet(f) => f.write(m, world),

@@ -1,10 +1,10 @@
 //! The trace CSV: one row per agent per traced tick, agents in id order.
 
+use crate::dimension::CliDimension;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use throng_engine::World;
-use throng_engine::world::Dimension;
 
 use super::Seconds;
 use super::file::{self, ContinueAt, CsvWriter};
@@ -65,7 +65,7 @@ impl TraceCsv {
     /// Opens the trace of a run tracing every `every` ticks, with its metadata sidecar: a new
     /// file, or, for a run resumed at tick `resumed_at`, the file it was writing, continued
     /// from there. `world` gives the time step, the groups and the dimensions.
-    pub fn open<V: Dimension>(
+    pub fn open<V: CliDimension>(
         path: &Path,
         world: &World<V>,
         run: &RunInfo,

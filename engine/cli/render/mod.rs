@@ -21,6 +21,7 @@ mod targets;
 mod trace;
 pub mod xy_chart;
 
+use crate::dimension::CliDimension;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,7 +30,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use throng_engine::math::Vec3;
-use throng_engine::world::{Dimension, Param};
+use throng_engine::world::Param;
 use throng_engine::{RunSettings, Scenario, Simulation};
 
 use frame::{Extent, Frame, Geometry, Scene, Style};
@@ -198,7 +199,7 @@ fn display_radius(p: &Param) -> f32 {
     }
 }
 
-fn load_scenario<V: Dimension>(
+fn load_scenario<V: CliDimension>(
     path: &Path,
     overrides: &crate::args::ScenarioOverrides,
     ticks: Option<u64>,
@@ -249,12 +250,12 @@ fn open_input(args: &RenderArgs) -> Result<Input> {
 }
 
 /// The scene of a scenario's `world` (at tick 0) and, in space, how it is projected.
-fn scene_of<V: Dimension>(
+fn scene_of<V: CliDimension>(
     scenario: &Scenario<V>,
     world: &throng_engine::World<V>,
     projection: Option<Projection>,
 ) -> Result<(Scene, Option<SpaceView>)> {
-    let (geometry, space) = match (world.as_plane(), world.as_space()) {
+    let (geometry, space) = match (V::plane(world), V::space(world)) {
         (Some(w), _) => {
             if projection.is_some() {
                 bail!("--projection is for a run in space; {} is planar", scenario.origin);
@@ -284,7 +285,7 @@ fn scene_of<V: Dimension>(
 }
 
 /// A scenario input, run here, with points `V`.
-fn run_input<V: throng_engine::pipeline::Passes>(args: &RenderArgs) -> Result<Input> {
+fn run_input<V: CliDimension>(args: &RenderArgs) -> Result<Input> {
     let mut scenario = load_scenario::<V>(&args.input, &args.overrides, args.ticks, args.quiet)?;
     if let Some(seed) = args.seed {
         scenario.seed = seed;
@@ -306,7 +307,7 @@ fn run_input<V: throng_engine::pipeline::Passes>(args: &RenderArgs) -> Result<In
 }
 
 /// A trace input, with its scenario's points `V` when `--scenario` gives one.
-fn trace_input<V: Dimension>(args: &RenderArgs) -> Result<Input> {
+fn trace_input<V: CliDimension>(args: &RenderArgs) -> Result<Input> {
     let overridden = !args.overrides.set.is_empty() || args.overrides.agents.is_some();
     let scenario = match &args.scenario {
         Some(path) => Some(load_scenario::<V>(path, &args.overrides, None, args.quiet)?),

@@ -3,6 +3,7 @@
 //!
 //! This file reads or computes the series; `chart` lays them out and draws them.
 
+use crate::dimension::CliDimension;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,6 +12,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 
 use throng_engine::metrics::{TICK_METRICS, TickMetric};
+use throng_engine::world::Scene;
 use throng_engine::{RunSettings, Simulation};
 
 use crate::ticks::{Ended, run_ticks};
@@ -264,7 +266,7 @@ fn run_metrics(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
     }
 }
 
-fn run_metrics_in<V: throng_engine::pipeline::Passes>(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
+fn run_metrics_in<V: CliDimension>(args: &PlotArgs, panels: &[&str]) -> Result<Table> {
     let mut scenario = args.overrides.load_for::<V>(&args.input, args.ticks)?;
     if !args.quiet {
         for w in &scenario.warnings {
@@ -304,6 +306,8 @@ fn run_metrics_in<V: throng_engine::pipeline::Passes>(args: &PlotArgs, panels: &
     let dt = Some(scenario.dt as f64);
     let gates: Vec<(String, Vec<f64>)> = sim
         .world()
+        .scene
+        .parts()
         .gates
         .iter()
         .enumerate()

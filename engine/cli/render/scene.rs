@@ -37,11 +37,11 @@ impl Geometry {
             bounds: world.bounds,
             edges: Vec::new(),
             obstacles: world.obstacles[..world.fixed_obstacles as usize].to_vec(),
-            doors: world.doors.clone(),
+            doors: world.scene.doors.clone(),
             paths: world.paths.clone(),
-            exits: world.exits.clone(),
-            sources: world.sources.clone(),
-            gates: world.gates.clone(),
+            exits: world.scene.exits.clone(),
+            sources: world.scene.sources.clone(),
+            gates: world.scene.gates.clone(),
         }
     }
 

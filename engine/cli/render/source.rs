@@ -1,12 +1,13 @@
 //! Where `throng render` takes its frames from: a scenario run here, in the plane or in space
 //! (through [`Stepper`], so the drawing code is the same for both), or a trace in memory.
 
+use crate::dimension::CliDimension;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use indicatif::ProgressBar;
 use throng_engine::Simulation;
-use throng_engine::pipeline::{NonFinite, Passes};
+use throng_engine::pipeline::NonFinite;
 
 use super::frame::Frame;
 use crate::ticks::{Ended, run_ticks};
@@ -28,7 +29,7 @@ pub trait Stepper {
     fn fired(&self) -> Vec<(u32, String)>;
 }
 
-impl<V: Passes> Stepper for Simulation<V> {
+impl<V: CliDimension> Stepper for Simulation<V> {
     fn frame(&self) -> Frame {
         Frame::of(self.world())
     }

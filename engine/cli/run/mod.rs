@@ -1,5 +1,6 @@
 //! `throng run`: run one scenario, report timings, per-pass costs and hashes.
 
+use crate::dimension::CliDimension;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,7 +12,6 @@ use throng_engine::expect::{Outcome, Status};
 use throng_engine::math::{Vec2, Vec3};
 use throng_engine::metrics::{Summary, TICK_METRICS};
 use throng_engine::pipeline::DEFAULT_REORDER_EVERY;
-use throng_engine::pipeline::Passes;
 use throng_engine::{IndexKind, Pipeline, RunSettings, Scenario, Simulation, World, state_hash};
 
 use crate::args::{self, IndexArg};
@@ -185,7 +185,7 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
 }
 
 /// [`run`] of a scenario whose points are `V`s.
-fn run_in<V: Passes>(args: RunArgs, settings: RunSettings) -> Result<ExitCode> {
+fn run_in<V: CliDimension>(args: RunArgs, settings: RunSettings) -> Result<ExitCode> {
     let resume::Start { mut sim, scenario, plan, resumed } = resume::start::<V>(&args, settings)?;
     let checkpointer = resume::Checkpointer::new(plan.checkpoint_every, plan.checkpoint_dir.as_deref())?;
     warn_at_start(&sim, &scenario, resumed.as_deref());
@@ -309,7 +309,7 @@ fn run_in<V: Passes>(args: RunArgs, settings: RunSettings) -> Result<ExitCode> {
 
 /// Warnings before the first tick: the scenario's own, and what a resumed run or one without
 /// metrics leaves out.
-fn warn_at_start<V: Passes>(sim: &Simulation<V>, scenario: &Scenario<V>, resumed: Option<&Path>) {
+fn warn_at_start<V: CliDimension>(sim: &Simulation<V>, scenario: &Scenario<V>, resumed: Option<&Path>) {
     for w in &scenario.warnings {
         eprintln!("warning: {w}");
     }
@@ -338,7 +338,7 @@ fn warn_at_start<V: Passes>(sim: &Simulation<V>, scenario: &Scenario<V>, resumed
 
 /// What `throng run` reports of the run of `scenario` (from `file`) that `sim` made, from tick
 /// `first_tick` (a resumed run's checkpoint) to `ticks`.
-fn run_report<'a, V: Passes>(
+fn run_report<'a, V: CliDimension>(
     sim: &Simulation<V>,
     scenario: &'a Scenario<V>,
     file: String,
@@ -393,7 +393,7 @@ fn run_report<'a, V: Passes>(
     }
 }
 
-fn print_report<V: Passes>(r: &RunReport, pipeline: &Pipeline<V>) {
+fn print_report<V: CliDimension>(r: &RunReport, pipeline: &Pipeline<V>) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "scenario   {} ({})", r.scenario, r.file);
     if !r.overrides.is_empty() {

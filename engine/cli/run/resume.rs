@@ -1,10 +1,10 @@
 //! Checkpoints for `throng run`: `--checkpoint-every K --checkpoint-dir DIR` writes the state
 //! (and the run's plan) every K ticks; `--resume DIR` (or FILE) continues from one.
 
+use crate::dimension::CliDimension;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use throng_engine::pipeline::Passes;
 use throng_engine::scenario::overrides;
 use throng_engine::state::checkpoint;
 use throng_engine::{RunSettings, Scenario, Simulation};
@@ -14,7 +14,7 @@ use super::plan::RunPlan;
 use crate::args;
 
 /// A run ready to step: its simulation, scenario, plan, and the checkpoint it resumed from.
-pub struct Start<V: Passes> {
+pub struct Start<V: CliDimension> {
     pub sim: Simulation<V>,
     pub scenario: Scenario<V>,
     pub plan: RunPlan,
@@ -26,7 +26,7 @@ pub struct Start<V: Passes> {
 /// plan, which supplies the scenario, overrides, ticks and output settings not given again;
 /// anything given again must agree with it. `settings` are the run's, metrics aside (the plan
 /// says whether metrics are on).
-pub fn start<V: Passes>(args: &RunArgs, settings: RunSettings) -> Result<Start<V>> {
+pub fn start<V: CliDimension>(args: &RunArgs, settings: RunSettings) -> Result<Start<V>> {
     let Some(resume) = args.resume.as_deref() else {
         let Some(path) = args.scenario.as_deref() else {
             bail!("give a scenario file to run, or --resume DIR to continue a run from its checkpoints");
@@ -184,7 +184,7 @@ impl Checkpointer {
     /// Saves the simulation (with its metrics state, if it observes metrics) if a checkpoint
     /// is due; returns the file written. The run's output files must be flushed first, so a
     /// checkpoint never runs ahead of them.
-    pub fn after_tick<V: Passes>(&self, sim: &Simulation<V>) -> Result<Option<PathBuf>> {
+    pub fn after_tick<V: CliDimension>(&self, sim: &Simulation<V>) -> Result<Option<PathBuf>> {
         let tick = sim.tick();
         if !self.due(tick) {
             return Ok(None);

@@ -4,6 +4,7 @@
 
 mod junit;
 
+use crate::dimension::CliDimension;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,7 +16,6 @@ use clap::Args;
 use indicatif::ProgressBar;
 use serde::Serialize;
 use throng_engine::expect::{Outcome, Status};
-use throng_engine::pipeline::Passes;
 use throng_engine::scenario::AnyScenario;
 use throng_engine::state::files::write_atomically;
 use throng_engine::{RunSettings, Scenario, Simulation};
@@ -218,7 +218,7 @@ pub fn test(args: TestArgs) -> Result<ExitCode> {
 }
 
 /// Runs `scenario` to its end and judges its expectations.
-fn run_one<V: Passes>(
+fn run_one<V: CliDimension>(
     file: &Path,
     scenario: &Scenario<V>,
     threads: usize,

@@ -12,7 +12,7 @@ use crate::metrics::{Summary, TICK_METRICS, TickMetrics};
 use crate::scenario::expectation::{
     Check, Expectation, Metric, SceneNames, Subject, Who, describe, number, seconds,
 };
-use crate::world::{Dimension, Region, World};
+use crate::world::{Dimension, Region, Scene, World};
 
 /// What one expectation has seen so far.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -157,9 +157,10 @@ impl<V: Dimension> Watcher<V> {
     /// The verdicts on the run so far, `world` being its last state and `summary` its metrics
     /// summary.
     pub fn outcomes(&self, world: &World<V>, summary: &Summary) -> Vec<Outcome> {
-        let gates: Vec<&str> = world.gates.iter().map(|g| g.name.as_str()).collect();
+        let scene = world.scene.parts();
+        let gates: Vec<&str> = scene.gates.iter().map(|g| g.name.as_str()).collect();
         let groups: Vec<&str> = world.groups.iter().map(|g| g.name.as_str()).collect();
-        let areas: Vec<&str> = world.measures.iter().map(|m| m.name.as_str()).collect();
+        let areas: Vec<&str> = scene.measures.iter().map(|m| m.name.as_str()).collect();
         let names = SceneNames { gates: &gates, groups: &groups, areas: &areas };
         let dt = world.dt as f64;
         let at = |tick: u64| tick as f64 * dt;

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::world::{Gate, MeasureArea, World};
+use crate::world::{Dimension, Gate, MeasureArea, World};
 
 /// What one area holds after a tick.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -45,7 +45,7 @@ pub struct AreaTotals {
 }
 
 /// Reads `area` in `world`: the agents inside, in id order.
-pub fn read(world: &World, area: &MeasureArea) -> AreaReading {
+pub fn read<V: Dimension>(world: &World<V>, area: &MeasureArea) -> AreaReading {
     let a = &world.agents;
     let order = a.id_order();
     let rows: Box<dyn Iterator<Item = usize>> = match &order {
@@ -54,7 +54,7 @@ pub fn read(world: &World, area: &MeasureArea) -> AreaReading {
     };
     let (mut count, mut speed_sum) = (0u64, 0.0f64);
     for r in rows {
-        if area.region.contains(a.position[r]) {
+        if a.position[r].to_plane().is_some_and(|p| area.region.contains(p)) {
             count += 1;
             speed_sum += a.velocity[r].length() as f64;
         }

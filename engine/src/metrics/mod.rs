@@ -28,11 +28,11 @@ pub use steerbench::{COLLISION_WEIGHT, FRAMES_PER_S, SteerBenchState, SteerBench
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::index::ObstacleIndex;
 use crate::index::{IndexKind, Point, SpatialIndex};
-use crate::index::{ObstacleIndex, penetration};
 use crate::math::{Vec2, norm};
 use crate::pipeline::TickEvents;
-use crate::world::{Dimension, World};
+use crate::world::{Dimension, Scene, World};
 
 /// A body reaching this far (world units) into an obstacle counts as a penetration.
 pub const PENETRATION_TOLERANCE: f32 = 1e-3;
@@ -182,9 +182,9 @@ impl<V: Point> MetricsCollector<V> {
             index: SpatialIndex::new(IndexKind::Grid),
             targeted: vec![false; world.groups.len()],
             state: MetricsState {
-                gate_totals: vec![0; world.gates.len()],
-                gate_spans: vec![None; world.gates.len()],
-                area_totals: vec![AreaTotals::default(); world.measures.len()],
+                gate_totals: vec![0; world.scene.parts().gates.len()],
+                gate_spans: vec![None; world.scene.parts().gates.len()],
+                area_totals: vec![AreaTotals::default(); world.scene.parts().measures.len()],
                 ..MetricsState::default()
             },
         };
@@ -208,16 +208,18 @@ impl<V: Point> MetricsCollector<V> {
                 ids,
             });
         }
-        if state.gate_totals.len() != world.gates.len() || state.gate_spans.len() != world.gates.len() {
+        if state.gate_totals.len() != world.scene.parts().gates.len()
+            || state.gate_spans.len() != world.scene.parts().gates.len()
+        {
             return Err(MetricsStateError::Gates {
                 saved: state.gate_totals.len(),
-                scenario: world.gates.len(),
+                scenario: world.scene.parts().gates.len(),
             });
         }
-        if state.area_totals.len() != world.measures.len() {
+        if state.area_totals.len() != world.scene.parts().measures.len() {
             return Err(MetricsStateError::Areas {
                 saved: state.area_totals.len(),
-                scenario: world.measures.len(),
+                scenario: world.scene.parts().measures.len(),
             });
         }
         if state.observed_ticks > world.tick || state.last.tick != world.tick && state.observed_ticks > 0 {
@@ -283,25 +285,10 @@ impl<V: Point> MetricsCollector<V> {
         let (mean_speed, polarisation, overlap_pairs, obstacle_penetrations) = self.instant(world, obstacles);
         if self.config.steerbench {
             let touching = overlaps::touching(&self.index, world);
-            let inside: Vec<u32> = match (obstacles, world.as_plane()) {
-                (Some(oi), Some(world)) => {
-                    let a = &world.agents;
-                    (0..a.len())
-                        .filter(|&i| {
-                            penetration(oi, &world.obstacles, a.position[i], a.radius[i])
-                                > PENETRATION_TOLERANCE
-                        })
-                        .map(|i| a.id[i])
-                        .collect()
-                }
-                _ => match world.as_space() {
-                    Some(world) => {
-                        let a = &world.agents;
-                        (0..a.len()).filter(|&i| in_solid(world, i)).map(|i| a.id[i]).collect()
-                    }
-                    None => Vec::new(),
-                },
-            };
+            let inside: Vec<u32> = (0..n)
+                .filter(|&i| V::penetration_depth(world, obstacles, i) > PENETRATION_TOLERANCE)
+                .map(|i| world.agents.id[i])
+                .collect();
             self.state.steerbench.observe(world, touching, &inside);
         }
         if world.tick.is_multiple_of(self.window_ticks) {
@@ -310,7 +297,9 @@ impl<V: Point> MetricsCollector<V> {
         }
 
         let area_readings = read_areas(world);
-        for ((t, r), m) in self.state.area_totals.iter_mut().zip(&area_readings).zip(&world.measures) {
+        for ((t, r), m) in
+            self.state.area_totals.iter_mut().zip(&area_readings).zip(world.scene.parts().measures)
+        {
             if world.tick >= m.start_tick {
                 t.add(r);
             }
@@ -331,6 +320,8 @@ impl<V: Point> MetricsCollector<V> {
             polarisation,
             gate_crossings: events.gate_crossings.clone(),
             gate_flow: world
+                .scene
+                .parts()
                 .gates
                 .iter()
                 .zip(&events.gate_crossings)
@@ -352,10 +343,7 @@ impl<V: Point> MetricsCollector<V> {
     /// yet, so the counts of events are 0 and no agent is stuck. Observes nothing: the
     /// collector's state and summary are as they were.
     pub fn initial(&mut self, world: &World<V>) -> TickMetrics {
-        let obstacles = world
-            .as_plane()
-            .filter(|w| !w.obstacles.is_empty())
-            .map(|w| ObstacleIndex::build(&w.obstacles, &w.bounds));
+        let obstacles = V::walls_index(world);
         let (mean_speed, polarisation, overlap_pairs, obstacle_penetrations) =
             self.instant(world, obstacles.as_ref());
         TickMetrics {
@@ -372,8 +360,8 @@ impl<V: Point> MetricsCollector<V> {
             stuck_agents: 0,
             queue_length: 0,
             polarisation,
-            gate_crossings: vec![0; world.gates.len()],
-            gate_flow: vec![0.0; world.gates.len()],
+            gate_crossings: vec![0; world.scene.parts().gates.len()],
+            gate_flow: vec![0.0; world.scene.parts().gates.len()],
             areas: read_areas(world),
         }
     }
@@ -413,20 +401,14 @@ impl<V: Point> MetricsCollector<V> {
             0.0
         };
         let overlap_pairs = overlaps::count(&mut self.index, world, &self.targeted);
-        let obstacle_penetrations = match (obstacles, world.as_plane()) {
-            (Some(oi), Some(world)) => world
-                .agents
-                .position
-                .par_iter()
-                .zip(&a.radius)
-                .filter(|&(&p, &r)| penetration(oi, &world.obstacles, p, r) > PENETRATION_TOLERANCE)
-                .count() as u64,
-            _ => match world.as_space() {
-                Some(world) if !world.obstacles.is_empty() => {
-                    (0..world.agents.len()).into_par_iter().filter(|&i| in_solid(world, i)).count() as u64
-                }
-                _ => 0,
-            },
+        // Nothing to reach into without obstacles (the standard crowd): no pass over the rows.
+        let obstacle_penetrations = if world.obstacles.is_empty() {
+            0
+        } else {
+            (0..n)
+                .into_par_iter()
+                .filter(|&i| V::penetration_depth(world, obstacles, i) > PENETRATION_TOLERANCE)
+                .count() as u64
         };
         (mean_speed, polarisation, overlap_pairs, obstacle_penetrations)
     }
@@ -454,6 +436,8 @@ impl<V: Point> MetricsCollector<V> {
         s.mean_wait_s = self.state.blocked_agent_ticks as f64 * world.dt as f64 / lived;
         let seconds = (self.state.observed_ticks as f64 * world.dt as f64).max(f64::MIN_POSITIVE);
         s.gates = world
+            .scene
+            .parts()
             .gates
             .iter()
             .zip(self.state.gate_totals.iter().zip(&self.state.gate_spans))
@@ -470,8 +454,14 @@ impl<V: Point> MetricsCollector<V> {
                 },
             })
             .collect();
-        s.areas =
-            world.measures.iter().zip(&self.state.area_totals).map(|(m, t)| t.summary(&m.name)).collect();
+        s.areas = world
+            .scene
+            .parts()
+            .measures
+            .iter()
+            .zip(&self.state.area_totals)
+            .map(|(m, t)| t.summary(&m.name))
+            .collect();
         s.steerbench = self.config.steerbench.then(|| self.state.steerbench.summary(world.dt));
         s
     }
@@ -501,17 +491,10 @@ impl<V: Point> MetricsCollector<V> {
     }
 }
 
-/// Whether agent row `i` of a world in space reaches more than `PENETRATION_TOLERANCE` into
-/// one of its solids.
-fn in_solid(world: &World<crate::math::Vec3>, i: usize) -> bool {
-    let (p, r) = (world.agents.position[i], world.agents.radius[i]);
-    world.obstacles.iter().any(|o| r - o.signed_distance(o.local(&world.bounds, p)) > PENETRATION_TOLERANCE)
-}
-
 /// Each measurement area's reading now, in `[[measure]]` order (areas are planar: none in
 /// space).
 fn read_areas<V: Dimension>(world: &World<V>) -> Vec<AreaReading> {
-    world.as_plane().map_or_else(Vec::new, |w| w.measures.iter().map(|m| areas::read(w, m)).collect())
+    world.scene.parts().measures.iter().map(|m| areas::read(world, m)).collect()
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! handful of events.
 
 use crate::rng::{self, Purpose};
-use crate::world::{Action, Dimension, Quantity, Switch, Target, Trigger, World};
+use crate::world::{Action, Dimension, Quantity, Scene, Switch, Target, Trigger, World};
 
 /// Places the agents `spawn` events with distances still owe, then fires the events due at
 /// `world.tick`; returns how many fired.
@@ -58,23 +58,22 @@ fn due<V: Dimension>(world: &mut World<V>, k: usize, tick: u64) -> bool {
 
 /// A condition's value on the current state: integer counts, whatever the row order.
 fn quantity<V: Dimension>(world: &World<V>, q: &Quantity<V>) -> f64 {
+    let scene = world.scene.parts();
     match q {
         Quantity::AgentsActive => world.agents.len() as f64,
         Quantity::AgentsExited => world.exited as f64,
-        Quantity::AgentsSpawned => world.sources.iter().map(|s| s.spawned as u64).sum::<u64>() as f64,
+        Quantity::AgentsSpawned => scene.sources.iter().map(|s| s.spawned as u64).sum::<u64>() as f64,
         Quantity::QueueLength => world.queue_length as f64,
-        Quantity::GateCrossings(g) => world.gate_totals.get(*g as usize).copied().unwrap_or(0) as f64,
+        Quantity::GateCrossings(g) => scene.gate_totals.get(*g as usize).copied().unwrap_or(0) as f64,
         Quantity::InRegion { region, group } => world.count_in(region, *group) as f64,
         Quantity::AgentsRemoved => world.removed as f64,
-        Quantity::Waiting(w) => world.waiting[*w as usize].held.len() as f64,
+        Quantity::Waiting(w) => scene.waiting[*w as usize].held.len() as f64,
         // Measurement areas are planar: a scenario in space has none to name.
-        Quantity::MeasureCount(m) => {
-            world.as_plane().map_or(0.0, |w| w.count_in(&w.measures[*m as usize].region, None) as f64)
+        Quantity::MeasureCount(m) => scene.measures[*m as usize].count(&world.agents) as f64,
+        Quantity::MeasureDensity(m) => {
+            let area = &scene.measures[*m as usize];
+            area.count(&world.agents) as f64 / area.area()
         }
-        Quantity::MeasureDensity(m) => world.as_plane().map_or(0.0, |w| {
-            let area = &w.measures[*m as usize];
-            w.count_in(&area.region, None) as f64 / area.area()
-        }),
         Quantity::AgentInRegion { agent, region } => {
             let inside = world.row_of(*agent).is_some_and(|r| region.contains(world.agents.position[r]));
             inside as u8 as f64
@@ -84,7 +83,7 @@ fn quantity<V: Dimension>(world: &World<V>, q: &Quantity<V>) -> f64 {
 
 /// The groups' `on_closed` entries for `switch`: diverted when it closes, back when it opens.
 pub fn divert<V: Dimension>(world: &mut World<V>, switch: Switch, open: bool) {
-    for d in world.diversions.iter_mut().filter(|d| d.switch == switch) {
+    for d in world.scene.parts_mut().diversions.iter_mut().filter(|d| d.switch == switch) {
         let behaviours = &mut world.groups[d.group as usize].behaviours;
         if open { d.restore(behaviours) } else { d.divert(behaviours) }
     }
@@ -104,17 +103,16 @@ fn apply<V: Dimension>(world: &mut World<V>, event: usize, action: &Action<V>, s
     match action {
         Action::Open(s) | Action::Close(s) => {
             let open = matches!(action, Action::Open(_));
+            // Doors, exits, gates and sources are planar: a scenario in space has none to name.
+            let scene = world.scene.parts_mut();
             match *s {
-                // Doors are planar: a scenario in space has none to name.
                 Switch::Door(d) => {
-                    world.doors[d as usize].closed = !open;
-                    if let Some(plane) = world.as_plane_mut() {
-                        plane.refresh_obstacles();
-                    }
+                    scene.doors[d as usize].closed = !open;
+                    world.refresh_obstacles();
                 }
-                Switch::Exit(x) => world.exits[x as usize].open = open,
-                Switch::Gate(g) => world.gates[g as usize].open = open,
-                Switch::Source(x) => world.sources[x as usize].open = open,
+                Switch::Exit(x) => scene.exits[x as usize].open = open,
+                Switch::Gate(g) => scene.gates[g as usize].open = open,
+                Switch::Source(x) => scene.sources[x as usize].open = open,
             }
             divert(world, *s, open);
         }
@@ -141,7 +139,7 @@ fn apply<V: Dimension>(world: &mut World<V>, event: usize, action: &Action<V>, s
         }
         Action::Set { group, params, behaviours } => super::set(world, *group, params, behaviours, spawner),
         Action::Release { area, count } => {
-            world.waiting[*area as usize].release(*count);
+            world.scene.parts_mut().waiting[*area as usize].release(*count);
         }
         Action::Remove { region, group } => {
             let a = &world.agents;

@@ -21,8 +21,8 @@ pub fn spawns(world: &mut World) -> u32 {
     let end_of_tick = (world.tick + 1) as f64 * world.dt as f64;
     let mut spawned = 0;
     let start_of_tick = world.tick as f64 * world.dt as f64;
-    for s in 0..world.sources.len() {
-        let source = &mut world.sources[s];
+    for s in 0..world.scene.sources.len() {
+        let source = &mut world.scene.sources[s];
         if !source.open {
             // Paused: the tick's time is not owed (only time inside its active span counts).
             if start_of_tick >= source.start_s as f64 && start_of_tick < source.end_s as f64 {
@@ -30,7 +30,7 @@ pub fn spawns(world: &mut World) -> u32 {
             }
             continue;
         }
-        let source = &world.sources[s];
+        let source = &world.scene.sources[s];
         let due = source.due_by(end_of_tick, world.dt);
         let (first, group, region, spacing) = (source.spawned, source.group, source.region, source.spacing);
         if due <= first {
@@ -48,7 +48,7 @@ pub fn spawns(world: &mut World) -> u32 {
             keys.len() as u32
         };
         spawned += added;
-        world.sources[s].spawned = first + added;
+        world.scene.sources[s].spawned = first + added;
     }
     spawned
 }

@@ -36,7 +36,8 @@ pub fn hold<V: crate::math::Vector>(
 pub fn wait(world: &mut World) {
     let tick = world.tick + 1;
     let a = &world.agents;
-    let mut held: Vec<u32> = world.waiting.iter().flat_map(|w| w.held.iter().map(|&(_, id)| id)).collect();
+    let mut held: Vec<u32> =
+        world.scene.waiting.iter().flat_map(|w| w.held.iter().map(|&(_, id)| id)).collect();
     held.sort_unstable();
     // Per row: is it held (alive), and which area takes it in (the first in file order).
     let decided: Vec<(bool, Option<u16>)> = (0..a.len())
@@ -46,7 +47,7 @@ pub fn wait(world: &mut World) {
             if held.binary_search(&a.id[i]).is_ok() {
                 return (true, None);
             }
-            let area = world.waiting.iter().position(|w| {
+            let area = world.scene.waiting.iter().position(|w| {
                 w.holds_group(a.group[i])
                     && w.region.contains(a.position[i])
                     && w.released.binary_search(&a.id[i]).is_err()
@@ -66,7 +67,7 @@ pub fn wait(world: &mut World) {
     }
     alive.sort_unstable();
     arrived.sort_unstable();
-    for (k, w) in world.waiting.iter_mut().enumerate() {
+    for (k, w) in world.scene.waiting.iter_mut().enumerate() {
         w.held.retain(|(_, id)| alive.binary_search(id).is_ok());
         let new = arrived.iter().filter(|(area, _)| *area as usize == k);
         w.held.extend(new.map(|&(_, id)| (tick, id)));

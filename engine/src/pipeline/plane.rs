@@ -88,14 +88,14 @@ impl Passes for Vec2 {
     }
 
     fn hold(world: &mut World, steering: &mut [Vec2]) {
-        if !world.waiting.is_empty() {
+        if !world.scene.waiting.is_empty() {
             let a = &mut world.agents;
-            passes::hold(&world.waiting, &a.id, steering, &mut a.velocity);
+            passes::hold(&world.scene.waiting, &a.id, steering, &mut a.velocity);
         }
     }
 
     fn reads_step_start(world: &World) -> bool {
-        !world.gates.is_empty() || world.solid_obstacles
+        !world.scene.gates.is_empty() || world.solid_obstacles
     }
 
     fn collide(world: &mut World, scratch: &PlaneScratch, before: &[Vec2], events: &mut TickEvents) {
@@ -115,15 +115,15 @@ impl Passes for Vec2 {
     }
 
     fn gates(world: &World, before: &[Vec2], events: &mut TickEvents) {
-        if !world.gates.is_empty() {
+        if !world.scene.gates.is_empty() {
             let crossings = &mut events.gate_crossings;
-            crossings.resize(world.gates.len(), 0);
-            passes::gates(&world.bounds, &world.gates, before, &world.agents.position, crossings);
+            crossings.resize(world.scene.gates.len(), 0);
+            passes::gates(&world.bounds, &world.scene.gates, before, &world.agents.position, crossings);
         }
     }
 
     fn exits(world: &mut World, keep: &mut Vec<bool>, events: &mut TickEvents) {
-        let gone = passes::exits(&world.exits, &mut world.agents, &world.bounds, keep);
+        let gone = passes::exits(&world.scene.exits, &mut world.agents, &world.bounds, keep);
         world.exited += gone as u64;
         events.exited = gone;
     }
@@ -133,13 +133,13 @@ impl Passes for Vec2 {
     }
 
     fn wait(world: &mut World) {
-        if !world.waiting.is_empty() {
+        if !world.scene.waiting.is_empty() {
             passes::wait(world);
         }
     }
 
     fn end_tick(world: &mut World, events: &TickEvents) {
-        for (total, c) in world.gate_totals.iter_mut().zip(&events.gate_crossings) {
+        for (total, c) in world.scene.gate_totals.iter_mut().zip(&events.gate_crossings) {
             *total += *c as u64;
         }
     }

@@ -12,7 +12,7 @@
 //! and an ignored test holds it within 25 % at 10k and 1M agents.
 
 use super::Scenario;
-use crate::math::Vector;
+use crate::world::Dimension;
 
 /// Memory of a run with no agents (the program, its thread pool, the scenario): 8 MiB.
 pub const BASE_BYTES: u64 = 8 << 20;
@@ -44,7 +44,7 @@ impl MemoryEstimate {
     }
 }
 
-impl<V: Vector> Scenario<V> {
+impl<V: Dimension> Scenario<V> {
     /// The estimated peak memory of a run of this scenario (see the module documentation).
     pub fn memory_estimate(&self) -> MemoryEstimate {
         let space = V::DIMENSIONS == 3;

@@ -39,9 +39,10 @@ use crate::index::IndexKind;
 use crate::math::{Vec2, Vec3, Vector};
 use crate::rng::{self, Purpose};
 use crate::world::{
-    Action, Agents, Bounds, Diversion, Door, Event, Exit, Gate, Group, MeasureArea, Obstacle,
-    Path as PathDef, Quantity, Region, Solid, Source, Target, Trigger, WaitingArea, World,
+    Action, Agents, Bounds, Diversion, Door, Event, Exit, Gate, Group, MeasureArea, Path as PathDef,
+    Quantity, Region, Source, Target, Trigger, WaitingArea, World,
 };
+use crate::world::{Dimension, OwnedSceneParts, Scene};
 
 /// The scenario format version this engine reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -92,7 +93,7 @@ pub struct GroupSpec<V = Vec2> {
 /// (`Vec3`, a file with `dimensions = 3`), where the planar parts (walls, doors, exits,
 /// gates, measures, sources, waiting areas, events) are empty.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Scenario<V = Vec2> {
+pub struct Scenario<V: Dimension = Vec2> {
     /// Where it was read from (for messages).
     pub origin: String,
     /// The scenario's `name` (not empty or blank); also the name of the worlds built from it.
@@ -120,10 +121,9 @@ pub struct Scenario<V = Vec2> {
     pub target_names: Vec<String>,
     /// The groups with their counts and spawns, in file order (at most 65,535).
     pub groups: Vec<GroupSpec<V>>,
-    /// Static circles and rectangles, in file order.
-    pub obstacles: Vec<Obstacle>,
-    /// Static balls and boxes of a scenario in space (its `obstacles`); empty in the plane.
-    pub solids: Vec<Solid>,
+    /// The unnamed obstacles, in file order: circles, rectangles, polygons and walls in the
+    /// plane; balls and boxes in space.
+    pub obstacles: Vec<V::Obstacle>,
     /// Push agents' bodies out of obstacles after integration (default `true`).
     pub solid_obstacles: bool,
     /// The `[paths]` entries, in name order; `follow_path` indexes this.
@@ -361,29 +361,11 @@ impl<V: crate::world::Dimension> Scenario<V> {
                 Target::Agent(_) | Target::NearestOf(_) | Target::Direction { .. } => {}
             }
         }
-        let obstacle = |o: &Obstacle| match *o {
-            Obstacle::Circle { centre, radius } => {
-                Obstacle::Circle { centre: centre * s, radius: radius * s }
-            }
-            Obstacle::Rect { min, max } => Obstacle::Rect { min: min * s, max: max * s },
-            Obstacle::Polygon { ref vertices } => {
-                Obstacle::Polygon { vertices: vertices.iter().map(|v| *v * s).collect() }
-            }
-            Obstacle::Wall { ref points, thickness } => {
-                Obstacle::Wall { points: points.iter().map(|v| *v * s).collect(), thickness: thickness * s }
-            }
-        };
         for o in &mut self.obstacles {
-            *o = obstacle(o);
+            *o = V::scaled_obstacle(o, s);
         }
         for d in &mut self.doors {
-            d.obstacle = obstacle(&d.obstacle);
-        }
-        for solid in &mut self.solids {
-            *solid = match *solid {
-                Solid::Ball { centre, radius } => Solid::Ball { centre: centre * s, radius: radius * s },
-                Solid::Cuboid { min, max } => Solid::Cuboid { min: min * s, max: max * s },
-            };
+            d.obstacle = d.obstacle.scaled(s);
         }
         for e in &mut self.events {
             if let Trigger::When {
@@ -451,39 +433,39 @@ impl<V: crate::world::Dimension> Scenario<V> {
             bounds: self.bounds,
             groups: self.groups.iter().map(|g| g.group.clone()).collect(),
             targets: self.targets.clone(),
-            obstacles: Vec::new(),
-            fixed_obstacles: 0,
-            doors: self.doors.clone(),
+            obstacles: self.obstacles.clone(),
+            fixed_obstacles: self.obstacles.len() as u32,
             solid_obstacles: self.solid_obstacles,
             paths: self.paths.clone(),
-            exits: self.exits.clone(),
-            gates: self.gates.clone(),
-            measures: self.measures.clone(),
-            sources: self.sources.clone(),
-            waiting: self.waiting.clone(),
+            scene: V::Scene::default(),
             agents: Agents::default(),
             next_id: 0,
             exited: 0,
             removed: 0,
             queue_length: 0,
-            gate_totals: vec![0; self.gates.len()],
             events: self.events.clone(),
-            diversions: self.diversions.clone(),
             stopped: false,
         };
-        if let Some(space) = world.as_space_mut() {
-            space.obstacles = self.solids.clone();
-            space.fixed_obstacles = self.solids.len() as u32;
-        }
-        // A door closed from the start diverts its groups from the start (doors are planar).
-        if let Some(plane) = world.as_plane_mut() {
-            plane.obstacles = self.obstacles.clone();
-            plane.fixed_obstacles = self.obstacles.len() as u32;
-            plane.refresh_obstacles();
-            for d in 0..plane.doors.len() {
-                if plane.doors[d].closed {
-                    crate::passes::divert(plane, crate::world::Switch::Door(d as u32), false);
-                }
+        // The planar parts (empty in space: its scenario cannot declare them), then the
+        // closed doors among the obstacles. A door closed from the start diverts its groups
+        // from the start.
+        let parts = OwnedSceneParts {
+            doors: self.doors.clone(),
+            exits: self.exits.clone(),
+            gates: self.gates.clone(),
+            measures: self.measures.clone(),
+            sources: self.sources.clone(),
+            waiting: self.waiting.clone(),
+            gate_totals: vec![0; self.gates.len()],
+            diversions: self.diversions.clone(),
+        };
+        world.scene = V::Scene::from_parts(parts).unwrap_or_else(|part| {
+            unreachable!("validation refuses {part} in a scenario of {} dimensions", V::DIMENSIONS)
+        });
+        world.refresh_obstacles();
+        for d in 0..self.doors.len() {
+            if self.doors[d].closed {
+                crate::passes::divert(&mut world, crate::world::Switch::Door(d as u32), false);
             }
         }
         // Spawns that keep distances see every agent placed before theirs (spawn.rs).

@@ -2,7 +2,7 @@
 //! the future, in agent-id order, and, for a world with events, what events change. The layout is documented in `docs/determinism.md`; changing
 //! it changes every golden hash.
 
-use crate::world::{Agents, ColumnValue, ColumnVisitor, Dimension, World};
+use crate::world::{Agents, ColumnValue, ColumnVisitor, Dimension, Scene, World};
 
 /// Version of the byte layout below; part of the hashed bytes.
 pub const HASH_LAYOUT: &[u8] = b"throng-state-v2";
@@ -66,28 +66,29 @@ pub fn state_hash<V: Dimension>(world: &World<V>) -> StateHash {
 
 fn hash_rows<V: Dimension>(world: &World<V>, a: &Agents<V>) -> StateHash {
     let mut c = Columns { hasher: blake3::Hasher::new(), buf: Vec::with_capacity(4096 * 16) };
+    let scene = world.scene.parts();
     c.hasher.update(HASH_LAYOUT);
     c.hasher.update(&world.tick.to_le_bytes());
     c.hasher.update(&world.next_id.to_le_bytes());
     c.hasher.update(&world.exited.to_le_bytes());
-    c.column("source_spawned", &world.sources, |s, o| o.extend_from_slice(&s.spawned.to_le_bytes()));
+    c.column("source_spawned", scene.sources, |s, o| o.extend_from_slice(&s.spawned.to_le_bytes()));
     // What events change and read, for a world that has events (a world without them hashes as
     // before): their records, the doors, exits and gates they switch, the targets they move,
     // the behaviours they retarget, the sources they switch, and the agents they removed.
     if !world.events.is_empty() {
-        let scene = (
+        let switched = (
             &world.events,
-            &world.doors,
-            &world.exits,
-            &world.gates,
+            scene.doors,
+            scene.exits,
+            scene.gates,
             &world.targets,
             &world.groups,
             world.stopped,
-            &world.sources,
+            scene.sources,
             world.removed,
         );
         c.hasher.update(b"scene");
-        c.hasher.update(&postcard::to_stdvec(&scene).expect("the scene always serializes"));
+        c.hasher.update(&postcard::to_stdvec(&switched).expect("the scene always serializes"));
     }
     // The spawns' spacing and the agents events still owe, for a world that has any.
     if let Some(spacing) = crate::world::SpawnSpacing::of(world) {
@@ -95,14 +96,14 @@ fn hash_rows<V: Dimension>(world: &World<V>, a: &Agents<V>) -> StateHash {
         c.hasher.update(&postcard::to_stdvec(&spacing).expect("the spawns' spacing always serializes"));
     }
     // The waiting areas and whom they hold, for a world that has them.
-    if !world.waiting.is_empty() {
+    if !scene.waiting.is_empty() {
         c.hasher.update(b"waiting");
-        c.hasher.update(&postcard::to_stdvec(&world.waiting).expect("waiting areas always serialize"));
+        c.hasher.update(&postcard::to_stdvec(&scene.waiting).expect("waiting areas always serialize"));
     }
     // The groups' `on_closed` entries and whom they have diverted, for a world that has them.
-    if !world.diversions.is_empty() {
+    if !scene.diversions.is_empty() {
         c.hasher.update(b"diversions");
-        c.hasher.update(&postcard::to_stdvec(&world.diversions).expect("diversions always serialize"));
+        c.hasher.update(&postcard::to_stdvec(&scene.diversions).expect("diversions always serialize"));
     }
     // Every agent column, in declaration order, tagged with its name.
     a.visit_columns(&mut c);

@@ -12,10 +12,12 @@ mod bounds;
 mod dimension;
 mod event;
 mod group;
+mod layout;
 mod model;
 mod obstacle;
 pub(crate) mod outline;
 mod scene;
+mod scenes;
 mod solid;
 mod spacing;
 mod waiting;
@@ -32,6 +34,7 @@ pub use model::{Cfsm, Model, Orca, SocialForce};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
 pub use scene::{DIRECTION_REACH, Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};
+pub use scenes::{OwnedSceneParts, PlaneScene, Scene, SceneParts, ScenePartsMut, SpaceScene};
 pub use solid::Solid;
 pub(crate) use spacing::Placed;
 pub use spacing::{Spacing, SpawnSpacing};
@@ -39,15 +42,13 @@ pub use waiting::WaitingArea;
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
+use crate::math::Vec2;
 
-use crate::math::{Vec2, Vec3, Vector};
-
-/// The whole simulation state, in the plane (`V = Vec2`) or in space (`Vec3`). The walls,
-/// doors, exits, gates, measurement areas, spawn sources, waiting areas and events are
-/// planar: a world in space has none (its scenario cannot declare them).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(bound = "V: Vector")]
+/// The whole simulation state, in the plane (`V = Vec2`) or in space (`Vec3`). What only one
+/// dimension has (the plane's doors, exits, gates, measurement areas, sources and waiting
+/// areas) is in its [`scene`](World::scene). Its bytes (checkpoints, golden files) are laid out
+/// field by field in a fixed order (see `layout.rs`).
+#[derive(Clone, Debug, PartialEq)]
 pub struct World<V: Dimension = Vec2> {
     /// The scenario's name (a scaled scenario's carries its factor, e.g. `"crowd x4.000"`).
     pub name: String,
@@ -69,22 +70,12 @@ pub struct World<V: Dimension = Vec2> {
     pub obstacles: Vec<V::Obstacle>,
     /// How many of `obstacles` are unnamed, never opened.
     pub fixed_obstacles: u32,
-    /// Named obstacles that events open and close.
-    pub doors: Vec<Door>,
     /// Agents are pushed out of obstacles after integration (on by default).
     pub solid_obstacles: bool,
     /// Paths for `follow_path`, indexed by its `path`.
     pub paths: Vec<Path<V>>,
-    /// Regions that remove the agents inside them, after each tick's movement.
-    pub exits: Vec<Exit>,
-    /// Lines whose crossings each tick counts, in the order of the metrics' gate columns.
-    pub gates: Vec<Gate>,
-    /// Measurement areas, in the order of the metrics' area columns.
-    pub measures: Vec<MeasureArea>,
-    /// Spawn sources, with how many each has spawned so far (part of the state).
-    pub sources: Vec<Source>,
-    /// Waiting areas, with the agents each holds.
-    pub waiting: Vec<WaitingArea>,
+    /// What only this dimension has: the plane's [`PlaneScene`], space's [`SpaceScene`].
+    pub scene: V::Scene,
     /// The live agents, one row each.
     pub agents: Agents<V>,
     /// The id the next spawned agent gets.
@@ -96,12 +87,8 @@ pub struct World<V: Dimension = Vec2> {
     /// Agents that braked behind a blocker in the last tick (what events' `queue_length`
     /// conditions read).
     pub queue_length: u32,
-    /// Crossings of each gate since tick 0, in gate order (what events' gate conditions read).
-    pub gate_totals: Vec<u64>,
     /// The `[[events]]` entries with their records, in file order.
     pub events: Vec<Event<V>>,
-    /// The groups' `on_closed` entries, in group order, with whom each has diverted.
-    pub diversions: Vec<Diversion>,
     /// Set by a `stop` event: no further tick runs.
     pub stopped: bool,
 }
@@ -129,45 +116,17 @@ impl<V: Dimension> World<V> {
             targets,
             obstacles: Vec::new(),
             fixed_obstacles: 0,
-            doors: Vec::new(),
             solid_obstacles: false,
             paths: Vec::new(),
-            exits: Vec::new(),
-            gates: Vec::new(),
-            measures: Vec::new(),
-            sources: Vec::new(),
-            waiting: Vec::new(),
+            scene: V::Scene::default(),
             agents: Agents::default(),
             next_id: 0,
             exited: 0,
             removed: 0,
             queue_length: 0,
-            gate_totals: Vec::new(),
             events: Vec::new(),
-            diversions: Vec::new(),
             stopped: false,
         }
-    }
-
-    /// This world as a planar one; `None` in space. What only the plane has (walls, doors,
-    /// exits, gates, measurement areas, sources, waiting areas, events) is reached through it.
-    pub fn as_plane(&self) -> Option<&World<Vec2>> {
-        V::plane(self)
-    }
-
-    /// [`World::as_plane`], to change.
-    pub fn as_plane_mut(&mut self) -> Option<&mut World<Vec2>> {
-        V::plane_mut(self)
-    }
-
-    /// This world as one in space; `None` in the plane. Space's solids are reached through it.
-    pub fn as_space(&self) -> Option<&World<Vec3>> {
-        V::space(self)
-    }
-
-    /// [`World::as_space`], to change.
-    pub fn as_space_mut(&mut self) -> Option<&mut World<Vec3>> {
-        V::space_mut(self)
     }
 
     /// Simulated time at the start of the next tick, in seconds.
@@ -255,14 +214,12 @@ impl<V: Dimension> World<V> {
         });
         id
     }
-}
 
-impl World<Vec2> {
     /// Rebuilds `obstacles` after a door opened or closed: the unnamed ones, then the closed
-    /// doors in door order.
+    /// doors in door order (space has no doors).
     pub fn refresh_obstacles(&mut self) {
         self.obstacles.truncate(self.fixed_obstacles as usize);
-        let closed = self.doors.iter().filter(|d| d.closed).map(|d| d.obstacle.clone());
+        let closed = V::closed_doors(&self.scene);
         self.obstacles.extend(closed);
     }
 }

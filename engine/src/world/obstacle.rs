@@ -46,6 +46,22 @@ pub enum Obstacle {
 }
 
 impl Obstacle {
+    /// The obstacle with every coordinate and length multiplied by `s` (a scaled scenario's).
+    pub fn scaled(&self, s: f32) -> Obstacle {
+        match *self {
+            Obstacle::Circle { centre, radius } => {
+                Obstacle::Circle { centre: centre * s, radius: radius * s }
+            }
+            Obstacle::Rect { min, max } => Obstacle::Rect { min: min * s, max: max * s },
+            Obstacle::Polygon { ref vertices } => {
+                Obstacle::Polygon { vertices: vertices.iter().map(|v| *v * s).collect() }
+            }
+            Obstacle::Wall { ref points, thickness } => {
+                Obstacle::Wall { points: points.iter().map(|v| *v * s).collect(), thickness: thickness * s }
+            }
+        }
+    }
+
     /// Centre and radius of a circle holding the obstacle.
     #[inline]
     pub fn bounding_circle(&self) -> (Vec2, f32) {

@@ -204,6 +204,13 @@ impl MeasureArea {
             Region::Circle { radius, .. } => std::f64::consts::PI * radius as f64 * radius as f64,
         }
     }
+
+    /// How many of `agents` stand inside it: an integer count, whatever the row order. Areas
+    /// are planar; an agent in space is never inside one.
+    pub fn count<V: Vector>(&self, agents: &super::Agents<V>) -> u64 {
+        agents.position.iter().filter(|p| p.to_plane().is_some_and(|p| self.region.contains(p))).count()
+            as u64
+    }
 }
 
 /// A spawn source: adds agents of `group` in `region` at `rate_per_s` between `start_s` and

@@ -31,6 +31,14 @@ pub enum Solid {
 }
 
 impl Solid {
+    /// The solid with every coordinate and length multiplied by `s` (a scaled scenario's).
+    pub fn scaled(&self, s: f32) -> Solid {
+        match *self {
+            Solid::Ball { centre, radius } => Solid::Ball { centre: centre * s, radius: radius * s },
+            Solid::Cuboid { min, max } => Solid::Cuboid { min: min * s, max: max * s },
+        }
+    }
+
     /// Centre and radius of a ball holding the solid.
     pub fn bounding_ball(&self) -> (Vec3, f32) {
         match *self {

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Action, Bounds, BoundsKind, Dimension, World};
+use super::{Action, Bounds, BoundsKind, Dimension, Scene, World};
 
 /// The distances a spawn keeps (a group's spawn table's, or a spawn source's, `min_distance`
 /// and `wall_distance`); zero keeps none, as a spawn without them.
@@ -157,7 +157,7 @@ impl SpawnSpacing {
             _ => Spacing::default(),
         };
         let s = SpawnSpacing {
-            sources: world.sources.iter().map(|s| s.spacing).collect(),
+            sources: world.scene.parts().sources.iter().map(|s| s.spacing).collect(),
             events: world.events.iter().map(|e| (of_event(&e.action), e.waiting_to_spawn.clone())).collect(),
         };
         let any = s.sources.iter().any(Spacing::keeps_any)
@@ -168,16 +168,17 @@ impl SpawnSpacing {
     /// Puts it back into `world` (one built from the same scenario); an error in words when the
     /// counts differ.
     pub fn restore<V: Dimension>(self, world: &mut World<V>) -> Result<(), String> {
-        if self.sources.len() != world.sources.len() || self.events.len() != world.events.len() {
+        let sources = world.scene.parts_mut().sources;
+        if self.sources.len() != sources.len() || self.events.len() != world.events.len() {
             return Err(format!(
                 "the spawns' spacing names {} sources and {} events, the world has {} and {}",
                 self.sources.len(),
                 self.events.len(),
-                world.sources.len(),
+                sources.len(),
                 world.events.len()
             ));
         }
-        for (source, spacing) in world.sources.iter_mut().zip(self.sources) {
+        for (source, spacing) in sources.iter_mut().zip(self.sources) {
             source.spacing = spacing;
         }
         for (event, (spacing, owed)) in world.events.iter_mut().zip(self.events) {

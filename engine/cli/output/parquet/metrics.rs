@@ -2,12 +2,12 @@
 //! counts as whole numbers, measures and the time as 64-bit floats, fired events as text; a
 //! row group per 10,000 ticks and at every flush.
 
+use crate::dimension::CliDimension;
 use std::path::Path;
 
 use anyhow::Result;
 use throng_engine::World;
 use throng_engine::metrics::TickMetrics;
-use throng_engine::world::Dimension;
 
 use super::super::Seconds;
 use super::super::meta::RunInfo;
@@ -26,7 +26,7 @@ pub struct MetricsParquet {
 impl MetricsParquet {
     /// Opens the metrics file of a run: a new file, or, for a run resumed at tick
     /// `resumed_at`, the file it was writing, cut after that tick's row.
-    pub fn open<V: Dimension>(
+    pub fn open<V: CliDimension>(
         path: &Path,
         world: &World<V>,
         run: &RunInfo,
@@ -59,7 +59,7 @@ impl MetricsParquet {
     }
 
     /// Writes the row of `m`; `world` is the state it was observed on (for the events column).
-    pub fn write<V: Dimension>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
+    pub fn write<V: CliDimension>(&mut self, m: &TickMetrics, world: &World<V>) -> Result<()> {
         let time: f64 = self.seconds.at(m.tick).parse()?;
         let row = values(m, world);
         let cells: Vec<Cell> = row

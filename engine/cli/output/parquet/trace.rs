@@ -4,12 +4,12 @@
 //! (and one ends at every flush), written as the run goes, so the trace is never held in
 //! memory. The run's metadata is in the file's key-value metadata.
 
+use crate::dimension::CliDimension;
 use std::path::Path;
 
 use anyhow::{Result, bail};
 use parquet::data_type::ByteArray;
 use throng_engine::World;
-use throng_engine::world::Dimension;
 
 use super::super::Seconds;
 use super::super::frame::Frame;
@@ -43,7 +43,7 @@ pub struct TraceParquet {
 impl TraceParquet {
     /// Opens the trace of a run tracing every `every` ticks: a new file, or, for a run resumed
     /// at tick `resumed_at`, the file it was writing, cut after that tick's rows.
-    pub fn open<V: Dimension>(
+    pub fn open<V: CliDimension>(
         path: &Path,
         world: &World<V>,
         run: &RunInfo,

@@ -32,7 +32,7 @@ fn number(v: &toml::Value) -> Option<f32> {
     }
 }
 
-impl<V: crate::math::Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     /// Behaviour `b` of group `g`: its kind's table checks every key; targets given as points
     /// are appended to `targets`.
     pub(super) fn behaviour(

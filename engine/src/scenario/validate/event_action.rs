@@ -31,7 +31,7 @@ const SWITCHES: [(&str, &str, &str); 4] = [
     ("source", "source", "sources"),
 ];
 
-impl<V: crate::math::Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     /// The action of event `i` (its keys already checked against [`ACTIONS`]).
     pub(super) fn event_action(
         &mut self,

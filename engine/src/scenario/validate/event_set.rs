@@ -28,7 +28,7 @@ fn complete(segs: &[String]) -> bool {
     agent || segs.len() >= 5
 }
 
-impl<V: crate::math::Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     /// A `set` event's action: one group, its per-agent parameters and behaviour patches.
     pub(super) fn set_action(
         &mut self,

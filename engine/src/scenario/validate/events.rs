@@ -42,7 +42,7 @@ pub(super) struct EventNames<'a> {
     pub(super) raw_groups: &'a [GroupToml],
 }
 
-impl<V: crate::math::Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     /// The events, with `capacity` (the agents the groups and sources may make) raised by
     /// what their bursts may add at most.
     pub(super) fn events(

@@ -28,7 +28,7 @@ pub(super) struct ExpectNames<'a> {
     pub(super) steerbench: bool,
 }
 
-impl<V: crate::math::Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     pub(super) fn expectations(
         &mut self,
         raw: &[ExpectToml],

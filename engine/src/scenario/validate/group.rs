@@ -17,7 +17,7 @@ pub(super) struct GroupWorld<'a, V> {
     pub(super) names: &'a Names<'a>,
 }
 
-impl<V: crate::math::Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     /// Agents of group `g` at tick 0: 1 or more, or 0 for a group a spawn source fills
     /// (`sourced`).
     pub(super) fn count(&mut self, g: usize, group: &GroupToml, sourced: bool) -> Option<u32> {

@@ -6,7 +6,7 @@ use crate::scenario::locate::Seg;
 use crate::scenario::schema::MeasureToml;
 use crate::world::{Gate, MeasureArea};
 
-impl<V: crate::math::Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     /// The measurement areas; lines are appended to `gates` (a measurement line is a gate).
     pub(super) fn measures(
         &mut self,

@@ -75,7 +75,7 @@ pub(super) use crate::behaviours::params::Range as Rule;
 /// The smallest time step a scenario may take (seconds).
 pub const MIN_DT: f32 = 1e-4;
 
-impl<'a, V: Vector> Validator<'a, V> {
+impl<'a, V: crate::world::Dimension> Validator<'a, V> {
     /// Records a problem at `path` (the first one wins) and returns `None` to stop the caller.
     fn fail<T>(&mut self, path: &[Seg], message: impl Into<String>) -> Option<T> {
         let at = self.offset_of(path);
@@ -397,8 +397,7 @@ impl<'a, V: Vector> Validator<'a, V> {
             targets,
             target_names: raw.targets.keys().cloned().collect(),
             groups,
-            obstacles,
-            solids,
+            obstacles: V::own_obstacles(obstacles, solids),
             solid_obstacles: raw.solid_obstacles,
             paths,
             exits,

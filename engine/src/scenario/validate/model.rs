@@ -8,7 +8,7 @@ use crate::models::kinds::MODELS;
 use crate::scenario::locate::{Seg, nearest_word};
 use crate::world::Model;
 
-impl<V: crate::math::Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     /// Group `g`'s velocity model; steering when `raw` is absent.
     pub(super) fn model(&mut self, g: usize, raw: Option<&toml::Value>, dt: f32) -> Option<Model> {
         use Seg::{Index, Key};

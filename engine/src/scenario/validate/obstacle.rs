@@ -17,7 +17,7 @@ const KINDS: [(&str, &[&str]); 4] = [
     ("wall", &["points", "thickness"]),
 ];
 
-impl<V: crate::math::Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     /// The obstacles of a scenario in space: balls and axis-aligned boxes, in file order.
     pub(super) fn solids(&mut self, raw: &[ObstacleToml]) -> Option<Vec<crate::world::Solid>> {
         use Seg::{Index, Key};

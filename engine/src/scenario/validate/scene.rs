@@ -7,7 +7,7 @@ use crate::scenario::schema::{BoundsToml, ExitToml, PathToml, SourceToml, Target
 use crate::scenario::{MAX_AGENTS, MAX_MAGNITUDE};
 use crate::world::{Bounds, BoundsKind, Exit, Path as PathDef, Region, Source, Target};
 
-impl<V: crate::math::Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     pub(super) fn path(&mut self, name: &str, p: &PathToml) -> Option<PathDef<V>> {
         use Seg::Key;
         let at = |k: &'static str| [Key("paths"), Key(name), Key(k)];

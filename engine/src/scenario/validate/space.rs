@@ -17,7 +17,7 @@ pub(super) fn ground<V: Vector>(b: &Bounds<V>) -> Bounds<Vec2> {
     }
 }
 
-impl<V: Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     /// `dimensions` is 2 or 3 and is what this validator reads; a scenario in space has none
     /// of the planar parts.
     pub(super) fn dimensions(&mut self, raw: &ScenarioToml) -> Option<()> {

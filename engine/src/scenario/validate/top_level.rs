@@ -3,7 +3,6 @@
 
 use super::{MIN_DT, Rule, Validator};
 use crate::index::IndexKind;
-use crate::math::Vector;
 use crate::scenario::locate::Seg;
 use crate::scenario::schema::ScenarioToml;
 use crate::scenario::{FORMAT_VERSION, GroupSpec, MAX_AGENTS, MAX_MAGNITUDE, MetricsConfig};
@@ -16,7 +15,7 @@ pub(super) struct Run {
     pub(super) sensing_skin: f32,
 }
 
-impl<V: Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     /// The format version, the name, the dimensions, `dt`, `ticks`, `index` and `sensing_skin`.
     pub(super) fn run(&mut self, raw: &ScenarioToml) -> Option<Run> {
         use Seg::Key;

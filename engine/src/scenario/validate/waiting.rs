@@ -5,7 +5,7 @@ use crate::scenario::locate::Seg;
 use crate::scenario::schema::ExitToml;
 use crate::world::WaitingArea;
 
-impl<V: crate::math::Vector> Validator<'_, V> {
+impl<V: crate::world::Dimension> Validator<'_, V> {
     /// The waiting areas, in file order.
     pub(super) fn waiting(&mut self, raw: &[ExitToml], groups: &[&str]) -> Option<Vec<WaitingArea>> {
         use Seg::{Index, Key};
