@@ -29,28 +29,37 @@
 //! - [`Scenario`] reads and validates a TOML scenario and builds the world at tick 0.
 //! - [`state_hash`] digests the state; equal hashes mean equal futures.
 //!
-//! The library never prints; the `throng` binary does.
+//! The library never prints; the `throng` binary does. Its insides (behaviour formulas,
+//! models, passes, the index, batches, golden files) are private; the `internals` feature,
+//! which the binary, the tests and the benches turn on, makes them public for those.
 
 #![warn(missing_docs)]
 
-pub mod batch;
-pub mod behaviours;
+/// A module of the engine's insides: public, and hidden from the documentation, only with the
+/// `internals` feature, which this workspace's tests, benches and `throng bench` turn on; for
+/// any other user of the crate it is private.
+macro_rules! internal {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        #[allow(dead_code, unused_imports)]
+        mod $name;
+    )*};
+}
+
 pub mod expect;
-pub mod golden;
-pub mod index;
 pub mod math;
 pub mod metrics;
-pub mod models;
-pub(crate) mod par;
-pub mod passes;
 pub mod pipeline;
-pub mod probes;
-pub mod rng;
-pub mod routing;
 pub mod scenario;
 pub mod simulation;
 pub mod state;
 pub mod world;
+
+internal!(batch, behaviours, golden, index, models, passes, probes, rng, routing);
+pub(crate) mod par;
 
 pub use index::IndexKind;
 pub use pipeline::{NonFinite, Pass, Pipeline, PipelineError, TickEvents};

@@ -215,7 +215,7 @@ agent_columns! {
     }
     columns {
     /// The direction the agent last moved in: `norm(v)` after each integration while it moves
-    /// faster than [`MOVING_SHARE`](crate::passes::MOVING_SHARE) of its `max_speed`; kept while
+    /// faster than `MOVING_SHARE` (a tenth, in the integrate pass) of its `max_speed`; kept while
     /// it is stopped (followers of a stopped leader stay behind it). Kept up only in worlds
     /// where some group follows with `behind_when_stopped = "last_heading"`; elsewhere it
     /// keeps its value at spawn.

@@ -194,7 +194,7 @@ pub enum Behaviour {
         angle: f32,
     },
     /// `seek` with `route = "field"`: towards the target along the descending gradient of its
-    /// distance field ([`crate::routing`]) instead of the straight line, at full speed.
+    /// distance field (the routing module) instead of the straight line, at full speed.
     SeekField {
         /// Where to go: a `point` target.
         target: TargetId,
