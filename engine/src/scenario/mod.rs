@@ -42,7 +42,7 @@ use crate::world::{
     Action, Agents, Bounds, Diversion, Door, Event, Exit, Gate, Group, MeasureArea, Path as PathDef,
     Quantity, Region, Source, Target, Trigger, WaitingArea, World,
 };
-use crate::world::{Dimension, OwnedSceneParts, Scene};
+use crate::world::{Dimension, PlaneScene, Scene};
 
 /// The scenario format version this engine reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -449,7 +449,7 @@ impl<V: crate::world::Dimension> Scenario<V> {
         // The planar parts (empty in space: its scenario cannot declare them), then the
         // closed doors among the obstacles. A door closed from the start diverts its groups
         // from the start.
-        let parts = OwnedSceneParts {
+        let parts = PlaneScene {
             doors: self.doors.clone(),
             exits: self.exits.clone(),
             gates: self.gates.clone(),

@@ -6,7 +6,7 @@
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::scenes::{OwnedSceneParts, Scene};
+use super::scenes::{PlaneScene, Scene};
 use super::{Agents, Bounds, Diversion, Door, Event, Exit, Gate, Group, MeasureArea, Path, Source, Target};
 use super::{Dimension, WaitingArea, World};
 
@@ -112,7 +112,7 @@ impl<V: Dimension> Serialize for World<V> {
 impl<'de, V: Dimension> Deserialize<'de> for World<V> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let f = OwnedWorldFields::<V>::deserialize(deserializer)?;
-        let parts = OwnedSceneParts {
+        let parts = PlaneScene {
             doors: f.doors,
             exits: f.exits,
             gates: f.gates,

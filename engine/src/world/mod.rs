@@ -34,7 +34,7 @@ pub use model::{Cfsm, Model, Orca, SocialForce};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
 pub use scene::{DIRECTION_REACH, Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};
-pub use scenes::{OwnedSceneParts, PlaneScene, Scene, SceneParts, ScenePartsMut, SpaceScene};
+pub use scenes::{PlaneScene, Scene, SceneParts, ScenePartsMut, SpaceScene};
 pub use solid::Solid;
 pub(crate) use spacing::Placed;
 pub use spacing::{Spacing, SpawnSpacing};

@@ -2,7 +2,8 @@
 //! plane's doors, exits, gates, measurement areas, sources and waiting areas
 //! ([`PlaneScene`]); space has none of them ([`SpaceScene`]). A world holds its dimension's
 //! scene (`World::scene`), so code that reaches a door or an exit is planar code and does not
-//! compile for space.
+//! compile for space. The plane's parts are declared once, in `plane_scene!` below, which
+//! also makes their borrowed views.
 
 use serde::{Deserialize, Serialize};
 
@@ -18,128 +19,95 @@ pub trait Scene: Clone + std::fmt::Debug + Default + PartialEq + Send + Sync + '
     /// one (validation refuses it), so shared code never indexes them there.
     fn parts_mut(&mut self) -> ScenePartsMut<'_>;
 
-    /// The scene from parts read back from bytes; `Err` names a part this dimension cannot
-    /// hold that was not empty.
-    fn from_parts(parts: OwnedSceneParts) -> Result<Self, &'static str>;
+    /// The scene from a plane's parts (read back from bytes, or built from a scenario); `Err`
+    /// names a part this dimension cannot hold that was not empty.
+    fn from_parts(parts: PlaneScene) -> Result<Self, &'static str>;
 }
 
-/// The scene's parts, borrowed: what hashes and checkpoints write, in the plane and (all empty)
-/// in space.
-#[derive(Clone, Copy, Debug)]
-pub struct SceneParts<'a> {
-    /// Named obstacles that events open and close.
-    pub doors: &'a [Door],
-    /// Regions that remove the agents inside them.
-    pub exits: &'a [Exit],
-    /// Lines whose crossings are counted.
-    pub gates: &'a [Gate],
-    /// Measurement areas.
-    pub measures: &'a [MeasureArea],
-    /// Spawn sources.
-    pub sources: &'a [Source],
-    /// Waiting areas.
-    pub waiting: &'a [WaitingArea],
-    /// Crossings of each gate since tick 0.
-    pub gate_totals: &'a [u64],
-    /// The groups' `on_closed` entries.
-    pub diversions: &'a [Diversion],
+/// Declares the plane's scene parts once: `PlaneScene` holds them, `SceneParts` and
+/// `ScenePartsMut` borrow them, and `first_held` names the first part that is not empty.
+macro_rules! plane_scene {
+    ($($(#[$doc:meta])* $part:ident: $item:ty, $shown:literal;)*) => {
+        /// What a planar world has beyond its walls: the parts events switch and metrics count.
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        pub struct PlaneScene {
+            $($(#[$doc])* pub $part: Vec<$item>,)*
+        }
+
+        /// The scene's parts, borrowed: what hashes and checkpoints write, in the plane and (all
+        /// empty) in space.
+        #[derive(Clone, Copy, Debug)]
+        pub struct SceneParts<'a> {
+            $(#[doc = concat!("See [`PlaneScene::", stringify!($part), "`].")] pub $part: &'a [$item],)*
+        }
+
+        /// [`SceneParts`], to change.
+        #[derive(Debug)]
+        pub struct ScenePartsMut<'a> {
+            $(#[doc = concat!("See [`PlaneScene::", stringify!($part), "`].")] pub $part: &'a mut [$item],)*
+        }
+
+        impl PlaneScene {
+            /// The first part that holds anything, in words; `None` when all are empty.
+            fn first_held(&self) -> Option<&'static str> {
+                $(if !self.$part.is_empty() {
+                    return Some($shown);
+                })*
+                None
+            }
+        }
+
+        impl Scene for PlaneScene {
+            fn parts(&self) -> SceneParts<'_> {
+                SceneParts { $($part: &self.$part,)* }
+            }
+
+            fn parts_mut(&mut self) -> ScenePartsMut<'_> {
+                ScenePartsMut { $($part: &mut self.$part,)* }
+            }
+
+            fn from_parts(parts: PlaneScene) -> Result<Self, &'static str> {
+                Ok(parts)
+            }
+        }
+
+        impl Scene for SpaceScene {
+            fn parts(&self) -> SceneParts<'_> {
+                SceneParts { $($part: &[],)* }
+            }
+
+            fn parts_mut(&mut self) -> ScenePartsMut<'_> {
+                ScenePartsMut { $($part: &mut [],)* }
+            }
+
+            fn from_parts(parts: PlaneScene) -> Result<Self, &'static str> {
+                match parts.first_held() {
+                    Some(part) => Err(part),
+                    None => Ok(SpaceScene),
+                }
+            }
+        }
+    };
 }
 
-/// [`SceneParts`], to change.
-#[derive(Debug)]
-pub struct ScenePartsMut<'a> {
-    /// See [`SceneParts::doors`].
-    pub doors: &'a mut [Door],
-    /// See [`SceneParts::exits`].
-    pub exits: &'a mut [Exit],
-    /// See [`SceneParts::gates`].
-    pub gates: &'a mut [Gate],
-    /// See [`SceneParts::measures`].
-    pub measures: &'a mut [MeasureArea],
-    /// See [`SceneParts::sources`].
-    pub sources: &'a mut [Source],
-    /// See [`SceneParts::waiting`].
-    pub waiting: &'a mut [WaitingArea],
-    /// See [`SceneParts::gate_totals`].
-    pub gate_totals: &'a mut [u64],
-    /// See [`SceneParts::diversions`].
-    pub diversions: &'a mut [Diversion],
-}
-
-/// [`SceneParts`], owned: what a checkpoint reads back.
-#[derive(Clone, Debug, Default)]
-pub struct OwnedSceneParts {
-    /// See [`SceneParts::doors`].
-    pub doors: Vec<Door>,
-    /// See [`SceneParts::exits`].
-    pub exits: Vec<Exit>,
-    /// See [`SceneParts::gates`].
-    pub gates: Vec<Gate>,
-    /// See [`SceneParts::measures`].
-    pub measures: Vec<MeasureArea>,
-    /// See [`SceneParts::sources`].
-    pub sources: Vec<Source>,
-    /// See [`SceneParts::waiting`].
-    pub waiting: Vec<WaitingArea>,
-    /// See [`SceneParts::gate_totals`].
-    pub gate_totals: Vec<u64>,
-    /// See [`SceneParts::diversions`].
-    pub diversions: Vec<Diversion>,
-}
-
-/// What a planar world has beyond its walls: the parts events switch and metrics count.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct PlaneScene {
+plane_scene! {
     /// Named obstacles that events open and close; the closed ones stand among the world's
     /// obstacles after the unnamed ones.
-    pub doors: Vec<Door>,
+    doors: Door, "doors";
     /// Regions that remove the agents inside them, after each tick's movement.
-    pub exits: Vec<Exit>,
+    exits: Exit, "exits";
     /// Lines whose crossings each tick counts, in the order of the metrics' gate columns.
-    pub gates: Vec<Gate>,
+    gates: Gate, "gates";
     /// Measurement areas, in the order of the metrics' area columns.
-    pub measures: Vec<MeasureArea>,
+    measures: MeasureArea, "measurement areas";
     /// Spawn sources, with how many each has spawned so far (part of the state).
-    pub sources: Vec<Source>,
+    sources: Source, "sources";
     /// Waiting areas, with the agents each holds.
-    pub waiting: Vec<WaitingArea>,
+    waiting: WaitingArea, "waiting areas";
     /// Crossings of each gate since tick 0, in gate order (what events' gate conditions read).
-    pub gate_totals: Vec<u64>,
+    gate_totals: u64, "gate totals";
     /// The groups' `on_closed` entries, in group order, with whom each has diverted.
-    pub diversions: Vec<Diversion>,
-}
-
-impl Scene for PlaneScene {
-    fn parts(&self) -> SceneParts<'_> {
-        SceneParts {
-            doors: &self.doors,
-            exits: &self.exits,
-            gates: &self.gates,
-            measures: &self.measures,
-            sources: &self.sources,
-            waiting: &self.waiting,
-            gate_totals: &self.gate_totals,
-            diversions: &self.diversions,
-        }
-    }
-
-    fn parts_mut(&mut self) -> ScenePartsMut<'_> {
-        ScenePartsMut {
-            doors: &mut self.doors,
-            exits: &mut self.exits,
-            gates: &mut self.gates,
-            measures: &mut self.measures,
-            sources: &mut self.sources,
-            waiting: &mut self.waiting,
-            gate_totals: &mut self.gate_totals,
-            diversions: &mut self.diversions,
-        }
-    }
-
-    fn from_parts(p: OwnedSceneParts) -> Result<Self, &'static str> {
-        let OwnedSceneParts { doors, exits, gates, measures, sources, waiting, gate_totals, diversions } = p;
-        Ok(PlaneScene { doors, exits, gates, measures, sources, waiting, gate_totals, diversions })
-    }
+    diversions: Diversion, "diversions";
 }
 
 /// What a world in space has beyond its solids: nothing yet. Doors, exits, gates, measurement
@@ -162,66 +130,21 @@ impl Scene for PlaneScene {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SpaceScene;
 
-impl Scene for SpaceScene {
-    fn parts(&self) -> SceneParts<'_> {
-        SceneParts {
-            doors: &[],
-            exits: &[],
-            gates: &[],
-            measures: &[],
-            sources: &[],
-            waiting: &[],
-            gate_totals: &[],
-            diversions: &[],
-        }
-    }
-
-    fn parts_mut(&mut self) -> ScenePartsMut<'_> {
-        ScenePartsMut {
-            doors: &mut [],
-            exits: &mut [],
-            gates: &mut [],
-            measures: &mut [],
-            sources: &mut [],
-            waiting: &mut [],
-            gate_totals: &mut [],
-            diversions: &mut [],
-        }
-    }
-
-    fn from_parts(p: OwnedSceneParts) -> Result<Self, &'static str> {
-        let planar = [
-            (p.doors.is_empty(), "doors"),
-            (p.exits.is_empty(), "exits"),
-            (p.gates.is_empty(), "gates"),
-            (p.measures.is_empty(), "measurement areas"),
-            (p.sources.is_empty(), "sources"),
-            (p.waiting.is_empty(), "waiting areas"),
-            (p.gate_totals.is_empty(), "gate totals"),
-            (p.diversions.is_empty(), "diversions"),
-        ];
-        match planar.iter().find(|(empty, _)| !empty) {
-            Some((_, name)) => Err(*name),
-            None => Ok(SpaceScene),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn space_reads_back_only_empty_planar_parts() {
-        assert_eq!(SpaceScene::from_parts(OwnedSceneParts::default()), Ok(SpaceScene));
-        let parts = OwnedSceneParts { gate_totals: vec![3], ..OwnedSceneParts::default() };
+        assert_eq!(SpaceScene::from_parts(PlaneScene::default()), Ok(SpaceScene));
+        let parts = PlaneScene { gate_totals: vec![3], ..PlaneScene::default() };
         assert_eq!(SpaceScene::from_parts(parts), Err("gate totals"));
         assert!(SpaceScene.parts().doors.is_empty() && SpaceScene.parts_mut().sources.is_empty());
     }
 
     #[test]
     fn the_plane_keeps_every_part_it_reads_back() {
-        let parts = OwnedSceneParts { gate_totals: vec![3, 4], ..OwnedSceneParts::default() };
+        let parts = PlaneScene { gate_totals: vec![3, 4], ..PlaneScene::default() };
         let scene = PlaneScene::from_parts(parts).expect("the plane holds every part");
         assert_eq!(scene.gate_totals, [3, 4]);
         assert_eq!(scene.parts().gate_totals, [3, 4]);
