@@ -64,6 +64,6 @@ pub(crate) mod par;
 pub use index::IndexKind;
 pub use pipeline::{NonFinite, Pass, Pipeline, PipelineError, TickEvents};
 pub use scenario::{Scenario, ScenarioError};
-pub use simulation::{RunEnd, RunSettings, Simulation, SimulationError};
+pub use simulation::{Advance, ControlError, RunEnd, RunSettings, Simulation, SimulationError};
 pub use state::hash::{StateHash, state_hash};
 pub use world::World;

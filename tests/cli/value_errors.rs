@@ -229,7 +229,7 @@ fn a_group_filled_only_by_a_source_may_start_empty() {
         (28, 9),
         &[
             "`groups[1].count`",
-            "found 0 (0 is allowed only for a group a [[sources]] entry or an event fills)",
+            "found 0 (0 is allowed only for a group a [[sources]] entry or an event fills, or one steered by an `own` target, whose agents a program spawns)",
         ],
     );
 }

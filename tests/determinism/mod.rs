@@ -7,6 +7,7 @@ mod checkpoint;
 mod events;
 mod expectations;
 mod group_independence;
+pub mod host_control;
 mod in_space;
 mod models;
 mod non_finite;

@@ -3,6 +3,7 @@
 //! brute force against all pairs), the obstacle index's candidates, and the metrics' overlapping
 //! pairs.
 
+mod host_queries;
 mod jupedsim;
 mod jupedsim_jams;
 mod jupedsim_runs;

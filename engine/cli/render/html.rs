@@ -364,7 +364,7 @@ fn target(name: &str, t: &Target, region: &impl Fn(&Region) -> Value) -> Option<
             "waypoints": waypoints.iter().map(|w| [w.x, w.y]).collect::<Vec<_>>(), "speed": speed}}),
         Target::Agent(id) => json!({"name": name, "agent": id}),
         Target::Random { region: r, .. } => json!({"name": name, "random": region(r)}),
-        Target::NearestOf(_) | Target::Direction { .. } => return None,
+        Target::NearestOf(_) | Target::Direction { .. } | Target::Own => return None,
     })
 }
 

@@ -81,7 +81,7 @@ impl Geometry {
                     e.add(lo);
                     e.add(hi);
                 }
-                Target::Agent(_) | Target::NearestOf(_) | Target::Direction { .. } => {}
+                Target::Agent(_) | Target::NearestOf(_) | Target::Direction { .. } | Target::Own => {}
             }
         }
         e

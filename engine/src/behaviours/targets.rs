@@ -72,7 +72,7 @@ pub fn resolve_targets<V: Vector>(
         }
         Target::Agent(id) => ResolvedTarget::Row(row_of(*id)),
         Target::NearestOf(g) => ResolvedTarget::NearestOf(*g),
-        Target::Random { .. } | Target::Opposite { .. } => ResolvedTarget::OwnGoal,
+        Target::Random { .. } | Target::Opposite { .. } | Target::Own => ResolvedTarget::OwnGoal,
         Target::Direction { direction } => ResolvedTarget::Direction(*direction),
     }));
 }

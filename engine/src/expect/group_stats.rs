@@ -48,7 +48,7 @@ fn target_of<V: Dimension>(world: &World<V>, r: usize, time_s: f64) -> Option<V>
         Target::Point(p) => Some(*p),
         Target::Moving { waypoints, speed } => Some(moving_point(waypoints, *speed, time_s).0),
         Target::Agent(id) => world.row_of(*id).map(|row| world.agents.position[row]),
-        Target::Random { .. } | Target::Opposite { .. } => Some(world.agents.goal[r]),
+        Target::Random { .. } | Target::Opposite { .. } | Target::Own => Some(world.agents.goal[r]),
         Target::NearestOf(g) => nearest_of(world, r, *g),
         Target::Direction { .. } => None,
     }

@@ -17,7 +17,7 @@ pub fn goal_of<V: Dimension>(world: &World<V>, i: usize, time_s: f64) -> Option<
             Target::Point(p) => Some(*p),
             Target::Moving { waypoints, speed } => Some(moving_point(waypoints, *speed, time_s).0),
             Target::Agent(id) => world.row_of(*id).map(|r| world.agents.position[r]),
-            Target::Random { .. } | Target::Opposite { .. } => Some(world.agents.goal[i]),
+            Target::Random { .. } | Target::Opposite { .. } | Target::Own => Some(world.agents.goal[i]),
             Target::NearestOf(_) | Target::Direction { .. } => None,
         },
         Behaviour::FollowPath { path, mode: PathMode::Once, .. }

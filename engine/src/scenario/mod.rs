@@ -358,7 +358,7 @@ impl<V: crate::world::Dimension> Scenario<V> {
                 Target::Moving { waypoints, .. } => waypoints.iter_mut().for_each(|w| *w *= s),
                 Target::Random { region: r, .. } => *r = scaled(r, s),
                 Target::Opposite { centre } => *centre *= s,
-                Target::Agent(_) | Target::NearestOf(_) | Target::Direction { .. } => {}
+                Target::Agent(_) | Target::NearestOf(_) | Target::Direction { .. } | Target::Own => {}
             }
         }
         for o in &mut self.obstacles {

@@ -120,7 +120,7 @@ pub enum Quantity<V = Vec2> {
         /// Only this group's agents.
         group: Option<u16>,
     },
-    /// Agents removed by `remove` events so far.
+    /// Agents removed by `remove` events (and by the program, `Simulation::despawn`) so far.
     AgentsRemoved,
     /// Agents a waiting area holds (its index).
     Waiting(u32),

@@ -82,7 +82,8 @@ pub struct World<V: Dimension = Vec2> {
     pub next_id: u32,
     /// Agents removed by exits so far.
     pub exited: u64,
-    /// Agents removed by `remove` events so far.
+    /// Agents removed by `remove` events and by the program running the simulation
+    /// (`Simulation::despawn`) so far.
     pub removed: u64,
     /// Agents that braked behind a blocker in the last tick (what events' `queue_length`
     /// conditions read).

@@ -53,6 +53,12 @@ pub enum Target<V = Vec2> {
         /// The heading (unit length).
         direction: V,
     },
+    // Own comes last: earlier variants keep their place in the state's bytes.
+    /// A point of each seeker's own that the program running the simulation sets
+    /// (`Simulation::set_goal`): a game's or a notebook's goal for one agent. It starts at the
+    /// agent's spawn position, so the agent stays put until given a goal. Shares
+    /// `Agents::goal` with `Random` and `Opposite`, so a group may use one of the three.
+    Own,
 }
 
 /// How far ahead of a seeker a [`Target::Direction`] lies: far enough that arrive never

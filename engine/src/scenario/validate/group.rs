@@ -45,7 +45,7 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
         if count == 0 && !sourced || count > MAX_AGENTS {
             let message = if count == 0 {
                 format!(
-                    "expected an agent count from 1 to {MAX_AGENTS}, found 0 (0 is allowed only for a group a [[sources]] entry or an event fills)"
+                    "expected an agent count from 1 to {MAX_AGENTS}, found 0 (0 is allowed only for a group a [[sources]] entry or an event fills, or one steered by an `own` target, whose agents a program spawns)"
                 )
             } else {
                 format!("expected an agent count from 1 to {MAX_AGENTS}, found {count}")
@@ -98,7 +98,10 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
         let mut random_target = None;
         for (b, wb) in behaviours.iter().enumerate() {
             if let Some(t) = wb.behaviour.target()
-                && matches!(targets[t as usize], Target::Random { .. } | Target::Opposite { .. })
+                && matches!(
+                    targets[t as usize],
+                    Target::Random { .. } | Target::Opposite { .. } | Target::Own
+                )
             {
                 if random_target.is_some_and(|r| r != t) {
                     return self.fail(

@@ -169,6 +169,7 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                 ("random", 4),
                 ("opposite", 5),
                 ("direction", 6),
+                ("own", 7),
             ],
         )?;
         let allowed: &[&str] = match kind {
@@ -178,6 +179,7 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
             3 => &["group"],
             5 => &["centre"],
             6 => &["direction"],
+            7 => &[],
             _ => &["min", "max", "centre", "radius", "every_s"],
         };
         let present = [
@@ -243,6 +245,7 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                 }
                 Some(Target::Direction { direction: crate::math::norm(d) })
             }
+            7 => Some(Target::Own),
             _ => {
                 let kind = if t.centre.is_some() || t.radius.is_some() { "circle" } else { "rect" };
                 let region = self.region(&base, region_keys!(kind, t), "random target")?;

@@ -74,7 +74,8 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
     }
 
     /// Each group's agent count at the start, and their total (at most `MAX_AGENTS`). A group a
-    /// source or an event fills may start empty.
+    /// source or an event fills may start empty, and so may one that steers by an `own` target
+    /// (a program running the simulation spawns its agents and gives them goals).
     pub(super) fn counts(&mut self, raw: &ScenarioToml) -> Option<(Vec<u32>, u64)> {
         let mut counts = Vec::new();
         for (g, group) in raw.groups.iter().enumerate() {
@@ -84,6 +85,10 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                     "spawn" => e.group.as_ref() == Some(&group.name),
                     "regroup" => e.into.as_ref() == Some(&group.name),
                     _ => false,
+                })
+                || group.behaviours.iter().any(|b| {
+                    let named = b.params.get("target").and_then(|t| t.as_str());
+                    named.and_then(|t| raw.targets.get(t)).is_some_and(|t| t.kind == "own")
                 });
             counts.push(self.count(g, group, sourced)?);
         }
@@ -188,10 +193,12 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                 if !(e.groups.is_empty() || e.groups.contains(&(g as u16))) {
                     continue;
                 }
-                let own =
-                    spec.group.behaviours.iter().filter_map(|wb| wb.behaviour.target()).any(|t| {
-                        matches!(targets[t as usize], Target::Random { .. } | Target::Opposite { .. })
-                    });
+                let own = spec.group.behaviours.iter().filter_map(|wb| wb.behaviour.target()).any(|t| {
+                    matches!(
+                        targets[t as usize],
+                        Target::Random { .. } | Target::Opposite { .. } | Target::Own
+                    )
+                });
                 if !own {
                     let key = if e.groups.is_empty() { "kind" } else { "groups" };
                     return self.fail(

@@ -4,6 +4,10 @@
 //! way every caller in the repository needs: scenario → world at tick 0 (or a checkpoint) →
 //! pipeline with the run's settings → ticks.
 
+mod host;
+
+pub use host::{Advance, ControlError};
+
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -50,6 +54,16 @@ pub struct RunSettings {
     /// Keep the other workers awake while ticks run inside [`Simulation::enter`] (default: on;
     /// turn it off when several simulations share the cores, see [`Pipeline::set_keep_awake`]).
     pub keep_awake: bool,
+}
+
+impl RunSettings {
+    /// Settings for a simulation inside another program (a game, a notebook): `threads`
+    /// workers that sleep between ticks instead of spinning, and no crowd metrics (turn them
+    /// on for expectations or per-tick metrics). The default settings take every core and
+    /// keep them busy, which suits a command-line run, not a host with work of its own.
+    pub fn embedded(threads: usize) -> RunSettings {
+        RunSettings { threads, keep_awake: false, metrics: false, ..RunSettings::default() }
+    }
 }
 
 impl Default for RunSettings {
@@ -135,6 +149,10 @@ pub struct Simulation<V: Passes = Vec2> {
     /// Wall time inside `Pipeline::step`, and inside the metrics, since this simulation was made.
     step_time: Duration,
     metrics_time: Duration,
+    /// Host time not yet run as ticks ([`Simulation::advance`]), in seconds; not state.
+    pending_s: f64,
+    /// Rows by id and an index by place, for the host's queries between ticks.
+    lookups: host::Lookups<V>,
 }
 
 impl<V: Passes> Simulation<V> {
@@ -237,13 +255,18 @@ impl<V: Passes> Simulation<V> {
             plan: String::new(),
             step_time: Duration::ZERO,
             metrics_time: Duration::ZERO,
+            pending_s: 0.0,
+            lookups: host::Lookups::default(),
         })
     }
 
-    /// Advances one tick, then observes the metrics (when on).
+    /// Advances one tick of the scenario's `dt`, then observes the metrics (when on). The time
+    /// step never changes during a run: the models and every schedule count in ticks. A host
+    /// with a clock of its own steps through [`Simulation::advance`].
     pub fn step(&mut self) -> Result<(), NonFinite> {
         let start = Instant::now();
         let before = self.world.tick;
+        self.lookups.forget();
         self.pipeline.step(&mut self.world)?;
         self.step_time += start.elapsed();
         // A `stop` event ended the run before the tick: nothing ran, nothing to observe.
@@ -268,6 +291,7 @@ impl<V: Passes> Simulation<V> {
     /// Runs one pass alone on the last tick's scratch, for per-pass benchmarks (see
     /// [`Pipeline::run_pass`]); the tick does not advance and no metrics are observed.
     pub fn run_pass(&mut self, pass: Pass) -> Result<(), NonFinite> {
+        self.lookups.forget();
         self.pipeline.run_pass(&mut self.world, pass)
     }
 
@@ -326,6 +350,7 @@ impl<V: Passes> Simulation<V> {
     /// The rest of the state (the tick, ids, counters, the scene) changes only through ticks,
     /// events and checkpoints, so a caller cannot set it out of step.
     pub fn motion_mut(&mut self) -> (&mut [V], &mut [V]) {
+        self.lookups.forget();
         let a = &mut self.world.agents;
         (&mut a.position, &mut a.velocity)
     }
