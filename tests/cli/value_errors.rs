@@ -283,3 +283,15 @@ fn normal_distributions_are_checked() {
         ],
     );
 }
+
+/// An `own` target takes no keys: its points come from the program (`Simulation::set_goal`).
+#[test]
+fn an_own_target_takes_no_keys() {
+    let text = base_with("kind = \"point\"", "kind = \"own\"");
+    check_rejects(
+        "cli_own_target_keys",
+        text,
+        (13, 12),
+        &["`targets.home.position`", "`position` is not a parameter of an \"own\" target (it takes none)"],
+    );
+}

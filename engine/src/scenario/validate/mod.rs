@@ -139,7 +139,12 @@ impl<'a, V: crate::world::Dimension> Validator<'a, V> {
                 let path = [base, &[Seg::Key(key)]].concat();
                 return self.fail(
                     &path,
-                    format!("`{key}` is not a parameter of {what} (it takes: {})", allowed.join(", ")),
+                    match allowed {
+                        [] => format!("`{key}` is not a parameter of {what} (it takes none)"),
+                        _ => {
+                            format!("`{key}` is not a parameter of {what} (it takes: {})", allowed.join(", "))
+                        }
+                    },
                 );
             }
         }

@@ -195,7 +195,8 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
             ("every_s", t.every_s.is_some()),
             ("direction", t.direction.is_some()),
         ];
-        self.only_allowed(&base, &present, allowed, &format!("a \"{}\" target", t.kind))?;
+        let article = if t.kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        self.only_allowed(&base, &present, allowed, &format!("{article} \"{}\" target", t.kind))?;
         let missing = |v: &mut Self, key: &str| {
             v.fail::<Target<V>>(&base, format!("missing key `{key}` for a \"{}\" target", t.kind))
         };
