@@ -71,10 +71,47 @@ pub enum ControlError {
 
 /// What host-side lookups keep between ticks: rebuilt on first use after the agents changed.
 pub(super) struct Lookups<V: Passes> {
-    /// Row of each id (`u32::MAX`: not alive), indexed by id.
-    rows: OnceLock<Vec<u32>>,
+    /// Where each live id's row is.
+    rows: OnceLock<RowsById>,
     /// A k-d index over the positions, for queries by place.
     places: OnceLock<SpatialIndex<V>>,
+}
+
+/// Rows by id: a table indexed by id while the ids are dense, else (after many removals, in a
+/// long game) the live (id, row) pairs sorted by id, so memory follows the live agents and not
+/// every id ever given.
+enum RowsById {
+    /// Row of each id (`u32::MAX`: not alive), indexed by id.
+    Table(Vec<u32>),
+    /// (id, row) of every live agent, by id.
+    Sorted(Vec<(u32, u32)>),
+}
+
+impl RowsById {
+    fn of(ids: &[u32]) -> RowsById {
+        let slots = ids.iter().max().map_or(0, |&m| m as usize + 1);
+        if slots <= 4 * ids.len().max(16) {
+            let mut rows = vec![u32::MAX; slots];
+            for (row, &id) in ids.iter().enumerate() {
+                rows[id as usize] = row as u32;
+            }
+            RowsById::Table(rows)
+        } else {
+            let mut pairs: Vec<(u32, u32)> =
+                ids.iter().enumerate().map(|(row, &id)| (id, row as u32)).collect();
+            pairs.sort_unstable();
+            RowsById::Sorted(pairs)
+        }
+    }
+
+    fn row(&self, id: u32) -> Option<usize> {
+        match self {
+            RowsById::Table(rows) => rows.get(id as usize).filter(|&&r| r != u32::MAX).map(|&r| r as usize),
+            RowsById::Sorted(pairs) => {
+                pairs.binary_search_by_key(&id, |&(i, _)| i).ok().map(|k| pairs[k].1 as usize)
+            }
+        }
+    }
 }
 
 impl<V: Passes> Default for Lookups<V> {
@@ -172,17 +209,10 @@ impl<V: Passes> Simulation<V> {
     }
 
     /// The row of agent `id` in `World::agents`, if it is alive: O(1) whatever the row order
-    /// (a table by id is built on the first call after the rows changed).
+    /// (a table by id is built on the first call after the rows changed; when most ids ever
+    /// given are gone, a sorted list answers in O(log n) instead).
     pub fn row_of(&self, id: u32) -> Option<usize> {
-        let rows = self.lookups.rows.get_or_init(|| {
-            let ids = &self.world.agents.id;
-            let mut rows = vec![u32::MAX; ids.iter().max().map_or(0, |&m| m as usize + 1)];
-            for (row, &id) in ids.iter().enumerate() {
-                rows[id as usize] = row as u32;
-            }
-            rows
-        });
-        rows.get(id as usize).filter(|&&r| r != u32::MAX).map(|&r| r as usize)
+        self.lookups.rows.get_or_init(|| RowsById::of(&self.world.agents.id)).row(id)
     }
 
     /// The ids of the agents within `radius` of `point` (edges included, across the edges of
@@ -269,6 +299,20 @@ mod tests {
         assert_eq!(e.to_string(), "no group 3: the scenario has 2 groups (0 to 1)");
         let e = ControlError::NotFinite { what: "position", found: "[NaN, 0.0]".into() };
         assert_eq!(e.to_string(), "the position must be finite, found [NaN, 0.0]");
+    }
+
+    #[test]
+    fn rows_by_id_answer_alike_dense_or_sparse() {
+        let dense = [4, 0, 3, 1, 2];
+        let sparse = [4000, 7, 123, 90_000, 5];
+        assert!(matches!(RowsById::of(&dense), RowsById::Table(_)));
+        assert!(matches!(RowsById::of(&sparse), RowsById::Sorted(_)));
+        for ids in [&dense[..], &sparse[..]] {
+            let rows = RowsById::of(ids);
+            for id in [0, 1, 2, 3, 4, 5, 6, 7, 122, 123, 4000, 89_999, 90_000, u32::MAX] {
+                assert_eq!(rows.row(id), ids.iter().position(|&x| x == id), "{ids:?}: id {id}");
+            }
+        }
     }
 
     #[test]
