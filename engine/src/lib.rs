@@ -63,7 +63,7 @@ pub(crate) mod par;
 
 pub use index::IndexKind;
 pub use pipeline::{NonFinite, Pass, Pipeline, PipelineError, TickEvents};
-pub use scenario::{Scenario, ScenarioError};
+pub use scenario::{Scenario, ScenarioError, parse_action};
 pub use simulation::{Advance, ControlError, RunEnd, RunSettings, Simulation, SimulationError};
 pub use state::hash::{StateHash, state_hash};
 pub use world::World;

@@ -7,6 +7,7 @@
 mod crossing;
 mod doorway;
 mod flocking;
+mod host_actions;
 mod host_program;
 mod in_space;
 mod leader_following;

@@ -97,6 +97,31 @@ fn spawn_waiting<V: Dimension>(world: &mut World<V>, k: usize) {
     world.events[k].waiting_to_spawn = keys[placed..].to_vec();
 }
 
+/// Applies `action` now, for the program running the simulation (`Simulation::fire`), and
+/// returns the ids of the agents it added. A burst's agents are keyed by (`host spawn`, their
+/// id), as `Simulation::spawn` keys its own; a burst that keeps distances places those that
+/// have room now, in order, and drops the rest (no event holds them). `key` keys a `set`
+/// event's redraws.
+pub(crate) fn apply_from_host<V: Dimension>(world: &mut World<V>, action: &Action<V>, key: u64) -> Vec<u32> {
+    let first = world.next_id;
+    match action {
+        Action::Spawn { group, count, region, spacing } => {
+            let keys: Vec<u64> =
+                (0..*count as u64).map(|k| rng::agent_key(rng::name_key("host spawn"), first as u64 + k)).collect();
+            if spacing.keeps_any() {
+                crate::passes::place_spaced(world, *group, region, *spacing, &keys);
+            } else {
+                for key in keys {
+                    let p = region.sample(&mut rng::agent_rng(world.seed, key, Purpose::Spawn));
+                    world.push_agent(*group, key, p);
+                }
+            }
+        }
+        _ => apply(world, usize::MAX, action, key),
+    }
+    (first..world.next_id).collect()
+}
+
 /// Applies `action`, event `event`'s; `spawner` keys the agents a burst adds (the event's name
 /// and firing).
 fn apply<V: Dimension>(world: &mut World<V>, event: usize, action: &Action<V>, spawner: u64) {

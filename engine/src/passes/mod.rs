@@ -7,7 +7,7 @@
 mod build_index;
 mod collide;
 mod event_set;
-mod events;
+pub(crate) mod events;
 mod exits;
 mod find_threats;
 mod gates;

@@ -61,6 +61,29 @@ pub enum ControlError {
         /// Its group's name.
         group: String,
     },
+    /// An action names a door, exit, gate, source, waiting area, group, behaviour or target
+    /// by an index the world does not have.
+    #[error("no {what} {index}: the world has {count}")]
+    NoSuch {
+        /// What kind of thing, in words.
+        what: &'static str,
+        /// The index named.
+        index: u32,
+        /// How many the world has.
+        count: usize,
+    },
+    /// A `retarget` names a behaviour that goes to no target.
+    #[error("the behaviour named in group \"{group}\" goes to no target, so it cannot be retargeted")]
+    NoTargetToChange {
+        /// The group's name.
+        group: String,
+    },
+    /// A `move_target` names a target that is not a point.
+    #[error("target {target} is not a point target: only a point target can be moved")]
+    NotAPointTarget {
+        /// The target's index.
+        target: u16,
+    },
     /// The world already holds as many agents as a run supports.
     #[error("the world holds {agents} agents: at most {MAX_AGENTS} are supported")]
     Full {

@@ -4,6 +4,7 @@
 //! way every caller in the repository needs: scenario → world at tick 0 (or a checkpoint) →
 //! pipeline with the run's settings → ticks.
 
+mod actions;
 mod host;
 
 pub use host::{Advance, ControlError};
