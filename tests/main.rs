@@ -11,6 +11,7 @@
 //! - `cli/`: the `throng` executable's `check`, `run`, `bench` and `batch`.
 //! - `render/`: `throng render` and `throng plot`.
 //! - `regression/`: tests that each pin one bug, named after it.
+//! - `python/`: the Python package's pytest suite, against the installed package.
 //!
 //! `docs.rs` checks the docs generated from the code (the behaviour table). `scale.rs` holds
 //! the `#[ignore]`d large-scale checks; `common.rs` and `fixtures.rs` the
@@ -24,6 +25,7 @@ mod fixtures;
 mod formulas;
 mod golden_runs;
 mod oracle;
+mod python;
 mod regression;
 mod render;
 mod scale;

@@ -1,0 +1,3 @@
+//! The Python package (`engine/python`): its pytest suite, run against the installed package.
+
+mod package;
