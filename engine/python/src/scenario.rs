@@ -62,14 +62,16 @@ impl PyScenario {
         PyScenario::parse(text, path.display().to_string(), overrides)
     }
 
-    /// Validates scenario `text` (errors name it `origin`), with `overrides` applied.
+    /// Validates scenario `text` (errors name it `origin`, by default `<string>`), with
+    /// `overrides` applied.
     #[staticmethod]
-    #[pyo3(signature = (text, overrides = None, origin = "<string>".to_string()))]
+    #[pyo3(signature = (text, overrides = None, origin = None))]
     fn from_toml(
         text: String,
         overrides: Option<&Bound<'_, PyDict>>,
-        origin: String,
+        origin: Option<String>,
     ) -> PyResult<PyScenario> {
+        let origin = origin.unwrap_or_else(|| "<string>".into());
         PyScenario::parse(text, origin, overrides_of(overrides)?)
     }
 

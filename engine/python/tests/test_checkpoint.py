@@ -31,3 +31,18 @@ def test_a_python_checkpoint_resumes_in_the_command_line(scenarios, throng_bin, 
     sim.run(150)
     cli = cli_run(throng_bin, str(path), "--resume", str(checkpoint), "--ticks", "250")
     assert cli["hash"] == sim.hash
+
+
+def test_a_command_line_checkpoint_resumes_in_python(scenarios, throng_bin, tmp_path):
+    path = scenarios / "doorway.toml"
+    cli_run(
+        throng_bin, str(path), "--ticks", "120", "--checkpoint-every", "60", "--checkpoint-dir", str(tmp_path)
+    )
+    checkpoint = tmp_path / "tick-0000000060.ckpt"
+    assert checkpoint.is_file()
+    resumed = throng.Simulation.resume(throng.Scenario.load(path), checkpoint, threads=2)
+    assert resumed.tick == 60
+    resumed.run(60)
+    straight = throng.Simulation(throng.Scenario.load(path))
+    straight.run(120)
+    assert resumed.hash == straight.hash

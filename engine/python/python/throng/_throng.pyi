@@ -3,10 +3,13 @@
 from os import PathLike
 from typing import Any, final
 
+from typing_extensions import Self
+
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
+__all__ = ["ControlError", "Scenario", "ScenarioError", "Simulation", "SimulationError", "__version__"]
 
 class ScenarioError(ValueError):
     """A scenario, an override or an action that does not read or validate."""
@@ -38,9 +41,9 @@ class Scenario:
         (``{"groups.crowd.max_speed": 1.8, "agents": 10_000}``, as ``throng run --set``)."""
     @staticmethod
     def from_toml(
-        text: str, overrides: dict[str, Any] | None = None, origin: str = "<string>"
+        text: str, overrides: dict[str, Any] | None = None, origin: str | None = None
     ) -> Scenario:
-        """Validates scenario ``text``; errors name it ``origin``."""
+        """Validates scenario ``text``; errors name it ``origin`` (default ``"<string>"``)."""
     def with_overrides(self, overrides: dict[str, Any]) -> Scenario:
         """This scenario with more overrides (a key may not be set twice)."""
     @property
@@ -51,6 +54,8 @@ class Scenario:
     @property
     def seed(self) -> int: ...
     @property
+    def ticks(self) -> int:
+        """The ticks a run of it runs."""
     @property
     def dt(self) -> float:
         """Seconds per tick."""
@@ -75,15 +80,15 @@ class Simulation:
     Ticks run with the GIL released; Ctrl-C raises ``KeyboardInterrupt`` between ticks with
     the state intact. Columns are read-only copies (rows move as agents come and go)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         scenario: Scenario,
         threads: int = 1,
         index: str | None = None,
         metrics: bool = True,
         seed: int | None = None,
         checkpoint: str | PathLike[str] | None = None,
-    ) -> None:
+    ) -> Self:
         """A simulation at tick 0 on ``threads`` workers with neighbour ``index`` ("kd",
         "grid", "brute"; default the scenario's); ``metrics`` observed after every tick;
         another ``seed`` when given. Only the seed changes a result. With ``checkpoint``, the
