@@ -83,3 +83,13 @@ def test_ticks_iterate_and_run_until_stops_when_asked(scenarios):
     ran = sim.run_until(lambda s: s.metrics()["agents_exited"][-1] >= 5, max_ticks=2000)
     assert sim.metrics()["agents_exited"][-1] >= 5
     assert ran == sim.tick - 3
+
+
+def test_without_pandas_the_frames_are_polars(sim, monkeypatch):
+    polars = pytest.importorskip("polars")
+    monkeypatch.setitem(__import__("sys").modules, "pandas", None)  # `import pandas` fails
+    frame = sim.agents_frame()
+    assert isinstance(frame, polars.DataFrame)
+    assert frame.columns == ["id", "group", "x", "y", "vx", "vy", "radius"]
+    assert frame["id"].to_list() == sim.ids.tolist()
+    assert isinstance(sim.metrics_frame(), polars.DataFrame)
