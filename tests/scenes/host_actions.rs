@@ -6,46 +6,11 @@ use throng_engine::math::Vec2;
 use throng_engine::world::Action;
 use throng_engine::{ControlError, RunSettings, Scenario, Simulation, parse_action};
 
-/// A room whose door opens at 2 s: with the event, or (without it) by the program.
+/// tests/data/door_room.toml: a room whose door opens at 2 s, by an event, or (without it) by the
+/// program.
 fn room(with_event: bool) -> String {
-    let event = if with_event { "[[events]]\nat_s = 2\naction = \"open\"\ndoor = \"door\"\n" } else { "" };
-    format!(
-        r#"version = 1
-name = "room"
-seed = 5
-dt = 0.1
-ticks = 200
-obstacles = [
-  {{ kind = "rect", min = [10, 0], max = [11, 4] }},
-  {{ kind = "rect", min = [10, 6], max = [11, 10] }},
-  {{ name = "door", kind = "rect", min = [10, 4], max = [11, 6] }},
-]
-[bounds]
-min = [0, 0]
-max = [20, 10]
-[targets.out]
-kind = "point"
-position = [18, 5]
-[[exits]]
-name = "out"
-kind = "circle"
-centre = [18, 5]
-radius = 1
-[[groups]]
-name = "crowd"
-count = 30
-spawn = {{ kind = "rect", min = [1, 1], max = [8, 9] }}
-max_speed = 1.3
-max_force = 3
-radius = 0.25
-[[groups.behaviours]]
-kind = "seek"
-target = "out"
-[[groups.behaviours]]
-kind = "separation"
-radius = 1.0
-{event}"#
-    )
+    let event = if with_event { "\n[[events]]\nat_s = 2\naction = \"open\"\ndoor = \"door\"\n" } else { "" };
+    format!("{}{event}", include_str!("../data/door_room.toml"))
 }
 
 fn open_door(text: &str) -> Action {

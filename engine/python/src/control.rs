@@ -60,23 +60,6 @@ fn group_of<V: Passes>(sim: &Simulation<V>, group: &Bound<'_, PyAny>) -> PyResul
     Ok(g)
 }
 
-/// One switch of `open`/`close`: the one keyword given.
-fn switch_keys(
-    door: Option<String>,
-    exit: Option<String>,
-    gate: Option<String>,
-    source: Option<String>,
-) -> PyResult<String> {
-    let given: Vec<(&str, String)> = [("door", door), ("exit", exit), ("gate", gate), ("source", source)]
-        .into_iter()
-        .filter_map(|(k, v)| v.map(|v| (k, v)))
-        .collect();
-    match given.as_slice() {
-        [(key, name)] => Ok(format!("{key} = {}", inline(&toml::Value::String(name.clone())))),
-        _ => Err(PyTypeError::new_err("give exactly one of door=, exit=, gate= or source=, by name")),
-    }
-}
-
 /// Adds one agent of `group` at each of `positions`: all, or none if a point is not finite.
 fn add_all<V: Passes + Point>(
     sim: &mut Simulation<V>,
@@ -120,35 +103,6 @@ impl PySimulation {
             text.push_str(&format!("{} = {}\n", inline(&toml::Value::String(key.clone())), inline(&value)));
         }
         self.fire_text(py, &text)
-    }
-
-    /// Opens a door (removes its obstacle), or lets an exit remove, a gate count or a source
-    /// spawn again: give one of them by name.
-    #[pyo3(signature = (*, door = None, exit = None, gate = None, source = None))]
-    fn open(
-        &mut self,
-        py: Python<'_>,
-        door: Option<String>,
-        exit: Option<String>,
-        gate: Option<String>,
-        source: Option<String>,
-    ) -> PyResult<()> {
-        let keys = switch_keys(door, exit, gate, source)?;
-        self.fire_text(py, &format!("action = \"open\"\n{keys}\n")).map(|_| ())
-    }
-
-    /// Closes a door (puts its obstacle back), or stops an exit, a gate or a source.
-    #[pyo3(signature = (*, door = None, exit = None, gate = None, source = None))]
-    fn close(
-        &mut self,
-        py: Python<'_>,
-        door: Option<String>,
-        exit: Option<String>,
-        gate: Option<String>,
-        source: Option<String>,
-    ) -> PyResult<()> {
-        let keys = switch_keys(door, exit, gate, source)?;
-        self.fire_text(py, &format!("action = \"close\"\n{keys}\n")).map(|_| ())
     }
 
     /// Adds one agent of `group` (its name or index) at each of `positions` (an (n, dims)

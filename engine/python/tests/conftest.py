@@ -44,58 +44,7 @@ def cli_run(throng_bin: str, *args: str) -> dict:
 
 
 def room(with_event: bool) -> str:
-    """A room whose door opens at 2 s: by an event, or (without it) by the program."""
-    event = '[[events]]\nat_s = 2\naction = "open"\ndoor = "door"\n' if with_event else ""
-    return f"""version = 1
-name = "room"
-seed = 5
-dt = 0.1
-ticks = 200
-obstacles = [
-  {{ kind = "rect", min = [10, 0], max = [11, 4] }},
-  {{ kind = "rect", min = [10, 6], max = [11, 10] }},
-  {{ name = "door", kind = "rect", min = [10, 4], max = [11, 6] }},
-]
-[bounds]
-min = [0, 0]
-max = [20, 10]
-[targets.out]
-kind = "point"
-position = [18, 5]
-[targets.mine]
-kind = "own"
-[[exits]]
-name = "out"
-kind = "circle"
-centre = [18, 5]
-radius = 1
-[[measure]]
-name = "room"
-kind = "rect"
-min = [1, 1]
-max = [9, 9]
-[[groups]]
-name = "crowd"
-count = 30
-spawn = {{ kind = "rect", min = [1, 1], max = [8, 9] }}
-max_speed = 1.3
-max_force = 3
-radius = 0.25
-[[groups.behaviours]]
-kind = "seek"
-target = "out"
-[[groups.behaviours]]
-kind = "separation"
-radius = 1.0
-[[groups]]
-name = "walkers"
-count = 0
-spawn = {{ kind = "points", points = [] }}
-max_speed = 1.2
-max_force = 3
-radius = 0.25
-[[groups.behaviours]]
-kind = "arrive"
-target = "mine"
-slowing_radius = 1.0
-{event}"""
+    """tests/data/door_room.toml: a room whose door opens at 2 s, by an event, or (without it)
+    by the program."""
+    event = '\n[[events]]\nat_s = 2\naction = "open"\ndoor = "door"\n' if with_event else ""
+    return (REPO / "tests" / "data" / "door_room.toml").read_text() + event

@@ -72,6 +72,36 @@ class Simulation(_Simulation):
         ``throng run --checkpoint-every``) for this very scenario and overrides, bit for bit."""
         return cls(scenario, threads=threads, index=index, metrics=metrics, checkpoint=path)
 
+    def open(
+        self,
+        *,
+        door: str | None = None,
+        exit: str | None = None,
+        gate: str | None = None,
+        source: str | None = None,
+    ) -> None:
+        """Opens a door (removes its obstacle), or lets an exit remove, a gate count or a
+        source spawn again: one of them, by name. ``fire("open", door=...)`` in short."""
+        self._switch("open", door=door, exit=exit, gate=gate, source=source)
+
+    def close(
+        self,
+        *,
+        door: str | None = None,
+        exit: str | None = None,
+        gate: str | None = None,
+        source: str | None = None,
+    ) -> None:
+        """Closes a door (puts its obstacle back), or stops an exit, a gate or a source: one of
+        them, by name."""
+        self._switch("close", door=door, exit=exit, gate=gate, source=source)
+
+    def _switch(self, action: str, **names: str | None) -> None:
+        given = {key: name for key, name in names.items() if name is not None}
+        if len(given) != 1:
+            raise TypeError("give exactly one of door=, exit=, gate= or source=, by name")
+        self.fire(action, **given)
+
     def run_until(
         self, predicate: Callable[[Simulation], bool], max_ticks: int | None = None
     ) -> int:

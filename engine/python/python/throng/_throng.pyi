@@ -149,24 +149,6 @@ class Simulation:
         """Fires an event action now (``open``, ``close``, ``retarget``, ``move_target``,
         ``spawn``, ``remove``, ``release``, ``set``, ``regroup``, ``stop``) with the keys its
         ``[[events]]`` entry takes; returns the ids a ``spawn`` added."""
-    def open(
-        self,
-        *,
-        door: str | None = None,
-        exit: str | None = None,
-        gate: str | None = None,
-        source: str | None = None,
-    ) -> None:
-        """Opens a door, or lets an exit, gate or source work again (one, by name)."""
-    def close(
-        self,
-        *,
-        door: str | None = None,
-        exit: str | None = None,
-        gate: str | None = None,
-        source: str | None = None,
-    ) -> None:
-        """Closes a door, or stops an exit, gate or source (one, by name)."""
     def add_agents(self, group: str | int, positions: Any) -> npt.NDArray[np.uint32]:
         """Adds an agent of ``group`` at each position; returns their ids."""
     def remove_agents(self, ids: Any) -> None:
