@@ -1,0 +1,74 @@
+"""Races throng's collision-free speed model and social force against JuPedSim 1.4.2 on the
+same scene (scene.py), interleaved, and prints each ratio: JuPedSim's ms per iteration over
+throng's ms per tick (`throng bench`, median of its repeats). Run by race.sh.
+
+    python race.py THRONG_BINARY [AGENTS ...]      # default 10000 100000
+    environment: MODELS=cfsm,social_force THREADS=1,2 ROUNDS=2 ITER=50 WARM=10
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+import scene  # noqa: E402
+
+MODELS = os.environ.get("MODELS", "cfsm,social_force").split(",")
+THREADS = [int(t) for t in os.environ.get("THREADS", "1,2").split(",")]
+ROUNDS = int(os.environ.get("ROUNDS", "2"))
+ITER = int(os.environ.get("ITER", "50"))
+WARM = int(os.environ.get("WARM", "10"))
+
+
+def jupedsim_ms(points, size: float, model: str) -> float:
+    """JuPedSim's ms per iteration (it runs on one thread) over ITER iterations after WARM, in
+    a child process of its own, as throng's runs are."""
+    code = f"""
+import json, sys, time
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+import scene
+points, size = scene.lattice({len(points)})
+sim = scene.jupedsim_simulation(points, size, {model!r})
+sim.iterate({WARM})
+t = time.perf_counter(); sim.iterate({ITER}); t = time.perf_counter() - t
+print(json.dumps(1000 * t / {ITER}))
+"""
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def throng_ms(binary: str, path: Path, threads: int) -> float:
+    out = subprocess.run(
+        [binary, "bench", str(path), "--threads", str(threads), "--ticks", str(ITER), "--warmup", str(WARM),
+         "--repeats", "3", "--index", "grid", "--json", "--quiet"],
+        check=True, capture_output=True, text=True,
+    )
+    return json.loads(out.stdout)["results"][0]["ms_per_tick"]
+
+
+def main() -> None:
+    binary = sys.argv[1]
+    counts = [int(a) for a in sys.argv[2:]] or [10_000, 100_000]
+    print(f"# {time.strftime('%Y-%m-%d')}, threads {THREADS}, {ITER} iterations after {WARM}, {ROUNDS} rounds")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in counts:
+            points, size = scene.lattice(n)
+            for model in MODELS:
+                path = Path(tmp) / f"{model}-{n}.toml"
+                path.write_text(scene.throng_toml(points, size, model))
+                for rnd in range(1, ROUNDS + 1):
+                    j = jupedsim_ms(points, size, model)
+                    for t in THREADS:
+                        ours = throng_ms(binary, path, t)
+                        print(f"round {rnd} {model:<12} n={n:<7} threads={t} jupedsim {j:8.2f} ms  "
+                              f"throng {ours:7.2f} ms  ratio {j / ours:5.2f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main()
