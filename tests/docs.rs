@@ -73,7 +73,9 @@ fn every_kind_takes_only_keys_its_table_lists_and_defaults_in_range() {
 
 /// Every Python block in the docs is a copy of an example file that a test runs, marked by
 /// `<!-- example: docs/examples/NAME.py, run by the tests -->` on the line above it: the docs
-/// show users only code that the suite has run.
+/// show users only code that the suite has run. docs/python.md is the exception: its
+/// walk-through's blocks run in order in one namespace, as the Python package's own test
+/// (`engine/python/tests/test_docs.py`) runs them.
 #[test]
 fn every_python_block_in_the_docs_is_an_example_the_tests_run() {
     let tests: String =
@@ -85,6 +87,13 @@ fn every_python_block_in_the_docs_is_an_example_the_tests_run() {
     for entry in docs.flatten() {
         let path = entry.path();
         if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        if path.file_name().is_some_and(|n| n == "python.md") {
+            let runner =
+                std::fs::read_to_string(crate::common::root().join("engine/python/tests/test_docs.py"))
+                    .expect("the Python package's docs test");
+            assert!(runner.contains(r#""docs" / "python.md""#), "test_docs.py runs docs/python.md's blocks");
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("a doc");
