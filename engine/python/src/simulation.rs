@@ -65,7 +65,7 @@ fn settings(threads: usize, index: Option<&str>, metrics: bool) -> PyResult<RunS
             ))
         })?),
     };
-    Ok(RunSettings { index, ..RunSettings::embedded(threads) }).map(|s| RunSettings { metrics, ..s })
+    Ok(RunSettings { index, metrics, ..RunSettings::embedded(threads) })
 }
 
 fn reseeded<V: throng_engine::world::Dimension>(s: &Scenario<V>, seed: Option<u64>) -> Scenario<V> {
@@ -94,13 +94,12 @@ fn run_chunk<V: Passes + Point>(
 }
 
 impl PySimulation {
-    fn made(py: Python<'_>, scenario: Py<PyScenario>, sim: Sim) -> PySimulation {
+    /// A Python simulation of `sim`, its metrics starting with the state it starts in.
+    fn made(scenario: Py<PyScenario>, mut sim: Sim) -> PySimulation {
         let mut recorder = Recorder::default();
-        let mut sim = sim;
         if let Some(m) = with_sim!(&mut sim, s => s.initial_metrics()) {
             recorder.metrics.push(m);
         }
-        let _ = py;
         PySimulation { sim, scenario, recorder }
     }
 
@@ -158,26 +157,30 @@ impl PySimulation {
         checkpoint: Option<std::path::PathBuf>,
     ) -> PyResult<PySimulation> {
         let settings = settings(threads, index, metrics)?;
-        let sim = match (&scenario.get().parsed, checkpoint) {
-            (_, Some(_)) if seed.is_some() => {
-                return Err(PyValueError::new_err(
-                    "a resumed run keeps its checkpoint's seed: leave seed out",
-                ));
-            }
-            (AnyScenario::Plane(s), None) => {
-                Sim::Plane(Simulation::new(&reseeded(s, seed), settings).map_err(simulation_error)?)
-            }
-            (AnyScenario::Space(s), None) => {
-                Sim::Space(Simulation::new(&reseeded(s, seed), settings).map_err(simulation_error)?)
-            }
-            (AnyScenario::Plane(s), Some(path)) => {
-                Sim::Plane(Simulation::resume(s, &path, settings).map_err(simulation_error)?)
-            }
-            (AnyScenario::Space(s), Some(path)) => {
-                Sim::Space(Simulation::resume(s, &path, settings).map_err(simulation_error)?)
-            }
-        };
-        Ok(PySimulation::made(py, scenario, sim))
+        let parsed = &scenario.get().parsed;
+        // Building a large world takes a while: other Python threads go on meanwhile.
+        let sim = py.detach(|| -> PyResult<Sim> {
+            Ok(match (parsed, checkpoint) {
+                (_, Some(_)) if seed.is_some() => {
+                    return Err(PyValueError::new_err(
+                        "a resumed run keeps its checkpoint's seed: leave seed out",
+                    ));
+                }
+                (AnyScenario::Plane(s), None) => {
+                    Sim::Plane(Simulation::new(&reseeded(s, seed), settings).map_err(simulation_error)?)
+                }
+                (AnyScenario::Space(s), None) => {
+                    Sim::Space(Simulation::new(&reseeded(s, seed), settings).map_err(simulation_error)?)
+                }
+                (AnyScenario::Plane(s), Some(path)) => {
+                    Sim::Plane(Simulation::resume(s, &path, settings).map_err(simulation_error)?)
+                }
+                (AnyScenario::Space(s), Some(path)) => {
+                    Sim::Space(Simulation::resume(s, &path, settings).map_err(simulation_error)?)
+                }
+            })
+        })?;
+        Ok(PySimulation::made(scenario, sim))
     }
 
     /// Runs one tick (none once the run has stopped).
