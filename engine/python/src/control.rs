@@ -4,7 +4,7 @@
 //! the run from then on: the same calls at the same ticks give the same hashes at any thread
 //! count, and checkpoints carry them.
 
-use numpy::{IntoPyArray, PyArray1, PyArrayMethods};
+use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -15,15 +15,8 @@ use throng_engine::scenario::overrides::inline;
 
 use crate::errors::{control_error, scenario_error};
 use crate::scenario::PyScenario;
-use crate::simulation::{PySimulation, with_sim};
+use crate::simulation::{PySimulation, column, with_sim};
 use crate::values::{Point, point as read_point, points, toml_value};
-
-/// Ids as a read-only uint32 array.
-fn ids_array(py: Python<'_>, ids: Vec<u32>) -> Bound<'_, PyArray1<u32>> {
-    let a = ids.into_pyarray(py);
-    a.readwrite().make_nonwriteable();
-    a
-}
 
 /// The action `keys` describe, checked against `scenario` as its events are, then fired.
 fn fire_in<V: Passes + Point>(
@@ -78,7 +71,7 @@ impl PySimulation {
     fn fire_text<'py>(&mut self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let scenario = self.scenario.get();
         let added = with_sim!(&mut self.sim, s => fire_in(s, scenario, text))?;
-        Ok(ids_array(py, added))
+        Ok(column(py, added))
     }
 }
 
@@ -115,7 +108,7 @@ impl PySimulation {
         positions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let ids = with_sim!(&mut self.sim, s => add_all(s, group, positions))?;
-        Ok(ids_array(py, ids))
+        Ok(column(py, ids))
     }
 
     /// Removes the agents with these ids, as a `remove` event would (they count as removed);
@@ -142,13 +135,13 @@ impl PySimulation {
         radius: f32,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let ids = with_sim!(&self.sim, s => s.query_radius(read_point(point, "point")?, radius).map_err(control_error))?;
-        Ok(ids_array(py, ids))
+        Ok(column(py, ids))
     }
 
     /// The ids agent `id`'s group senses around it now (within its sensing radius, up to its
     /// `max_neighbours`), nearest first (ties by id).
     fn neighbours_of<'py>(&self, py: Python<'py>, id: u32) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let ids = with_sim!(&self.sim, s => s.neighbours_of(id).map_err(control_error))?;
-        Ok(ids_array(py, ids))
+        Ok(column(py, ids))
     }
 }

@@ -2,7 +2,6 @@
 //! file names them, the events' records, the expectations' verdicts, a trajectory of the
 //! positions and the walkable area (for PedPy).
 
-use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -16,9 +15,7 @@ use crate::simulation::{PySimulation, Sim, with_sim};
 
 /// Puts `values` into `dict` as a read-only numpy column named `name`.
 fn put<T: numpy::Element>(dict: &Bound<'_, PyDict>, name: &str, values: Vec<T>) -> PyResult<()> {
-    let a = values.into_pyarray(dict.py());
-    a.readwrite().make_nonwriteable();
-    dict.set_item(name, a)
+    dict.set_item(name, crate::simulation::column(dict.py(), values))
 }
 
 /// The metrics columns of `rows`, in the metrics file's order and names.

@@ -119,10 +119,12 @@ impl PySimulation {
     }
 }
 
-fn column<T: numpy::Element>(py: Python<'_>, values: Vec<T>) -> PyResult<Bound<'_, PyArray1<T>>> {
+/// `values` as a read-only numpy array: the one way a column leaves the engine (a copy, since
+/// rows move between ticks).
+pub(crate) fn column<T: numpy::Element>(py: Python<'_>, values: Vec<T>) -> Bound<'_, PyArray1<T>> {
     let a = values.into_pyarray(py);
     a.readwrite().make_nonwriteable();
-    Ok(a)
+    a
 }
 
 fn points_column<'py, V: Point>(py: Python<'py>, values: &[V]) -> PyResult<Bound<'py, PyArray2<f32>>> {
@@ -273,25 +275,25 @@ impl PySimulation {
 
     /// Agents' ids, uint32, in row order (a copy): stable, never reused.
     #[getter]
-    fn ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    fn ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
         with_sim!(&self.sim, s => column(py, s.world().agents.id.clone()))
     }
 
     /// Agents' group indexes (into `Scenario.group_names`), uint16 (a copy).
     #[getter]
-    fn groups<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u16>>> {
+    fn groups<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u16>> {
         with_sim!(&self.sim, s => column(py, s.world().agents.group.clone()))
     }
 
     /// Agents' body radii, float32 (a copy).
     #[getter]
-    fn radii<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn radii<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
         with_sim!(&self.sim, s => column(py, s.world().agents.radius.clone()))
     }
 
     /// Agents' top speeds (units per second), float32 (a copy).
     #[getter]
-    fn max_speeds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn max_speeds<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
         with_sim!(&self.sim, s => column(py, s.world().agents.max_speed.clone()))
     }
 
