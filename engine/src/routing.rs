@@ -68,8 +68,7 @@ impl Field {
                 let mut free = true;
                 if let Some(index) = index {
                     index.candidates(c, clearance, |o| {
-                        let o = &obstacles[o as usize];
-                        free &= o.signed_distance(index.local(o, c)) > clearance;
+                        free &= obstacles[o as usize].signed_distance(index.local(o, c)) > clearance;
                     });
                 }
                 walkable[y * nx + x] = free;

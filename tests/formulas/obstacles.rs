@@ -175,19 +175,19 @@ fn avoid_force_points_from_centre_to_ahead() {
     // p = (0, 0), v = (2, 0), max_speed 2, see_ahead 10: ahead = (10, 0).
     // Circle centred (11, 1): ahead - centre = (-1, -1), norm * 3 = (-2.1213203, -2.1213203).
     let c = [Obstacle::Circle { centre: v(11.0, 1.0), radius: 2.0 }];
-    let f = avoid_force(&index(&c), &c[0], Vec2::ZERO, v(2.0, 0.0), 2.0, 10.0, 3.0);
+    let f = avoid_force(&c[0], index(&c).local(0, Vec2::ZERO), v(2.0, 0.0), 2.0, 10.0, 3.0);
     assert_close(f, v(-2.1213203, -2.1213203));
     // dyn shortens ahead too: v = (1, 0): ahead = (5, 0); circle at (6, -1): ahead - centre =
     // (-1, 1), norm * 3 = (-2.1213203, 2.1213203).
     let c = [Obstacle::Circle { centre: v(6.0, -1.0), radius: 2.0 }];
-    let f = avoid_force(&index(&c), &c[0], Vec2::ZERO, v(1.0, 0.0), 2.0, 10.0, 3.0);
+    let f = avoid_force(&c[0], index(&c).local(0, Vec2::ZERO), v(1.0, 0.0), 2.0, 10.0, 3.0);
     assert_close(f, v(-2.1213203, 2.1213203));
     // A long wall (9, 2)-(20, 5) above ahead (10, 0): centre(o) = (10, 2), ahead - centre =
     // (0, -2): the push is sideways, (0, -3), not away from the wall's middle (14.5, 3.5).
     let w = [Obstacle::Rect { min: v(9.0, 2.0), max: v(20.0, 5.0) }];
-    let f = avoid_force(&index(&w), &w[0], Vec2::ZERO, v(2.0, 0.0), 2.0, 10.0, 3.0);
+    let f = avoid_force(&w[0], index(&w).local(0, Vec2::ZERO), v(2.0, 0.0), 2.0, 10.0, 3.0);
     assert_close(f, v(0.0, -3.0));
     // max_avoid_force scales it: 0.5 -> (0, -0.5).
-    let f = avoid_force(&index(&w), &w[0], Vec2::ZERO, v(2.0, 0.0), 2.0, 10.0, 0.5);
+    let f = avoid_force(&w[0], index(&w).local(0, Vec2::ZERO), v(2.0, 0.0), 2.0, 10.0, 0.5);
     assert_close(f, v(0.0, -0.5));
 }

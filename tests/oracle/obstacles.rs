@@ -67,8 +67,8 @@ fn box_within(b: &Bounds, o: &Obstacle, p: Vec2, r: f32) -> bool {
 
 /// What the callers test: is the obstacle itself within `r` of the image of `p` nearest its
 /// centre?
-fn shape_within(index: &ObstacleIndex, o: &Obstacle, p: Vec2, r: f32) -> bool {
-    o.signed_distance(index.local(o, p)) <= r
+fn shape_within(index: &ObstacleIndex, obstacles: &[Obstacle], o: u32, p: Vec2, r: f32) -> bool {
+    obstacles[o as usize].signed_distance(index.local(o, p)) <= r
 }
 
 #[derive(Default)]
@@ -93,7 +93,9 @@ fn check(b: &Bounds, obstacles: &[Obstacle], queries: &[(Vec2, f32)]) -> Tally {
         }
         for (i, o) in obstacles.iter().enumerate() {
             let within = box_within(b, o, p, r);
-            if (within || shape_within(&index, o, p, r)) && seen.binary_search(&(i as u32)).is_err() {
+            if (within || shape_within(&index, obstacles, i as u32, p, r))
+                && seen.binary_search(&(i as u32)).is_err()
+            {
                 panic!("obstacle {i} {o:?} within {r} of {p} in {b:?} was not proposed");
             }
             tally.expected += usize::from(within);

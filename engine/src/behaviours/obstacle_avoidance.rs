@@ -37,7 +37,7 @@ pub fn most_threatening(
     let mut best: Option<(f32, u32)> = None;
     index.candidates(mid, reach, |i| {
         let o = &obstacles[i as usize];
-        let lp = index.local(o, p);
+        let lp = index.local(i, p);
         let shift = lp - p;
         let (la, la2) = (ahead + shift, ahead2 + shift);
         if o.inflated_contains(la, radius)
@@ -53,18 +53,17 @@ pub fn most_threatening(
     best.map(|(_, i)| i)
 }
 
-/// avoid_obstacles: `force = norm(ahead - centre(o)) · max_avoid_force`, zero with no threat.
+/// avoid_obstacles: `force = norm(ahead - centre(o)) · max_avoid_force`, zero with no threat;
+/// `local` is the agent's position as seen from the obstacle (`ObstacleIndex::local`).
 pub fn avoid_force(
-    index: &ObstacleIndex,
     o: &Obstacle,
-    p: Vec2,
+    local: Vec2,
     v: Vec2,
     max_speed: f32,
     see_ahead: f32,
     max_avoid_force: f32,
 ) -> Vec2 {
-    let lp = index.local(o, p);
-    let (ahead, _) = look_ahead(lp, v, max_speed, see_ahead);
+    let (ahead, _) = look_ahead(local, v, max_speed, see_ahead);
     avoid_direction(o, ahead) * max_avoid_force
 }
 

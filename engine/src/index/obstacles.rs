@@ -32,6 +32,8 @@ pub struct ObstacleIndex {
     /// the seam, and of the callers' exact tests, a few ulps of the world's coordinates.
     pad: f32,
     large: Vec<u32>,
+    /// Each obstacle's bounding circle's centre, the point `local` measures images from.
+    centres: Vec<Vec2>,
 }
 
 /// The grid in CSR layout: cell `c = y·nx + x` holds `items[cell_start[c]..cell_start[c + 1]]`,
@@ -143,7 +145,8 @@ impl ObstacleIndex {
             .map(|p| p.abs().max_element())
             .fold(0.0f32, f32::max);
         let pad = 1e-4 + 16.0 * f32::EPSILON * magnitude;
-        ObstacleIndex { bounds: *bounds, count: obstacles.len(), grid, pad, large }
+        let centres = obstacles.iter().map(|o| o.bounding_circle().0).collect();
+        ObstacleIndex { bounds: *bounds, count: obstacles.len(), grid, pad, large, centres }
     }
 
     /// Was this index built for these obstacles and bounds? (Obstacles are static in a run.)
@@ -162,10 +165,11 @@ impl ObstacleIndex {
         self.grid.candidates(p, r + r * 1e-4 + self.pad, visit);
     }
 
-    /// `p` as seen from obstacle `o`: its minimum image nearest the obstacle's centre.
+    /// `p` as seen from obstacle `o` (its index): its minimum image nearest the obstacle's
+    /// centre (on an open world, `p` as measured from that centre).
     #[inline]
-    pub fn local(&self, o: &Obstacle, p: Vec2) -> Vec2 {
-        let c = o.bounding_circle().0;
+    pub fn local(&self, o: u32, p: Vec2) -> Vec2 {
+        let c = self.centres[o as usize];
         c + self.bounds.offset(c, p)
     }
 }
@@ -388,7 +392,7 @@ pub fn penetration(index: &ObstacleIndex, obstacles: &[Obstacle], p: Vec2, r: f3
     let mut depth = 0.0f32;
     index.candidates(p, r, |o| {
         let ob = &obstacles[o as usize];
-        depth = depth.max(r - ob.signed_distance(index.local(ob, p)));
+        depth = depth.max(r - ob.signed_distance(index.local(o, p)));
     });
     depth
 }

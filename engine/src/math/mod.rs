@@ -5,6 +5,7 @@
 //! `sqrt` is not on that list: IEEE 754 requires it to be correctly rounded, so `f32::sqrt` is
 //! already bit-identical everywhere.
 
+pub(crate) mod lanes;
 mod vector;
 
 pub use glam::Vec2;

@@ -36,7 +36,7 @@ pub fn new_velocity(
         // The nearest point lies against the normal: u = −normal.
         sum += m.wall_strength * crate::math::exp((radius - w.distance) / m.wall_range) * w.normal;
     }
-    let direction = if sum == Vec2::ZERO { norm(velocity) } else { norm(sum) };
+    let direction = heading(sum, velocity);
     let left = Vec2::new(-direction.y, direction.x);
     let mut spacing = f32::INFINITY;
     for j in neighbours {
@@ -45,7 +45,19 @@ pub fn new_velocity(
             spacing = spacing.min(j.offset.length() - l);
         }
     }
-    direction * (spacing / m.time_gap).max(0.0).min(v0)
+    direction * speed(m.time_gap, spacing, v0)
+}
+
+/// The direction of the summed pulls `sum`; when they cancel, the current heading
+/// (`velocity`'s direction, none when standing).
+pub fn heading(sum: Vec2, velocity: Vec2) -> Vec2 {
+    if sum == Vec2::ZERO { norm(velocity) } else { norm(sum) }
+}
+
+/// The speed for `spacing` to the nearest neighbour ahead: `min(max(s / T, 0), v0)`, `T` the
+/// time gap.
+pub fn speed(time_gap: f32, spacing: f32, v0: f32) -> f32 {
+    (spacing / time_gap).max(0.0).min(v0)
 }
 
 #[cfg(test)]

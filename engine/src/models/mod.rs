@@ -3,11 +3,16 @@
 //! `passes::velocity_models`.
 
 pub mod cfsm;
+pub mod cfsm_lanes;
 pub mod kinds;
+#[cfg(test)]
+mod lanes_test;
 pub mod linear_program;
 pub mod orca;
 pub mod orca_lanes;
 pub mod orca_obstacles;
 pub mod social_force;
+pub mod social_force_lanes;
 pub mod surroundings;
+pub mod surroundings_lanes;
 pub mod walls_near;

@@ -4,22 +4,14 @@
 //! divides and takes square roots with the same IEEE rounding as the one-agent code (and
 //! nothing is fused), so every lane's velocity is the same bits as
 //! [`super::orca::new_velocity`] gives that agent; the unit test checks it on random crowds.
-//! Agents near obstacles, and processors without AVX2, take the one-agent path. With
-//! `index/scan.rs` and `index/rank.rs`, the engine's `unsafe` code: the AVX2 intrinsics, on
-//! aligned lane arrays.
+//! Agents near obstacles, and processors without AVX2, take the one-agent path. The lane
+//! arithmetic is `math::lanes`.
 
 use crate::math::Vec2;
+use crate::math::lanes::{LANES, Lanes};
 
 use super::orca::OrcaAgent;
 use super::surroundings::Body;
-
-/// Agents per call of [`OrcaLanes::new_velocities`].
-pub const LANES: usize = 8;
-
-/// One value per lane, aligned for AVX loads.
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(32))]
-struct Lanes([f32; LANES]);
 
 /// One neighbour slot of every lane: offset x, offset y, velocity x, velocity y, radius.
 type NeighbourSlot = [Lanes; 5];
@@ -45,19 +37,6 @@ pub struct OrcaLanes {
 }
 
 impl OrcaLanes {
-    /// Whether this processor runs the lanes (AVX2); without it, every agent takes the
-    /// one-agent path.
-    pub fn available() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            std::arch::is_x86_feature_detected!("avx2")
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
-    }
-
     /// Empties every lane (no neighbours), before the lanes of a new block are set.
     pub fn clear(&mut self) {
         self.count = [0; LANES];
@@ -100,9 +79,9 @@ impl OrcaLanes {
 
     /// Every lane's new velocity into `out`, with time step `dt`, for the agents last
     /// [`set`](Self::set) in each lane; returns how many lanes needed the fallback
-    /// (`linear_program3`). Only on a processor where [`available`](Self::available).
+    /// (`linear_program3`). Only on a processor where `math::lanes::available()`.
     pub fn new_velocities(&mut self, dt: f32, out: &mut [Vec2; LANES]) -> usize {
-        assert!(Self::available(), "ORCA's lanes need AVX2");
+        assert!(crate::math::lanes::available(), "ORCA's lanes need AVX2");
         let most = self.count.iter().max().copied().unwrap_or(0) as usize;
         if self.lines.len() < most {
             self.lines.resize(most, LineSlot::default());
@@ -123,148 +102,11 @@ mod avx2 {
     //! The lanes' arithmetic: `F8` is eight `f32`, `M8` eight lane masks; each operator is the
     //! one AVX instruction of the same IEEE operation.
     use std::arch::x86_64::*;
-    use std::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
     use super::{LANES, Lanes, LineSlot, OrcaLanes};
     use crate::math::Vec2;
+    use crate::math::lanes::{F8, M8};
     use crate::models::linear_program::EPSILON;
-
-    #[derive(Clone, Copy)]
-    struct F8(__m256);
-
-    #[derive(Clone, Copy)]
-    struct M8(__m256);
-
-    macro_rules! binary {
-        ($trait:ident, $method:ident, $intrinsic:ident) => {
-            impl $trait for F8 {
-                type Output = F8;
-                #[inline(always)]
-                fn $method(self, other: F8) -> F8 {
-                    // SAFETY: only reached from `new_velocities`, which runs with AVX2.
-                    F8(unsafe { $intrinsic(self.0, other.0) })
-                }
-            }
-        };
-    }
-    binary!(Add, add, _mm256_add_ps);
-    binary!(Sub, sub, _mm256_sub_ps);
-    binary!(Mul, mul, _mm256_mul_ps);
-    binary!(Div, div, _mm256_div_ps);
-
-    impl Neg for F8 {
-        type Output = F8;
-        #[inline(always)]
-        fn neg(self) -> F8 {
-            // SAFETY: as in `binary!`. Negation flips the sign bit, as scalar negation does.
-            F8(unsafe { _mm256_xor_ps(self.0, _mm256_set1_ps(-0.0)) })
-        }
-    }
-
-    impl BitAnd for M8 {
-        type Output = M8;
-        #[inline(always)]
-        fn bitand(self, other: M8) -> M8 {
-            // SAFETY: as in `binary!`.
-            M8(unsafe { _mm256_and_ps(self.0, other.0) })
-        }
-    }
-
-    impl BitOr for M8 {
-        type Output = M8;
-        #[inline(always)]
-        fn bitor(self, other: M8) -> M8 {
-            // SAFETY: as in `binary!`.
-            M8(unsafe { _mm256_or_ps(self.0, other.0) })
-        }
-    }
-
-    impl Not for M8 {
-        type Output = M8;
-        #[inline(always)]
-        fn not(self) -> M8 {
-            // SAFETY: as in `binary!`.
-            M8(unsafe { _mm256_xor_ps(self.0, _mm256_castsi256_ps(_mm256_set1_epi32(-1))) })
-        }
-    }
-
-    impl F8 {
-        #[inline(always)]
-        fn splat(x: f32) -> F8 {
-            // SAFETY: as in `binary!`.
-            F8(unsafe { _mm256_set1_ps(x) })
-        }
-
-        #[inline(always)]
-        fn load(lanes: &Lanes) -> F8 {
-            // SAFETY: as in `binary!`; `Lanes` is 32-byte aligned.
-            F8(unsafe { _mm256_load_ps(lanes.0.as_ptr()) })
-        }
-
-        #[inline(always)]
-        fn store(self, lanes: &mut Lanes) {
-            // SAFETY: as in `load`.
-            unsafe { _mm256_store_ps(lanes.0.as_mut_ptr(), self.0) }
-        }
-
-        #[inline(always)]
-        fn sqrt(self) -> F8 {
-            // SAFETY: as in `binary!`.
-            F8(unsafe { _mm256_sqrt_ps(self.0) })
-        }
-
-        #[inline(always)]
-        fn abs(self) -> F8 {
-            // SAFETY: as in `binary!`. Clears the sign bit, as `f32::abs` does.
-            F8(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
-        }
-
-        /// `self < other`, false where either is NaN (as the scalar comparison).
-        #[inline(always)]
-        fn lt(self, other: F8) -> M8 {
-            // SAFETY: as in `binary!`.
-            M8(unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, other.0) })
-        }
-
-        /// `self <= other`, false where either is NaN.
-        #[inline(always)]
-        fn le(self, other: F8) -> M8 {
-            // SAFETY: as in `binary!`.
-            M8(unsafe { _mm256_cmp_ps::<_CMP_LE_OQ>(self.0, other.0) })
-        }
-
-        #[inline(always)]
-        fn gt(self, other: F8) -> M8 {
-            other.lt(self)
-        }
-
-        #[inline(always)]
-        fn ge(self, other: F8) -> M8 {
-            other.le(self)
-        }
-    }
-
-    impl M8 {
-        /// `if self { yes } else { no }`, lane by lane.
-        #[inline(always)]
-        fn select(self, yes: F8, no: F8) -> F8 {
-            // SAFETY: as in `binary!`.
-            F8(unsafe { _mm256_blendv_ps(no.0, yes.0, self.0) })
-        }
-
-        #[inline(always)]
-        fn any(self) -> bool {
-            // SAFETY: as in `binary!`.
-            unsafe { _mm256_movemask_ps(self.0) != 0 }
-        }
-
-        /// Lanes whose `count` is above `k`.
-        #[inline(always)]
-        fn above(count: __m256i, k: usize) -> M8 {
-            // SAFETY: as in `binary!`.
-            M8(unsafe { _mm256_castsi256_ps(_mm256_cmpgt_epi32(count, _mm256_set1_epi32(k as i32))) })
-        }
-    }
 
     /// `a × b` as `linear_program::det`.
     #[inline(always)]
@@ -328,7 +170,7 @@ mod avx2 {
     ) -> usize {
         let [vx, vy, ox, oy, radius, max_speed, inv_horizon] = lanes.agent.map(|c| F8::load(&c));
         let (inv_dt, half, zero) = (F8::splat(inv_dt), F8::splat(0.5), F8::splat(0.0));
-        let every = M8(_mm256_castsi256_ps(_mm256_set1_epi32(-1)));
+        let every = M8::every();
         // SAFETY: `count` is eight `u32`, an unaligned load of 32 bytes.
         let count = unsafe { _mm256_loadu_si256(lanes.count.as_ptr().cast()) };
         // The half-planes (`orca::Relative::line`, between agents: half the change each).
@@ -469,26 +311,12 @@ mod tests {
     use super::*;
     use crate::models::orca::{OrcaScratch, new_velocity};
     use crate::models::orca_obstacles::OrcaObstacles;
+    use crate::models::lanes_test::Lcg;
     use crate::world::Orca;
-
-    /// A small deterministic generator for the test's crowds.
-    struct Lcg(u64);
-
-    impl Lcg {
-        /// Uniform in `[lo, hi)`.
-        fn next(&mut self, lo: f32, hi: f32) -> f32 {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
-        }
-
-        fn vec(&mut self, reach: f32) -> Vec2 {
-            Vec2::new(self.next(-reach, reach), self.next(-reach, reach))
-        }
-    }
 
     #[test]
     fn every_lane_is_the_same_bits_as_one_agent_alone() {
-        if !OrcaLanes::available() {
+        if !crate::math::lanes::available() {
             eprintln!("skipped: this processor has no AVX2, so ORCA never runs in lanes here");
             return;
         }

@@ -124,7 +124,7 @@ impl OrcaObstacles {
         let reach = range + obstacles_inflation(obstacles);
         index.candidates(p, reach, |o| {
             let obstacle = &obstacles[o as usize];
-            let local = index.local(obstacle, p);
+            let local = index.local(o, p);
             if let Obstacle::Circle { centre, radius } = *obstacle {
                 let gap = ((local - centre).length() - radius).max(0.0);
                 if gap < range {

@@ -24,7 +24,7 @@ pub fn acceleration(
     neighbours: impl Iterator<Item = Body>,
     walls: impl Iterator<Item = WallNear>,
 ) -> Vec2 {
-    let mut a = (preferred - velocity) / sf.relaxation_time;
+    let mut a = driving(sf, velocity, preferred);
     let heading = norm(preferred);
     for j in neighbours {
         let d = j.offset.length();
@@ -53,6 +53,11 @@ pub fn acceleration(
         }
     }
     a
+}
+
+/// The driving term `(v_pref − v)/τ`.
+pub fn driving(sf: &SocialForce, velocity: Vec2, preferred: Vec2) -> Vec2 {
+    (preferred - velocity) / sf.relaxation_time
 }
 
 /// The largest time step (s) at which the explicit step stays well inside its stability

@@ -25,3 +25,15 @@ pub struct WallNear {
     /// Distance from the agent's centre to the surface.
     pub distance: f32,
 }
+
+/// The agent a pedestrian model (CFSM, social force) moves, as its lanes take it: velocity,
+/// preferred velocity and body radius.
+#[derive(Clone, Copy, Debug)]
+pub struct Walker {
+    /// Velocity at the tick's start.
+    pub velocity: Vec2,
+    /// Preferred velocity.
+    pub preferred: Vec2,
+    /// Body radius.
+    pub radius: f32,
+}

@@ -47,7 +47,7 @@ pub fn collide(
             // Obstacle `o`'s distance from the body's centre, its overlap kept if the deepest.
             let mut consider = |o: u32| {
                 let ob = &obstacles[o as usize];
-                let distance = ob.signed_distance(index.local(ob, *p));
+                let distance = ob.signed_distance(index.local(o, *p));
                 let depth = r - distance;
                 if depth > 0.0 && deepest.is_none_or(|(d, k)| depth > d || (depth == d && o < k)) {
                     deepest = Some((depth, o));
@@ -75,7 +75,7 @@ pub fn collide(
                         // Within the step's length of the end (squared, without a root).
                         if !crossed && (distance <= 0.0 || distance * distance <= length_squared) {
                             let ob = &obstacles[o as usize];
-                            crossed = enters(|q| ob.signed_distance(q), index.local(ob, a), step);
+                            crossed = enters(|q| ob.signed_distance(q), index.local(o, a), step);
                         }
                     });
                 }
@@ -88,7 +88,7 @@ pub fn collide(
                 first = depth;
             }
             let ob = &obstacles[o as usize];
-            let lp = index.local(ob, *p);
+            let lp = index.local(o, *p);
             let Some((out, n)) = ob.push_out(lp, r) else { break };
             *p = bounds.wrap(*p + (out - lp));
             let inward = v.dot(n);

@@ -167,9 +167,8 @@ impl<V: Point> SteerInputs<'_, V> {
                 let space = (self.space_bounds, self.position[i].to_space(), v.to_space());
                 match (plane, space) {
                     ((Some(index), Some(p), Some(v)), _) => V::from_plane(avoid_force(
-                        index,
                         &self.obstacles[o],
-                        p,
+                        index.local(o as u32, p),
                         v,
                         max_speed,
                         see_ahead,

@@ -10,10 +10,13 @@ use rayon::prelude::*;
 
 use crate::index::{Neighbours, ObstacleIndex};
 use crate::math::{Vec2, trunc};
+use crate::models::cfsm_lanes::CfsmLanes;
+use crate::models::social_force_lanes::SocialForceLanes;
 use crate::models::orca::{OrcaAgent, OrcaScratch, new_velocity};
-use crate::models::orca_lanes::{LANES, OrcaLanes};
+use crate::math::lanes::{self, LANES};
+use crate::models::orca_lanes::OrcaLanes;
 use crate::models::orca_obstacles::OrcaObstacles;
-use crate::models::surroundings::Body;
+use crate::models::surroundings::{Body, Walker};
 use crate::models::walls_near::WallsNear;
 use crate::models::{cfsm, social_force};
 use crate::world::{Agents, Group, Model, Obstacle, Orca};
@@ -45,6 +48,10 @@ struct ModelScratch {
     orca: OrcaScratch,
     /// Eight ORCA agents at once (see `models::orca_lanes`).
     lanes: OrcaLanes,
+    /// Eight CFSM agents at once (see `models::cfsm_lanes`).
+    cfsm: CfsmLanes,
+    /// Eight social force agents at once (see `models::social_force_lanes`).
+    social_force: SocialForceLanes,
     /// The obstacles near an agent, by index in obstacle order.
     near: Vec<u32>,
     /// Their edges as social force and CFSM read them.
@@ -81,9 +88,11 @@ pub struct ModelInputs<'a> {
 /// the velocity itself.
 ///
 /// Rows go in blocks of eight: with AVX2, the ORCA agents of a block with no obstacle edge near
-/// take their velocities together (`models::orca_lanes`, the same bits as one at a time).
+/// take their velocities together (`models::orca_lanes`), and so do its CFSM agents
+/// (`models::cfsm_lanes`) and its social force agents (`models::social_force_lanes`), each the
+/// same bits as one at a time.
 pub fn velocity_models(inputs: &ModelInputs, chosen: &mut Vec<Vec2>) {
-    let lanes = OrcaLanes::available();
+    let lanes = lanes::available();
     chosen.resize(inputs.agents.len(), Vec2::ZERO);
     chosen
         .par_chunks_mut(LANES)
@@ -103,36 +112,76 @@ pub fn velocity_models(inputs: &ModelInputs, chosen: &mut Vec<Vec2>) {
 }
 
 impl ModelInputs<'_> {
-    /// The block of eight rows from `base`: its ORCA agents with no obstacle edge near in
-    /// lanes, every other agent alone.
+    /// The block of eight rows from `base`: its ORCA agents with no obstacle edge near, and its
+    /// CFSM and social force agents, in lanes (one call per model), every other agent alone.
     fn block(&self, base: usize, s: &mut ModelScratch, out: &mut [Vec2; LANES]) {
-        let mut in_lanes = [false; LANES];
+        let mut in_lanes = [Lanes::None; LANES];
         s.lanes.clear();
+        s.cfsm.clear();
+        s.social_force.clear();
         for (l, taken) in in_lanes.iter_mut().enumerate() {
             let i = base + l;
-            let Model::Orca(orca) = self.ctx.groups[self.agents.group[i] as usize].model else {
-                self.agent(i, s, &mut out[l]);
-                continue;
-            };
-            if orca.max_neighbours == 0 {
+            let model = self.ctx.groups[self.agents.group[i] as usize].model;
+            match model {
+                Model::Orca(orca) if orca.max_neighbours > 0 => {
+                    let me = self.orca_agent(&orca, i, s);
+                    if !s.orca.near.is_empty() {
+                        out[l] = self.orca_alone(&orca, i, &me, s);
+                        continue;
+                    }
+                    s.lanes.set(l, &me, 1.0 / orca.time_horizon, self.bodies(model, i));
+                    *taken = Lanes::Orca;
+                }
+                Model::Cfsm(m) if m.max_neighbours > 0 => {
+                    self.walls_near(i, model.neighbour_needs().0, s);
+                    let me = self.walker(&model, i);
+                    let walls = &s.walls;
+                    let seen = self.bodies(model, i).filter(|b| walls.in_sight(b.offset));
+                    s.cfsm.set(l, &m, &me, seen, walls.terms.iter().copied());
+                    *taken = Lanes::Cfsm;
+                }
+                Model::SocialForce(m) if m.max_neighbours > 0 => {
+                    self.walls_near(i, model.neighbour_needs().0, s);
+                    let me = self.walker(&model, i);
+                    s.social_force.set(l, &m, &me, self.bodies(model, i), s.walls.terms.iter().copied());
+                    *taken = Lanes::SocialForce;
+                }
+                _ => self.agent(i, s, &mut out[l]),
+            }
+        }
+        for kind in [Lanes::Orca, Lanes::Cfsm, Lanes::SocialForce] {
+            if !in_lanes.contains(&kind) {
                 continue;
             }
-            let me = self.orca_agent(&orca, i, s);
-            if !s.orca.near.is_empty() {
-                out[l] = self.orca_alone(&orca, i, &me, s);
-                continue;
+            let mut lanes_out = [Vec2::ZERO; LANES];
+            match kind {
+                Lanes::Orca => _ = s.lanes.new_velocities(self.ctx.dt, &mut lanes_out),
+                Lanes::Cfsm => s.cfsm.new_velocities(&mut lanes_out),
+                Lanes::SocialForce => s.social_force.accelerations(&mut lanes_out),
+                Lanes::None => {}
             }
-            s.lanes.set(l, &me, 1.0 / orca.time_horizon, self.bodies(Model::Orca(orca), i));
-            *taken = true;
+            for (l, v) in lanes_out.into_iter().enumerate().filter(|&(l, _)| in_lanes[l] == kind) {
+                out[l] = match kind {
+                    Lanes::SocialForce => self.social_force_step(base + l, v),
+                    _ => v,
+                };
+            }
         }
-        if !in_lanes.contains(&true) {
-            return;
-        }
-        let mut lanes_out = [Vec2::ZERO; LANES];
-        s.lanes.new_velocities(self.ctx.dt, &mut lanes_out);
-        for ((out, v), taken) in out.iter_mut().zip(lanes_out).zip(in_lanes) {
-            if taken {
-                *out = v;
+    }
+
+    /// The walls near agent `i` within `reach` into `s.walls`, as social force and CFSM read
+    /// them (`models::walls_near`).
+    fn walls_near(&self, i: usize, reach: f32, s: &mut ModelScratch) {
+        s.walls.clear();
+        if let Some(index) = self.obstacle_index {
+            let p = self.agents.position[i];
+            s.near.clear();
+            index.candidates(p, reach, |o| s.near.push(o));
+            s.near.sort_unstable();
+            s.near.dedup();
+            for &o in &s.near {
+                let obstacle = &self.obstacles[o as usize];
+                s.walls.add(obstacle, index.local(o, p), reach);
             }
         }
     }
@@ -143,6 +192,21 @@ impl ModelInputs<'_> {
             self.agents.velocity[i] + self.steering[i],
             model.preferred_speed().unwrap_or(self.agents.max_speed[i]),
         )
+    }
+
+    /// Social force's new velocity for agent `i` with acceleration `a`: `trunc(v + a · dt,
+    /// max_speed)`.
+    fn social_force_step(&self, i: usize, a: Vec2) -> Vec2 {
+        trunc(self.agents.velocity[i] + a * self.ctx.dt, self.agents.max_speed[i])
+    }
+
+    /// Agent `i` as CFSM and social force read it.
+    fn walker(&self, model: &Model, i: usize) -> Walker {
+        Walker {
+            velocity: self.agents.velocity[i],
+            preferred: self.preferred(model, i),
+            radius: self.agents.radius[i],
+        }
     }
 
     /// Agent `i` as ORCA reads it, with the obstacle edges near it into `s.orca.near`.
@@ -201,33 +265,35 @@ impl ModelInputs<'_> {
         }
         let (v, r) = (self.agents.velocity[i], self.agents.radius[i]);
         let preferred = self.preferred(&model, i);
-        s.walls.clear();
-        if let Some(index) = self.obstacle_index {
-            let p = self.agents.position[i];
-            s.near.clear();
-            index.candidates(p, reach, |o| s.near.push(o));
-            s.near.sort_unstable();
-            s.near.dedup();
-            for &o in &s.near {
-                let obstacle = &self.obstacles[o as usize];
-                s.walls.add(obstacle, index.local(obstacle, p), reach);
-            }
-        }
+        self.walls_near(i, reach, s);
         let walls = &s.walls;
         let bodies = self.bodies(model, i);
         *out = match model {
             Model::Cfsm(m) => {
                 // JuPedSim's CFSM leaves out a neighbour hidden behind a wall.
-                let seen = bodies.filter(|b| walls.blocks.is_empty() || walls.in_sight(b.offset));
+                let seen = bodies.filter(|b| walls.in_sight(b.offset));
                 cfsm::new_velocity(&m, v, preferred, r, seen, walls.terms.iter().copied())
             }
             Model::SocialForce(m) => {
                 let a = social_force::acceleration(&m, v, preferred, r, bodies, walls.terms.iter().copied());
-                trunc(v + a * self.ctx.dt, self.agents.max_speed[i])
+                self.social_force_step(i, a)
             }
             Model::Orca(_) | Model::Steering => unreachable!("handled above"),
         };
     }
+}
+
+/// Which lanes an agent of a block takes.
+#[derive(Clone, Copy, PartialEq)]
+enum Lanes {
+    /// None: its velocity is chosen alone (or it has no model).
+    None,
+    /// ORCA's (`models::orca_lanes`).
+    Orca,
+    /// CFSM's (`models::cfsm_lanes`).
+    Cfsm,
+    /// Social force's (`models::social_force_lanes`).
+    SocialForce,
 }
 
 /// After [`velocity_models`]: every model agent takes its chosen velocity, and its steering is
