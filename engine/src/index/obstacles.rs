@@ -34,6 +34,12 @@ pub struct ObstacleIndex {
     large: Vec<u32>,
     /// Each obstacle's bounding circle's centre, the point `local` measures images from.
     centres: Vec<Vec2>,
+    /// The boxes of each wall of two segments or more (its segments' boxes grown by its half
+    /// thickness), obstacle `o`'s in `pieces[piece_start[o]..piece_start[o + 1]]`: such a
+    /// wall is proposed only where one of them comes within reach, not wherever its whole
+    /// box does (a room's outline holds every agent in its box).
+    piece_start: Vec<u32>,
+    pieces: Vec<(Vec2, Vec2)>,
 }
 
 /// The grid in CSR layout: cell `c = y·nx + x` holds `items[cell_start[c]..cell_start[c + 1]]`,
@@ -146,7 +152,8 @@ impl ObstacleIndex {
             .fold(0.0f32, f32::max);
         let pad = 1e-4 + 16.0 * f32::EPSILON * magnitude;
         let centres = obstacles.iter().map(|o| o.bounding_circle().0).collect();
-        ObstacleIndex { bounds: *bounds, count: obstacles.len(), grid, pad, large, centres }
+        let (piece_start, pieces) = wall_pieces(obstacles);
+        ObstacleIndex { bounds: *bounds, count: obstacles.len(), grid, pad, large, centres, piece_start, pieces }
     }
 
     /// Was this index built for these obstacles and bounds? (Obstacles are static in a run.)
@@ -155,14 +162,37 @@ impl ObstacleIndex {
     }
 
     /// Calls `visit(o)` for every obstacle whose bounding box comes within `r` of `p` (by the
-    /// minimum image on a wrapped world), so for every obstacle that does, and maybe for a few
-    /// more: callers make the exact test. Never twice in one call; in no particular order.
+    /// minimum image on a wrapped world), except a wall of several segments none of whose
+    /// segments' boxes does: so for every obstacle whose shape comes within `r`, and maybe for
+    /// a few more; callers make the exact test. Never twice in one call; in no particular
+    /// order.
     #[inline]
     pub fn candidates(&self, p: Vec2, r: f32, mut visit: impl FnMut(u32)) {
-        self.large.iter().for_each(|&o| visit(o));
+        let reach = r + r * 1e-4 + self.pad;
+        let mut keep = |o: u32| {
+            if self.pieces_within(o, p, reach) {
+                visit(o);
+            }
+        };
+        self.large.iter().for_each(|&o| keep(o));
         // Far outside a wrapped world cell coordinates round coarsely; its image inside does not.
-        let p = if self.grid.wrap && !near_world(&self.bounds, p) { self.bounds.wrap(p) } else { p };
-        self.grid.candidates(p, r + r * 1e-4 + self.pad, visit);
+        let q = if self.grid.wrap && !near_world(&self.bounds, p) { self.bounds.wrap(p) } else { p };
+        self.grid.candidates(q, reach, keep);
+    }
+
+    /// Does one of obstacle `o`'s pieces come within `reach` of `p` (as seen from `o`)? True
+    /// for an obstacle that is not a wall of several segments.
+    #[inline]
+    fn pieces_within(&self, o: u32, p: Vec2, reach: f32) -> bool {
+        let (a, b) = (self.piece_start[o as usize] as usize, self.piece_start[o as usize + 1] as usize);
+        if a == b {
+            return true;
+        }
+        let lp = self.local(o, p);
+        self.pieces[a..b].iter().any(|&(lo, hi)| {
+            let outside = (lo - lp).max(lp - hi).max(Vec2::ZERO);
+            outside.length_squared() <= reach * reach
+        })
     }
 
     /// `p` as seen from obstacle `o` (its index): its minimum image nearest the obstacle's
@@ -172,6 +202,24 @@ impl ObstacleIndex {
         let c = self.centres[o as usize];
         c + self.bounds.offset(c, p)
     }
+}
+
+/// The pieces of every obstacle (see `ObstacleIndex::pieces`): starts, one per obstacle and
+/// one past the last, and the boxes.
+fn wall_pieces(obstacles: &[Obstacle]) -> (Vec<u32>, Vec<(Vec2, Vec2)>) {
+    let mut start = Vec::with_capacity(obstacles.len() + 1);
+    let mut pieces = Vec::new();
+    for o in obstacles {
+        start.push(pieces.len() as u32);
+        if let Obstacle::Wall { ref points, thickness } = *o
+            && points.len() > 2
+        {
+            let half = Vec2::splat(0.5 * thickness);
+            pieces.extend(points.windows(2).map(|s| (s[0].min(s[1]) - half, s[0].max(s[1]) + half)));
+        }
+    }
+    start.push(pieces.len() as u32);
+    (start, pieces)
 }
 
 /// The grid's cell side, also the margin of registered boxes: half the median obstacle's

@@ -136,8 +136,14 @@ impl ModelInputs<'_> {
                     self.walls_near(i, model.neighbour_needs().0, s);
                     let me = self.walker(&model, i);
                     let walls = &s.walls;
-                    let seen = self.bodies(model, i).filter(|b| walls.in_sight(b.offset));
-                    s.cfsm.set(l, &m, &me, seen, walls.terms.iter().copied());
+                    let terms = walls.terms.iter().copied();
+                    if walls.blocks.is_empty() {
+                        // Nothing near can hide a neighbour (most agents): no test per neighbour.
+                        s.cfsm.set(l, &m, &me, self.bodies(model, i), terms);
+                    } else {
+                        let seen = self.bodies(model, i).filter(|b| walls.in_sight(b.offset));
+                        s.cfsm.set(l, &m, &me, seen, terms);
+                    }
                     *taken = Lanes::Cfsm;
                 }
                 Model::SocialForce(m) if m.max_neighbours > 0 => {
