@@ -12,9 +12,7 @@ use crate::math::lanes::{LANES, Lanes};
 
 use super::orca::OrcaAgent;
 use super::surroundings::Body;
-
-/// One neighbour slot of every lane: offset x, offset y, velocity x, velocity y, radius.
-type NeighbourSlot = [Lanes; 5];
+use super::surroundings_lanes::SurroundingsLanes;
 
 /// One half-plane of every lane: point x, point y, direction x, direction y, and a mask of the
 /// lanes that have it (all bits set; clear where `linear_program3` leaves a projected line out).
@@ -25,11 +23,8 @@ type LineSlot = [Lanes; 5];
 pub struct OrcaLanes {
     /// Velocity x, velocity y, preferred x, preferred y, radius, max speed, 1 / time horizon.
     agent: [Lanes; 7],
-    /// Neighbours each lane uses (≤ `slots.len()`; slots past a lane's count hold stale values
-    /// that no result reads).
-    count: [u32; LANES],
-    /// Neighbour `k` of every lane in `slots[k]`.
-    slots: Vec<NeighbourSlot>,
+    /// The neighbours of every lane (no walls: lanes hold agents with no obstacle near).
+    around: SurroundingsLanes,
     /// The half-planes, line `k` of every lane in `lines[k]`.
     lines: Vec<LineSlot>,
     /// `linear_program3`'s lines projected on one line of each lane.
@@ -39,7 +34,7 @@ pub struct OrcaLanes {
 impl OrcaLanes {
     /// Empties every lane (no neighbours), before the lanes of a new block are set.
     pub fn clear(&mut self) {
-        self.count = [0; LANES];
+        self.around.clear();
     }
 
     /// Lane `l`'s agent: `me`, its group's `1 / time_horizon` and its neighbours (nearest first,
@@ -63,18 +58,7 @@ impl OrcaLanes {
         for (column, value) in self.agent.iter_mut().zip(values) {
             column.0[l] = value;
         }
-        let mut count = 0;
-        for (k, n) in neighbours.enumerate() {
-            if k == self.slots.len() {
-                self.slots.push(NeighbourSlot::default());
-            }
-            let values = [n.offset.x, n.offset.y, n.velocity.x, n.velocity.y, n.radius];
-            for (column, value) in self.slots[k].iter_mut().zip(values) {
-                column.0[l] = value;
-            }
-            count = k + 1;
-        }
-        self.count[l] = count as u32;
+        self.around.set(l, neighbours, std::iter::empty());
     }
 
     /// Every lane's new velocity into `out`, with time step `dt`, for the agents last
@@ -82,7 +66,7 @@ impl OrcaLanes {
     /// (`linear_program3`). Only on a processor where `math::lanes::available()`.
     pub fn new_velocities(&mut self, dt: f32, out: &mut [Vec2; LANES]) -> usize {
         assert!(crate::math::lanes::available(), "ORCA's lanes need AVX2");
-        let most = self.count.iter().max().copied().unwrap_or(0) as usize;
+        let most = self.around.most_bodies();
         if self.lines.len() < most {
             self.lines.resize(most, LineSlot::default());
             self.projected.resize(most, LineSlot::default());
@@ -172,9 +156,9 @@ mod avx2 {
         let (inv_dt, half, zero) = (F8::splat(inv_dt), F8::splat(0.5), F8::splat(0.0));
         let every = M8::every();
         // SAFETY: `count` is eight `u32`, an unaligned load of 32 bytes.
-        let count = unsafe { _mm256_loadu_si256(lanes.count.as_ptr().cast()) };
+        let count = unsafe { _mm256_loadu_si256(lanes.around.bodies_in.as_ptr().cast()) };
         // The half-planes (`orca::Relative::line`, between agents: half the change each).
-        for (slot, line) in lanes.slots[..most].iter().zip(&mut lanes.lines) {
+        for (slot, line) in lanes.around.bodies[..most].iter().zip(&mut lanes.lines) {
             let [px, py, nvx, nvy, n_radius] = slot.map(|c| F8::load(&c));
             let (rvx, rvy, r) = (vx - nvx, vy - nvy, radius + n_radius);
             let dist_sq = dot(px, py, px, py);
@@ -241,7 +225,7 @@ mod avx2 {
             let mut from = [0u32; LANES];
             // SAFETY: eight `u32`, an unaligned store of 32 bytes.
             unsafe { _mm256_storeu_si256(from.as_mut_ptr().cast(), failed_at) };
-            let (counts, first) = (lanes.count, from.iter().min().copied().unwrap_or(0) as usize);
+            let (counts, first) = (lanes.around.bodies_in, from.iter().min().copied().unwrap_or(0) as usize);
             fallbacks = (0..LANES).filter(|&l| from[l] < counts[l]).count();
             let mut distance = zero;
             let (lines, projected) = (&lanes.lines, &mut lanes.projected);
