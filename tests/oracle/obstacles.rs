@@ -79,8 +79,7 @@ struct Tally {
 }
 
 /// Checks every query against brute force: the proposals hold every obstacle whose shape is
-/// within reach, and every one whose box is but a wall of several segments, and no obstacle
-/// twice.
+/// within reach, and every one but a wall whose box is, and no obstacle twice.
 fn check(b: &Bounds, obstacles: &[Obstacle], queries: &[(Vec2, f32)]) -> Tally {
     let index = ObstacleIndex::build(obstacles, b);
     let mut tally = Tally::default();
@@ -93,9 +92,9 @@ fn check(b: &Bounds, obstacles: &[Obstacle], queries: &[(Vec2, f32)]) -> Tally {
             panic!("obstacle {} proposed twice for p {p}, r {r} in {b:?}", w[0]);
         }
         for (i, o) in obstacles.iter().enumerate() {
-            // A wall of several segments is proposed where its shape is within reach, any
-            // other obstacle wherever its box is.
-            let piecewise = matches!(o, Obstacle::Wall { points, .. } if points.len() > 2);
+            // A wall is proposed where its shape is within reach (one of its segments' boxes
+            // is), any other obstacle wherever its box is.
+            let piecewise = matches!(o, Obstacle::Wall { .. });
             let shape = shape_within(&index, obstacles, i as u32, p, r);
             let must = shape || (!piecewise && box_within(b, o, p, r));
             if must && seen.binary_search(&(i as u32)).is_err() {

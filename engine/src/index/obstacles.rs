@@ -34,10 +34,11 @@ pub struct ObstacleIndex {
     large: Vec<u32>,
     /// Each obstacle's bounding circle's centre, the point `local` measures images from.
     centres: Vec<Vec2>,
-    /// The boxes of each wall of two segments or more (its segments' boxes grown by its half
-    /// thickness), obstacle `o`'s in `pieces[piece_start[o]..piece_start[o + 1]]`: such a
-    /// wall is proposed only where one of them comes within reach, not wherever its whole
-    /// box does (a room's outline holds every agent in its box).
+    /// The boxes a wall is proposed by, obstacle `o`'s in
+    /// `pieces[piece_start[o]..piece_start[o + 1]]`: its segments' boxes grown by its half
+    /// thickness (a room's outline holds every agent in its box, and the grid's cells, grown
+    /// by a cell, propose a thin wall far from its line). Other obstacles, and a wall whose box
+    /// is not finite, have none: the grid's proposals stand.
     piece_start: Vec<u32>,
     pieces: Vec<(Vec2, Vec2)>,
 }
@@ -162,10 +163,9 @@ impl ObstacleIndex {
     }
 
     /// Calls `visit(o)` for every obstacle whose bounding box comes within `r` of `p` (by the
-    /// minimum image on a wrapped world), except a wall of several segments none of whose
-    /// segments' boxes does: so for every obstacle whose shape comes within `r`, and maybe for
-    /// a few more; callers make the exact test. Never twice in one call; in no particular
-    /// order.
+    /// minimum image on a wrapped world), except a wall none of whose segments' boxes does: so
+    /// for every obstacle whose shape comes within `r`, and maybe for a few more; callers make
+    /// the exact test. Never twice in one call; in no particular order.
     #[inline]
     pub fn candidates(&self, p: Vec2, r: f32, mut visit: impl FnMut(u32)) {
         let reach = r + r * 1e-4 + self.pad;
@@ -180,8 +180,8 @@ impl ObstacleIndex {
         self.grid.candidates(q, reach, keep);
     }
 
-    /// Does one of obstacle `o`'s pieces come within `reach` of `p` (as seen from `o`)? True
-    /// for an obstacle that is not a wall of several segments.
+    /// Does one of obstacle `o`'s boxes come within `reach` of `p` (as seen from `o`)? True for
+    /// an obstacle with none.
     #[inline]
     fn pieces_within(&self, o: u32, p: Vec2, reach: f32) -> bool {
         let (a, b) = (self.piece_start[o as usize] as usize, self.piece_start[o as usize + 1] as usize);
@@ -204,15 +204,17 @@ impl ObstacleIndex {
     }
 }
 
-/// The pieces of every obstacle (see `ObstacleIndex::pieces`): starts, one per obstacle and
-/// one past the last, and the boxes.
+/// The boxes the walls are proposed by (see `ObstacleIndex::pieces`): starts, one per obstacle
+/// and one past the last, and the boxes.
 fn wall_pieces(obstacles: &[Obstacle]) -> (Vec<u32>, Vec<(Vec2, Vec2)>) {
     let mut start = Vec::with_capacity(obstacles.len() + 1);
     let mut pieces = Vec::new();
     for o in obstacles {
         start.push(pieces.len() as u32);
+        let (lo, hi) = o.bounding_box();
         if let Obstacle::Wall { ref points, thickness } = *o
-            && points.len() > 2
+            && lo.is_finite()
+            && hi.is_finite()
         {
             let half = Vec2::splat(0.5 * thickness);
             pieces.extend(points.windows(2).map(|s| (s[0].min(s[1]) - half, s[0].max(s[1]) + half)));
