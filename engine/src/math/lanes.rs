@@ -3,8 +3,8 @@
 //! instruction of the same IEEE operation, plus [`F8::exp`], libm's `expf` lane by lane. Lane
 //! code computes exactly what the one-agent code computes (same operations, same order,
 //! nothing fused), so its bits are the one-agent bits; processors without AVX2 run the
-//! one-agent code. With `index/scan.rs` and `index/rank.rs`, the engine's `unsafe` code: the
-//! AVX2 intrinsics, on aligned lane arrays.
+//! one-agent code. With `index/scan.rs`, `index/rank.rs` and the models' lanes that call it,
+//! the engine's `unsafe` code: the AVX2 intrinsics, on aligned lane arrays.
 
 /// Agents per lane call.
 pub const LANES: usize = 8;
