@@ -182,13 +182,14 @@ impl ObstacleIndex {
 
     /// Does one of obstacle `o`'s boxes come within `reach` of `p` (as seen from `o`)? True for
     /// an obstacle with none.
-    #[inline]
+    #[inline(always)]
     fn pieces_within(&self, o: u32, p: Vec2, reach: f32) -> bool {
         let (a, b) = (self.piece_start[o as usize] as usize, self.piece_start[o as usize + 1] as usize);
         if a == b {
             return true;
         }
-        let lp = self.local(o, p);
+        // On an open world `local` is `p` to a rounding, which `reach`'s slack covers.
+        let lp = if self.grid.wrap { self.local(o, p) } else { p };
         self.pieces[a..b].iter().any(|&(lo, hi)| {
             let outside = (lo - lp).max(lp - hi).max(Vec2::ZERO);
             outside.length_squared() <= reach * reach
