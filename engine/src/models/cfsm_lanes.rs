@@ -137,12 +137,11 @@ mod avx2 {
 mod tests {
     use super::*;
     use crate::models::cfsm::new_velocity;
-    use crate::models::lanes_test::Lcg;
+    use crate::models::lanes_test::{Lcg, lanes_run_here};
 
     #[test]
     fn every_lane_is_the_same_bits_as_one_agent_alone() {
-        if !crate::math::lanes::available() {
-            eprintln!("skipped: this processor has no AVX2, so CFSM never runs in lanes here");
+        if !lanes_run_here("CFSM") {
             return;
         }
         let mut rng = Lcg(11);
@@ -152,7 +151,6 @@ mod tests {
         // and touching, lanes with nothing near, a standing agent whose pulls cancel, and
         // slots left stale by the call before.
         for trial in 0..4000 {
-            let spread = [0.6f32, 1.5, 4.0][trial % 3];
             let mut agent_of = Vec::new();
             for l in 0..LANES {
                 let m = Cfsm {
@@ -166,16 +164,7 @@ mod tests {
                     preferred_speed: None,
                 };
                 let (velocity, preferred, radius) = (rng.vec(1.5), rng.vec(1.5), rng.next(0.15, 0.3));
-                let count = (rng.next(0.0, 17.0) as usize).min(16);
-                let mut bodies: Vec<Body> = (0..count)
-                    .map(|_| Body { offset: rng.vec(spread), velocity: rng.vec(1.5), radius: rng.next(0.15, 0.3) })
-                    .collect();
-                if trial % 7 == 0 && count > 1 {
-                    bodies[1].offset = Vec2::ZERO;
-                }
-                let walls: Vec<WallNear> = (0..(rng.next(0.0, 4.0) as usize))
-                    .map(|_| WallNear { normal: crate::math::norm(rng.vec(1.0)), distance: rng.next(-0.05, 1.0) })
-                    .collect();
+                let (bodies, walls) = rng.surroundings(trial);
                 if trial % 11 == 0 && l == 0 {
                     // Standing, with pulls that cancel: a wall of strength 1 touching ahead.
                     let m = Cfsm { wall_strength: 1.0, ..m };

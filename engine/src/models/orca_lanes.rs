@@ -295,13 +295,12 @@ mod tests {
     use super::*;
     use crate::models::orca::{OrcaScratch, new_velocity};
     use crate::models::orca_obstacles::OrcaObstacles;
-    use crate::models::lanes_test::Lcg;
+    use crate::models::lanes_test::{Lcg, lanes_run_here};
     use crate::world::Orca;
 
     #[test]
     fn every_lane_is_the_same_bits_as_one_agent_alone() {
-        if !crate::math::lanes::available() {
-            eprintln!("skipped: this processor has no AVX2, so ORCA never runs in lanes here");
+        if !lanes_run_here("ORCA") {
             return;
         }
         let orca = Orca {

@@ -140,13 +140,12 @@ mod avx2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::lanes_test::Lcg;
+    use crate::models::lanes_test::{Lcg, lanes_run_here};
     use crate::models::social_force::acceleration;
 
     #[test]
     fn every_lane_is_the_same_bits_as_one_agent_alone() {
-        if !crate::math::lanes::available() {
-            eprintln!("skipped: this processor has no AVX2, so social force never runs in lanes here");
+        if !lanes_run_here("social force") {
             return;
         }
         let mut rng = Lcg(13);
@@ -156,7 +155,6 @@ mod tests {
         // pressed into, isotropic and anisotropic groups, lanes with nothing near, and slots
         // left stale by the call before.
         for trial in 0..4000 {
-            let spread = [0.6f32, 1.5, 4.0][trial % 3];
             let mut agent_of = Vec::new();
             for l in 0..LANES {
                 let sf = SocialForce {
@@ -172,16 +170,7 @@ mod tests {
                     preferred_speed: None,
                 };
                 let me = Walker { velocity: rng.vec(1.5), preferred: rng.vec(1.5), radius: rng.next(0.15, 0.3) };
-                let count = (rng.next(0.0, 17.0) as usize).min(16);
-                let mut bodies: Vec<Body> = (0..count)
-                    .map(|_| Body { offset: rng.vec(spread), velocity: rng.vec(1.5), radius: rng.next(0.15, 0.3) })
-                    .collect();
-                if trial % 7 == 0 && count > 1 {
-                    bodies[1].offset = Vec2::ZERO;
-                }
-                let walls: Vec<WallNear> = (0..(rng.next(0.0, 4.0) as usize))
-                    .map(|_| WallNear { normal: norm(rng.vec(1.0)), distance: rng.next(-0.05, 1.0) })
-                    .collect();
+                let (bodies, walls) = rng.surroundings(trial);
                 lanes.set(l, &sf, &me, bodies.iter().copied(), walls.iter().copied());
                 agent_of.push((sf, me, bodies, walls));
             }
