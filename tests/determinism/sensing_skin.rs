@@ -12,11 +12,24 @@ use crate::common::{load, shipped_scenarios, with_scenario};
 type Trace = Vec<(String, Vec<(u32, Vec<(u32, u32)>)>)>;
 
 fn run<V: Passes>(scenario: &Scenario<V>, ticks: u64, skin: f32, index: IndexKind) -> (Trace, (u64, u64)) {
+    run_moving(scenario, ticks, skin, index, |_, _| {})
+}
+
+/// As [`run`], with `before(world, tick)` called before each tick: what a program running the
+/// simulation may do to the state between ticks.
+fn run_moving<V: Passes>(
+    scenario: &Scenario<V>,
+    ticks: u64,
+    skin: f32,
+    index: IndexKind,
+    mut before: impl FnMut(&mut World<V>, u64),
+) -> (Trace, (u64, u64)) {
     let mut world: World<V> = scenario.build_world();
     let mut pipeline: Pipeline<V> = Pipeline::new(2, index).expect("thread pool");
     pipeline.set_sensing_skin(skin);
     let mut trace = Vec::new();
-    for _ in 0..ticks {
+    for tick in 0..ticks {
+        before(&mut world, tick);
         pipeline.step(&mut world).unwrap_or_else(|e| panic!("{}: {e}", scenario.name));
         let ids = pipeline.sensed_ids();
         let n = pipeline.neighbours();
@@ -65,6 +78,40 @@ fn reused_candidates_match_with_the_grid_and_brute_indexes() {
         let (with_skin, (reused, _)) = run(&scenario, 40, 1.0, index);
         assert!(reused > 0);
         assert!(fresh == with_skin, "{index}: lists or hashes differ");
+    }
+}
+
+#[test]
+fn agents_that_jump_keep_every_list_exact_while_the_others_reuse_their_candidates() {
+    // Every tick a few agents jump two to three metres, far beyond what the skin allows: they
+    // and the agents around where they land take the movers' candidates (`index::mover_pairs`),
+    // everyone else keeps reusing. Lists and hashes are those of sensing afresh every tick, with
+    // every index, in the open world of `scenarios/zombies.toml` and on the wrapped standard crowd.
+    let root = crate::common::root();
+    for (path, agents) in [("scenarios/zombies.toml", None), ("scenarios/bench/crowd.toml", Some(3_000))] {
+        let scenario = load(&root.join(path));
+        let scenario = match agents {
+            Some(n) => scenario.scaled(n).expect("scaled"),
+            None => scenario,
+        };
+        let jump = |world: &mut World, tick: u64| {
+            for k in 0..4u32 {
+                let id = (tick as u32 * 37 + k * 101) % world.agents.len() as u32;
+                if let Some(row) = world.agents.row_of(id) {
+                    let step = throng_engine::math::Vec2::new(2.0 + k as f32 * 0.3, -1.5 + k as f32);
+                    world.agents.position[row] = world.bounds.wrap(world.agents.position[row] + step);
+                }
+            }
+        };
+        let (fresh, _) = run_moving(&scenario, 30, 0.0, IndexKind::Kd, jump);
+        for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Brute] {
+            let (reusing, (reused, _)) = run_moving(&scenario, 30, 1.0, index, jump);
+            assert!(reused >= 10, "{path} {index}: only {reused} of 30 ticks reused candidates");
+            for (t, (a, b)) in fresh.iter().zip(&reusing).enumerate() {
+                assert!(a.1 == b.1, "{path} {index}: neighbour lists differ at tick {t}");
+                assert_eq!(a.0, b.0, "{path} {index}: state hash differs at tick {t}");
+            }
+        }
     }
 }
 

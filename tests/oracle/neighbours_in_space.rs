@@ -257,7 +257,7 @@ fn lists_from_reused_candidates_are_the_lists_sensed_afresh() {
             *p = case.bounds.wrap(*p + step * (0.2 / 3f32.sqrt()));
         }
         let mut reused = Neighbours::default();
-        index::neighbours_from_candidates(&case.input(), &candidates, skin, &mut reused);
+        index::neighbours_from_candidates(&case.input(), &candidates, skin, (&[], &[]), &mut reused);
         assert!(lists_of(&reused, case.positions.len()) == naive(&case), "lists from reused candidates");
     }
 }

@@ -61,8 +61,8 @@ pub struct BenchArgs {
     /// Put rows in spatial (Morton) order every K ticks (0: never); results are identical.
     #[arg(long, value_name = "K", default_value_t = DEFAULT_REORDER_EVERY)]
     reorder_every: u64,
-    /// Reuse each agent's candidates within its sensing radius plus D until some agent has
-    /// moved 0.45 × D; results are identical. 0: sense afresh every tick. Default: the
+    /// Reuse each agent's candidates within its sensing radius plus D until more than a few
+    /// agents have moved 0.45 × D; results are identical. 0: sense afresh every tick. Default: the
     /// scenario's `sensing_skin`.
     #[arg(long, value_name = "D", value_parser = args::parse_skin)]
     sensing_skin: Option<f32>,

@@ -66,8 +66,8 @@ pub struct RunArgs {
     /// results (hashes, traces, metrics and checkpoints read rows in id order). 0: never.
     #[arg(long, value_name = "K", default_value_t = DEFAULT_REORDER_EVERY)]
     pub reorder_every: u64,
-    /// Reuse each agent's candidates within its sensing radius plus D until some agent has
-    /// moved 0.45 × D; results are identical. 0: sense afresh every tick. Default: the
+    /// Reuse each agent's candidates within its sensing radius plus D until more than a few
+    /// agents have moved 0.45 × D; results are identical. 0: sense afresh every tick. Default: the
     /// scenario's `sensing_skin`.
     #[arg(long, value_name = "D", value_parser = args::parse_skin)]
     pub sensing_skin: Option<f32>,

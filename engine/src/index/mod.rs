@@ -9,6 +9,7 @@
 mod candidate;
 mod grid;
 mod kd;
+mod movers;
 mod neighbours;
 mod obstacles;
 mod point;
@@ -22,6 +23,7 @@ mod skin;
 mod spatial;
 
 pub(crate) use kd::{BUCKET as PLANE_BUCKET, build_tree};
+pub use movers::{mover_pairs, movers_cap};
 pub use neighbours::{MAX_NEIGHBOURS, Neighbours};
 pub use obstacles::{ObstacleIndex, penetration};
 pub use point::Point;

@@ -161,27 +161,44 @@ fn sense_within<V: Point>(
 /// is among its candidates, the lists are the same bits as sensing afresh: the same offsets
 /// (`Bounds::offset`, which the clustered path's plain `q - p` equals away from seams), the
 /// same test, the same order.
+///
+/// `movers` (ascending rows) and `pairs` (sorted `(row, candidate row)`) are what
+/// [`mover_pairs`](super::mover_pairs) found for the agents that moved too far: a mover's list
+/// comes from its pairs alone, any other row's from its candidates and its pairs.
 pub fn neighbours_from_candidates<V: Point>(
     input: &SenseInput<'_, V>,
     candidates: &CandidateLists,
     skin: f32,
+    (movers, pairs): (&[u32], &[(u32, u32)]),
     out: &mut Neighbours<V>,
 ) {
     let SenseInput { bounds, groups, position, id, group } = *input;
     // Slack for rounding in the seam test, relative to the world's coordinates.
     let seam_pad = 1e-3 * (1.0 + bounds.min.abs().max(bounds.max.abs()).max_element());
     out.fill_chunks(position.len(), groups, |base, stride, rows, dists, offsets, counts| {
+        // Cursors into the movers and their pairs, from this chunk's first row on.
+        let mut mover = movers.partition_point(|&r| (r as usize) < base);
+        let mut pair = pairs.partition_point(|&(r, _)| (r as usize) < base);
         V::with_sense_scratch(|scratch| {
             for (k, count) in counts.iter_mut().enumerate() {
                 let i = base + k;
+                let moved = movers.get(mover).is_some_and(|&r| r as usize == i);
+                mover += usize::from(moved);
+                let first_pair = pair;
+                while pairs.get(pair).is_some_and(|&(r, _)| r as usize == i) {
+                    pair += 1;
+                }
+                let added = &pairs[first_pair..pair];
                 let g = &groups[group[i] as usize];
                 let cands = &mut scratch.cands;
                 let mut n = 0;
                 if g.max_neighbours > 0 && g.sensing_radius > 0.0 {
                     let (p, r_sq) = (position[i], g.sensing_radius * g.sensing_radius);
-                    let rows_i = candidates.of(i);
-                    if cands.len() < rows_i.len() {
-                        cands.resize(rows_i.len(), Candidate::default());
+                    let own = if moved { &[][..] } else { candidates.of(i) };
+                    let len = own.len() + added.len();
+                    let rows_i = own.iter().copied().chain(added.iter().map(|&(_, c)| c));
+                    if cands.len() < len {
+                        cands.resize(len, Candidate::default());
                     }
                     // Every slot written, kept by advancing the count: about half the
                     // candidates are in range, a branch would mispredict on each. Away
@@ -192,14 +209,14 @@ pub fn neighbours_from_candidates<V: Point>(
                         || (p - bounds.min).min_element() >= far * 1.001 + seam_pad
                             && (bounds.max - p).min_element() >= far * 1.001 + seam_pad;
                     if plain {
-                        for &row in rows_i {
+                        for row in rows_i {
                             let offset = position[row as usize] - p;
                             let d_sq = offset.length_squared();
                             cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
                             n += usize::from(d_sq <= r_sq && row as usize != i);
                         }
                     } else {
-                        for &row in rows_i {
+                        for row in rows_i {
                             let offset = bounds.offset(p, position[row as usize]);
                             let d_sq = offset.length_squared();
                             cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
@@ -208,10 +225,11 @@ pub fn neighbours_from_candidates<V: Point>(
                     }
                 }
                 let at = k * stride;
+                // A row its pairs add may be among its candidates already: keep it once.
                 let n = write_sorted(
                     &mut cands[..n],
                     g.max_neighbours as usize,
-                    false,
+                    !added.is_empty(),
                     &mut rows[at..at + stride],
                     &mut dists[at..at + stride],
                     &mut offsets[at..at + stride],

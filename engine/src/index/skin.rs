@@ -6,6 +6,8 @@ use crate::math::{Vec2, Vector};
 use crate::par::{PARALLEL_SCAN, SCAN_CHUNK};
 use crate::world::{Bounds, BoundsKind, Group};
 
+use super::movers::{mover_pairs, movers_cap};
+use super::{Point, SenseInput, SpatialIndex};
 use super::neighbours::SENSE_CHUNK;
 
 /// Each agent's candidate rows (see [`sense_candidates`](super::sense_candidates)), in
@@ -57,6 +59,14 @@ pub struct SensingCache<V = Vec2> {
     /// Ticks that sensed afresh: built the index and queried it, finding new candidates when
     /// the skin is on.
     pub sensed: u64,
+    /// On a tick that reuses the candidates, the rows that have moved more than `SKIN_MOVE ×
+    /// skin` since they were found (ascending; at most [`movers_cap`]): they, and the agents
+    /// near them, take the candidates of [`mover_pairs`](super::movers::mover_pairs) too.
+    pub movers: Vec<u32>,
+    /// The pairs the movers add, `(row, candidate row)`, sorted (reused between ticks).
+    pub mover_pairs: Vec<(u32, u32)>,
+    /// Movers found per chunk of `SCAN_CHUNK` rows (reused between ticks).
+    movers_per_chunk: Vec<u32>,
     /// Per group, the shorter first reach of sensing afresh without a skin (see
     /// [`short_reach`](super::reach::short_reach)); empty or 0: the sensing radius.
     pub short_reach: Vec<f32>,
@@ -90,15 +100,17 @@ impl<V: Vector> SensingCache<V> {
     }
 
     /// Sensing is due unless the candidates were found for these very rows, groups, sensing
-    /// parameters and bounds, and no agent has moved more than `SKIN_MOVE × skin` since.
+    /// parameters and bounds, and at most [`movers_cap`] agents have moved more than `SKIN_MOVE
+    /// × skin` since; those are left in [`SensingCache::movers`].
     pub fn is_due(
-        &self,
+        &mut self,
         bounds: &Bounds<V>,
         groups: &[Group],
         id: &[u32],
         group: &[u16],
         position: &[V],
     ) -> bool {
+        self.movers.clear();
         if self.skin <= 0.0 || !self.valid {
             return true;
         }
@@ -112,18 +124,44 @@ impl<V: Vector> SensingCache<V> {
         }
         let limit = SKIN_MOVE * self.skin;
         let limit_sq = limit * limit;
-        let moved = |now: &[V], then: &[V]| {
-            now.iter()
-                .zip(then)
-                .fold(false, |acc, (p, q)| acc | (bounds.offset(*q, *p).length_squared() > limit_sq))
-        };
+        let too_far = |p: &V, q: &V| bounds.offset(*q, *p).length_squared() > limit_sq;
+        let count = |now: &[V], then: &[V]| now.iter().zip(then).map(|(p, q)| u32::from(too_far(p, q))).sum();
+        let chunks = position.len().div_ceil(SCAN_CHUNK);
+        self.movers_per_chunk.resize(chunks, 0);
+        let per_chunk = position.chunks(SCAN_CHUNK).zip(self.position.chunks(SCAN_CHUNK));
         if position.len() >= PARALLEL_SCAN {
-            position
-                .par_chunks(SCAN_CHUNK)
-                .zip(self.position.par_chunks(SCAN_CHUNK))
-                .any(|(p, q)| moved(p, q))
+            (position.par_chunks(SCAN_CHUNK), self.position.par_chunks(SCAN_CHUNK), &mut self.movers_per_chunk)
+                .into_par_iter()
+                .for_each(|(p, q, n)| *n = count(p, q));
         } else {
-            moved(position, &self.position)
+            per_chunk.clone().zip(&mut self.movers_per_chunk).for_each(|((p, q), n)| *n = count(p, q));
+        }
+        let total: usize = self.movers_per_chunk.iter().map(|&n| n as usize).sum();
+        self.movers.clear();
+        if total > movers_cap(position.len()) {
+            return true;
+        }
+        for (c, ((now, then), &n)) in per_chunk.zip(&self.movers_per_chunk).enumerate() {
+            if n > 0 {
+                let moved = now.iter().zip(then).enumerate().filter(|(_, (p, q))| too_far(p, q));
+                self.movers.extend(moved.map(|(k, _)| (c * SCAN_CHUNK + k) as u32));
+            }
+        }
+        false
+    }
+
+    /// Sets [`mover_pairs`](SensingCache::mover_pairs) to the pairs
+    /// [`mover_pairs`](super::mover_pairs) finds for this tick's [`movers`](SensingCache::movers),
+    /// from `index` (the one the candidates were found with, not rebuilt since); none without
+    /// movers.
+    pub fn find_mover_pairs(&mut self, index: &SpatialIndex<V>, input: &SenseInput<'_, V>)
+    where
+        V: Point,
+    {
+        self.mover_pairs.clear();
+        if !self.movers.is_empty() {
+            let reach = self.widest_reach(input.groups);
+            mover_pairs(index, input, &self.position, &self.movers, reach, &mut self.mover_pairs);
         }
     }
 

@@ -37,7 +37,10 @@ pub fn sense_neighbours<V: Point>(
         return; // its lists are written
     }
     if cache.valid && cache.skin > 0.0 {
-        index::neighbours_from_candidates(&input, &cache.candidates, cache.skin, neighbours);
+        // The few agents that moved too far, and the pairs they add (see `index::mover_pairs`).
+        cache.find_mover_pairs(index, &input);
+        let movers = (&cache.movers[..], &cache.mover_pairs[..]);
+        index::neighbours_from_candidates(&input, &cache.candidates, cache.skin, movers, neighbours);
     } else {
         // Each row's own reach holds while the rows are those it was found for.
         let row_reach: &[f32] = if cache.row_reach_id == id { &cache.row_reach } else { &[] };
