@@ -221,6 +221,100 @@ fn queue_blocker_ties_go_to_the_lower_id() {
     assert_close(vel[0], v(0.3, 0.0));
 }
 
+/// Every agent's neighbours by the world's own offset, sorted by (distance², id), uncapped.
+fn neighbours_in(bounds: &Bounds, position: &[Vec2], id: &[u32]) -> Neighbours {
+    let n = position.len();
+    let stride = n.saturating_sub(1).max(1);
+    let mut nb = Neighbours {
+        stride,
+        count: vec![0; n],
+        rows: vec![0; n * stride],
+        dist_sq: vec![0.0; n * stride],
+        offset: vec![Vec2::ZERO; n * stride],
+    };
+    for i in 0..n {
+        let mut others: Vec<(f32, u32, u32, Vec2)> = (0..n)
+            .filter(|&j| j != i)
+            .map(|j| {
+                let o = bounds.offset(position[i], position[j]);
+                (o.length_squared(), id[j], j as u32, o)
+            })
+            .collect();
+        others.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        nb.count[i] = others.len() as u32;
+        for (k, (d, _, row, o)) in others.into_iter().enumerate() {
+            nb.rows[i * stride + k] = row;
+            nb.dist_sq[i * stride + k] = d;
+            nb.offset[i * stride + k] = o;
+        }
+    }
+    nb
+}
+
+#[test]
+fn the_blocker_is_the_nearest_agent_to_ahead_by_the_worlds_offset_on_any_world() {
+    // The pass first tests each neighbour by the list's offset and only then exactly; this
+    // checks its blockers against the definition, every agent tested by
+    // `offset(ahead, q)`: random crowds on tori from narrower than the filter allows (2.5, 6
+    // wide) to 5,000 wide (coarse coordinates), and on an open world far from the origin.
+    let groups = queue_groups(1.0, 0.5, 0.5, 1.0);
+    let (qa, qr) = (1.0f32, 0.5f32);
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let worlds = [
+        (BoundsKind::Wrap, v(0.0, 0.0), v(2.5, 2.5)),
+        (BoundsKind::Wrap, v(-3.0, -3.0), v(3.0, 3.0)),
+        (BoundsKind::Wrap, v(0.0, 0.0), v(12.0, 9.0)),
+        (BoundsKind::Wrap, v(4990.0, 4990.0), v(5000.0, 5000.0)),
+        (BoundsKind::Open, v(-20000.0, 7000.0), v(-19990.0, 7010.0)),
+    ];
+    let mut blocked_seen = 0;
+    for (kind, min, max) in worlds {
+        let bounds = Bounds { kind, min, max };
+        for _ in 0..20 {
+            let n = 40;
+            let position: Vec<Vec2> =
+                (0..n).map(|_| min + (max - min) * v(next(), next())).map(|p| bounds.wrap(p)).collect();
+            let velocity: Vec<Vec2> = (0..n).map(|_| v(next() * 2.0 - 1.0, next() * 2.0 - 1.0)).collect();
+            let steering: Vec<Vec2> = (0..n).map(|_| v(next() * 4.0 - 2.0, next() * 4.0 - 2.0)).collect();
+            let id: Vec<u32> = (0..n as u32).collect();
+            let group = vec![0u16; n];
+            let nb = neighbours_in(&bounds, &position, &id);
+            let (mut s, mut blocked) = (steering.clone(), vec![false; n]);
+            let mut agents = Agents::default();
+            (agents.group, agents.id, agents.position, agents.velocity) =
+                (group, id.clone(), position.clone(), velocity.clone());
+            let ctx = StepContext { tick: 0, dt: 0.1, bounds: &bounds, groups: &groups };
+            queue_brake(&ctx, &mut agents, &nb, &mut s, &mut blocked);
+            for i in 0..n {
+                let ahead =
+                    position[i] + throng_engine::math::norm(look_along(velocity[i], steering[i])) * qa;
+                let reach = (qa + qr) * 1.001 + 1e-6;
+                let expected = (0..n)
+                    .filter(|&j| {
+                        j != i && bounds.offset(position[i], position[j]).length_squared() <= reach * reach
+                    })
+                    .map(|j| (bounds.offset(ahead, position[j]).length_squared(), id[j], j))
+                    .filter(|&(d, _, _)| d <= qr * qr)
+                    .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                assert_eq!(blocked[i], expected.is_some(), "{kind:?} {min}..{max}: agent {i}");
+                blocked_seen += usize::from(blocked[i]);
+                // The hard stop tells which agent blocked: it applies when the blocker is within
+                // `queue_radius` of the queuer itself.
+                let stops = expected.is_some_and(|(_, _, b)| {
+                    bounds.offset(position[i], position[b]).length_squared() <= qr * qr
+                });
+                let v_after = if stops { velocity[i] * hard_stop_per_tick(0.3, 0.1) } else { velocity[i] };
+                assert_eq!(agents.velocity[i], v_after, "{kind:?} {min}..{max}: agent {i}'s hard stop");
+            }
+        }
+    }
+    assert!(blocked_seen > 200, "only {blocked_seen} blocked agents: the crowds test too little");
+}
+
 #[test]
 fn queue_two_agents_in_a_line_through_one_pipeline_step() {
     // Two queueing seekers on the x axis, target (20, 0), max_speed 2, max_force 3, mass 1,

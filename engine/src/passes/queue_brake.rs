@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use crate::behaviours::{hard_stop_per_tick, look_along, queue_brake_force, separation};
 use crate::index::Neighbours;
 use crate::math::{Vector, norm};
-use crate::world::{Agents, Behaviour, SeparationVariant};
+use crate::world::{Agents, Behaviour, BoundsKind, SeparationVariant};
 
 use super::StepContext;
 
@@ -30,6 +30,16 @@ pub fn queue_brake<V: Vector>(
     let StepContext { dt, bounds, groups, .. } = *ctx;
     let Agents { group, id, position, velocity, .. } = agents;
     let (group, id, position) = (&group[..], &id[..], &position[..]);
+    // On a wrapped world the coordinates and the sizes are rounded at the world's scale; the
+    // first test below needs the world wider than three times a queue's reach, so that the
+    // list's offset and the exact one are the same image of the neighbour.
+    let (world_scale, min_side) = match bounds.kind {
+        BoundsKind::Open => (0.0, f32::INFINITY),
+        BoundsKind::Wrap => {
+            let size = bounds.max - bounds.min;
+            (bounds.min.abs().max(bounds.max.abs()).max_element() + size.max_element(), size.min_element())
+        }
+    };
     steering
         .par_iter_mut()
         .zip(velocity.par_iter_mut())
@@ -51,15 +61,27 @@ pub fn queue_brake<V: Vector>(
                 return;
             };
             let p = position[i];
-            let ahead = p + norm(look_along(*v, *steer)) * queue_ahead;
+            let look = norm(look_along(*v, *steer)) * queue_ahead;
+            let ahead = p + look;
             // A blocker lies within `queue_radius` of `ahead`, so within `queue_ahead +
             // queue_radius` of the agent (plus slack for rounding): the nearer prefix of the
             // list holds every possible one, and the exact test below decides.
             let (rows, _) = neighbours.of(i);
             let reach = (queue_ahead.abs() + queue_radius) * 1.001 + 1e-6;
-            let rows = &rows[..neighbours.within(i, reach)];
+            let near = neighbours.within(i, reach);
+            let (rows, offsets) = (&rows[..near], &neighbours.offsets(i)[..near]);
+            // A first test from the list's offsets, `offset − look`: it differs from the exact
+            // `offset(ahead, q)` by a few roundings of the coordinates (under `slack`), and by
+            // a whole world never where `filter` holds, so a neighbour it puts further than
+            // `queue_radius + slack` from `ahead` is no blocker; the rest take the exact test.
+            let filter = min_side > 3.0 * (queue_ahead.abs() + queue_radius) + 1.0;
+            let slack = 4e-6 * (1.0 + p.abs().max_element() + reach + queue_ahead.abs() + world_scale);
+            let filter_sq = if filter { (queue_radius + slack) * (queue_radius + slack) } else { f32::INFINITY };
             let mut blocker: Option<(f32, u32, usize)> = None;
-            for &row in rows {
+            for (&row, &offset) in rows.iter().zip(offsets) {
+                if (offset - look).length_squared() > filter_sq {
+                    continue;
+                }
                 let row = row as usize;
                 let d_sq = bounds.offset(ahead, position[row]).length_squared();
                 if d_sq <= queue_radius * queue_radius

@@ -5,6 +5,8 @@
 //! cached flocking force, generator, path cursor, random-walk waypoint, goal), for agent `i`
 //! only. Parallel: per agent, pieces of at most `PIECE_ROWS` rows.
 
+use rayon::prelude::*;
+
 use super::integrate::MOVING_SHARE;
 use crate::behaviours::{
     Following, Leader, NO_THREAT, ResolvedTarget, WALK_FINAL, WALK_NONE, WALK_WAYPOINT,
@@ -338,9 +340,14 @@ pub fn steer<V: Point>(inputs: &SteerInputs<'_, V>, state: SteerState<'_, V>, st
 }
 
 /// `norm(velocity)` of every agent, which alignment reads once per neighbour (the `headings`
-/// pass). Serial: it runs beside the index build, which keeps the other worker busy, and
-/// costs about 2 ns per agent.
+/// pass). It runs beside the index build and costs about 2 ns per agent: serial below
+/// `PARALLEL_SCAN` rows, in parallel above (at 10M agents 29 ms serial, on the path of every
+/// tick that reuses sensing candidates, whose index build is short).
 pub fn headings<V: Vector>(velocity: &[V], heading: &mut Vec<V>) {
     heading.clear();
-    heading.extend(velocity.iter().map(|&v| norm(v)));
+    if velocity.len() >= crate::par::PARALLEL_SCAN {
+        heading.par_extend(velocity.par_iter().with_min_len(crate::par::SCAN_CHUNK).map(|&v| norm(v)));
+    } else {
+        heading.extend(velocity.iter().map(|&v| norm(v)));
+    }
 }
