@@ -47,11 +47,11 @@ impl ModelObstacles {
 struct ModelScratch {
     orca: OrcaScratch,
     /// Eight ORCA agents at once (see `models::orca_lanes`).
-    lanes: OrcaLanes,
+    orca_lanes: OrcaLanes,
     /// Eight CFSM agents at once (see `models::cfsm_lanes`).
-    cfsm: CfsmLanes,
+    cfsm_lanes: CfsmLanes,
     /// Eight social force agents at once (see `models::social_force_lanes`).
-    social_force: SocialForceLanes,
+    social_force_lanes: SocialForceLanes,
     /// The obstacles near an agent, by index in obstacle order.
     near: Vec<u32>,
     /// Their edges as social force and CFSM read them.
@@ -115,10 +115,10 @@ impl ModelInputs<'_> {
     /// The block of eight rows from `base`: its ORCA agents with no obstacle edge near, and its
     /// CFSM and social force agents, in lanes (one call per model), every other agent alone.
     fn block(&self, base: usize, s: &mut ModelScratch, out: &mut [Vec2; LANES]) {
-        let mut in_lanes = [Lanes::None; LANES];
-        s.lanes.clear();
-        s.cfsm.clear();
-        s.social_force.clear();
+        let mut in_lanes = [LaneModel::None; LANES];
+        s.orca_lanes.clear();
+        s.cfsm_lanes.clear();
+        s.social_force_lanes.clear();
         for (l, taken) in in_lanes.iter_mut().enumerate() {
             let i = base + l;
             let model = self.ctx.groups[self.agents.group[i] as usize].model;
@@ -129,8 +129,8 @@ impl ModelInputs<'_> {
                         out[l] = self.orca_alone(&orca, i, &me, s);
                         continue;
                     }
-                    s.lanes.set(l, &me, 1.0 / orca.time_horizon, self.bodies(model, i));
-                    *taken = Lanes::Orca;
+                    s.orca_lanes.set(l, &me, 1.0 / orca.time_horizon, self.bodies(model, i));
+                    *taken = LaneModel::Orca;
                 }
                 Model::Cfsm(m) if m.max_neighbours > 0 => {
                     self.walls_near(i, model.neighbour_needs().0, s);
@@ -139,36 +139,36 @@ impl ModelInputs<'_> {
                     let terms = walls.terms.iter().copied();
                     if walls.blocks.is_empty() {
                         // Nothing near can hide a neighbour (most agents): no test per neighbour.
-                        s.cfsm.set(l, &m, &me, self.bodies(model, i), terms);
+                        s.cfsm_lanes.set(l, &m, &me, self.bodies(model, i), terms);
                     } else {
                         let seen = self.bodies(model, i).filter(|b| walls.in_sight(b.offset));
-                        s.cfsm.set(l, &m, &me, seen, terms);
+                        s.cfsm_lanes.set(l, &m, &me, seen, terms);
                     }
-                    *taken = Lanes::Cfsm;
+                    *taken = LaneModel::Cfsm;
                 }
                 Model::SocialForce(m) if m.max_neighbours > 0 => {
                     self.walls_near(i, model.neighbour_needs().0, s);
                     let me = self.walker(&model, i);
-                    s.social_force.set(l, &m, &me, self.bodies(model, i), s.walls.terms.iter().copied());
-                    *taken = Lanes::SocialForce;
+                    s.social_force_lanes.set(l, &m, &me, self.bodies(model, i), s.walls.terms.iter().copied());
+                    *taken = LaneModel::SocialForce;
                 }
                 _ => self.agent(i, s, &mut out[l]),
             }
         }
-        for kind in [Lanes::Orca, Lanes::Cfsm, Lanes::SocialForce] {
+        for kind in [LaneModel::Orca, LaneModel::Cfsm, LaneModel::SocialForce] {
             if !in_lanes.contains(&kind) {
                 continue;
             }
             let mut lanes_out = [Vec2::ZERO; LANES];
             match kind {
-                Lanes::Orca => _ = s.lanes.new_velocities(self.ctx.dt, &mut lanes_out),
-                Lanes::Cfsm => s.cfsm.new_velocities(&mut lanes_out),
-                Lanes::SocialForce => s.social_force.accelerations(&mut lanes_out),
-                Lanes::None => {}
+                LaneModel::Orca => _ = s.orca_lanes.new_velocities(self.ctx.dt, &mut lanes_out),
+                LaneModel::Cfsm => s.cfsm_lanes.new_velocities(&mut lanes_out),
+                LaneModel::SocialForce => s.social_force_lanes.accelerations(&mut lanes_out),
+                LaneModel::None => {}
             }
             for (l, v) in lanes_out.into_iter().enumerate().filter(|&(l, _)| in_lanes[l] == kind) {
                 out[l] = match kind {
-                    Lanes::SocialForce => self.social_force_step(base + l, v),
+                    LaneModel::SocialForce => self.social_force_step(base + l, v),
                     _ => v,
                 };
             }
@@ -291,7 +291,7 @@ impl ModelInputs<'_> {
 
 /// Which lanes an agent of a block takes.
 #[derive(Clone, Copy, PartialEq)]
-enum Lanes {
+enum LaneModel {
     /// None: its velocity is chosen alone (or it has no model).
     None,
     /// ORCA's (`models::orca_lanes`).
