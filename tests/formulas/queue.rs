@@ -65,29 +65,8 @@ max_force = 3.0
 /// Neighbour lists by hand: every other agent, sorted by (distance², id). All agents here are
 /// within each other's sensing radius.
 fn all_neighbours(position: &[Vec2], id: &[u32]) -> Neighbours {
-    let n = position.len();
-    let stride = n.saturating_sub(1).max(1);
-    let mut nb = Neighbours {
-        stride,
-        count: vec![0; n],
-        rows: vec![0; n * stride],
-        dist_sq: vec![0.0; n * stride],
-        offset: vec![Vec2::ZERO; n * stride],
-    };
-    for i in 0..n {
-        let mut others: Vec<(f32, u32, u32)> = (0..n)
-            .filter(|&j| j != i)
-            .map(|j| ((position[j] - position[i]).length_squared(), id[j], j as u32))
-            .collect();
-        others.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        nb.count[i] = others.len() as u32;
-        for (k, (d, _, row)) in others.into_iter().enumerate() {
-            nb.rows[i * stride + k] = row;
-            nb.dist_sq[i * stride + k] = d;
-            nb.offset[i * stride + k] = position[row as usize] - position[i];
-        }
-    }
-    nb
+    let open = Bounds { kind: BoundsKind::Open, min: v(-100.0, -100.0), max: v(100.0, 100.0) };
+    neighbours_in(&open, position, id)
 }
 
 /// Runs the queue_brake pass on hand-built rows; returns (steering, velocity, blocked).
