@@ -137,7 +137,6 @@ impl<V: Vector> SensingCache<V> {
             per_chunk.clone().zip(&mut self.movers_per_chunk).for_each(|((p, q), n)| *n = count(p, q));
         }
         let total: usize = self.movers_per_chunk.iter().map(|&n| n as usize).sum();
-        self.movers.clear();
         if total > movers_cap(position.len()) {
             return true;
         }
