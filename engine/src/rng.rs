@@ -22,6 +22,9 @@ pub enum Purpose {
     /// Per-agent parameters redrawn by a `set` event (keyed by the event's firing and the
     /// agent's id).
     Set = 5,
+    /// A journey's `random` choice of an agent's next stage (keyed by the agent's id and the
+    /// tick it chooses at).
+    Journey = 6,
 }
 
 /// One SplitMix64 step: advances `state` and returns a well-mixed 64-bit value.

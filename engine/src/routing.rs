@@ -1,5 +1,6 @@
 //! Routing around walls: a distance field per goal (`route = "field"` on `seek` and `arrive`,
-//! a field per target; on `follow_path`, a field per node). The field is the walking distance to the target over a grid of the world's
+//! a field per target, or per stage for a `journey` target; on `follow_path`, a field per
+//! node). The field is the walking distance to the target over a grid of the world's
 //! bounds, cells whose centre is closer to an obstacle than the largest body radius being
 //! walls; it is solved by fast marching (the eikonal equation, so Euclidean in every direction, no
 //! corner cutting) from the cells around the target, and an agent's desired direction is the field's descending gradient where it
@@ -293,6 +294,8 @@ pub enum Goal {
         /// The node's index.
         node: u32,
     },
+    /// A stage of journeys, by index: its point.
+    Stage(u16),
 }
 
 /// The fields of the goals that routed behaviours use, each with what it was built from.
@@ -313,8 +316,13 @@ impl Router {
             for b in &g.behaviours {
                 match b.behaviour {
                     Behaviour::SeekField { target } | Behaviour::ArriveField { target, .. } => {
-                        if let Target::Point(p) = world.targets[target as usize] {
-                            wanted.push((Goal::Target(target), p));
+                        match world.targets[target as usize] {
+                            Target::Point(p) => wanted.push((Goal::Target(target), p)),
+                            Target::Journey => {
+                                let stages = world.scene.stages.iter().enumerate();
+                                wanted.extend(stages.map(|(k, s)| (Goal::Stage(k as u16), s.point)));
+                            }
+                            _ => {}
                         }
                     }
                     Behaviour::FollowPathField { path, .. } => {
@@ -358,6 +366,13 @@ impl Router {
         let (_, _, _, field) = self.fields.iter().find(|f| f.0 == goal)?;
         let (dir, left) = field.descent(p)?;
         Some(dir * left)
+    }
+
+    /// The walking distance left to `goal` from `p`; `None` where the goal has no field or
+    /// the field gives none.
+    pub fn walk(&self, goal: Goal, p: Vec2) -> Option<f32> {
+        let (_, _, _, field) = self.fields.iter().find(|f| f.0 == goal)?;
+        field.descent(p).map(|(_, left)| left)
     }
 }
 

@@ -20,6 +20,7 @@ mod expectations;
 mod experiments;
 mod feature_validation;
 mod formulas;
+mod journeys;
 mod limits;
 mod listed_points;
 mod measures;

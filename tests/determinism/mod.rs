@@ -9,6 +9,7 @@ mod expectations;
 mod group_independence;
 pub mod host_control;
 mod in_space;
+mod journeys;
 mod models;
 mod non_finite;
 mod resumed_outputs;

@@ -75,9 +75,18 @@ pub(super) fn columns<V: CliDimension>(world: &World<V>) -> Vec<(String, ValueKi
         [("count", ValueKind::Int), ("density", ValueKind::Real), ("speed", ValueKind::Real)]
             .map(|(what, kind)| (format!("measure_{}_{what}", m.name), kind))
     });
+    let stages = world.scene.parts().stages.iter().flat_map(|s| {
+        [
+            ("agents", ValueKind::Int),
+            ("queue", ValueKind::Int),
+            ("finished", ValueKind::Int),
+            ("mean_s", ValueKind::Real),
+        ]
+        .map(|(what, kind)| (format!("stage_{}_{what}", s.name), kind))
+    });
     // With events, a last column names those that fired before the row's tick ran.
     let events = (!world.events.is_empty()).then(|| ("events".to_string(), ValueKind::Text));
-    fixed.chain(gates).chain(areas).chain(events).collect()
+    fixed.chain(gates).chain(areas).chain(stages).chain(events).collect()
 }
 
 /// The row of `m`, in [`columns`] order; `world` is the state it was observed on (for the
@@ -88,6 +97,9 @@ pub(super) fn values<V: CliDimension>(m: &TickMetrics, world: &World<V>) -> Vec<
         m.gate_crossings.iter().zip(&m.gate_flow).flat_map(|(c, f)| [Value::Int(*c as u64), Value::Real(*f)]);
     let areas =
         m.areas.iter().flat_map(|a| [Value::Int(a.count), Value::Real(a.density), Value::Real(a.speed)]);
+    let stages = m.stages.iter().flat_map(|s| {
+        [Value::Int(s.agents), Value::Int(s.queue), Value::Int(s.finished), Value::Real(s.mean_s)]
+    });
     // The events applied before this tick ran: those that last fired after tick - 1.
     let events = (!world.events.is_empty()).then(|| {
         let before = m.tick.checked_sub(1);
@@ -99,7 +111,7 @@ pub(super) fn values<V: CliDimension>(m: &TickMetrics, world: &World<V>) -> Vec<
             .collect();
         Value::Text(fired.join("; "))
     });
-    fixed.chain(gates).chain(areas).chain(events).collect()
+    fixed.chain(gates).chain(areas).chain(stages).chain(events).collect()
 }
 
 /// A metrics file being written.

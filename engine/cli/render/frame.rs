@@ -43,6 +43,7 @@ pub fn draw(
     if let Some(geometry) = &scene.geometry {
         draw_geometry(&mut pixmap, geometry, camera);
         targets::draw_static(&mut pixmap, geometry, camera);
+        super::stages::draw(&mut pixmap, &geometry.stages, &geometry.links, camera);
     }
     let legend = Legend::new(scene, frame, text_scale(camera.width, camera.height));
     // A corner is chosen over the static geometry only, so it stays put through an animation.

@@ -15,7 +15,8 @@
 //!   `q[0] + x · q[2]`, `q[1] + y · q[3]`; velocities `vx · vs`, `vy · vs`. So a frame costs six
 //!   bytes per agent (eight in base64) and positions resolve to 1/65,534 of the run's extent.
 //! - `ticks`, `dt`, `fps`, `name`, `groups` (name, colour), `view` (the initial framing), and the
-//!   scene geometry (`bounds`, `obstacles`, `paths`, `exits`, `sources`, `gates`, `targets`)
+//!   scene geometry (`bounds`, `obstacles`, `paths`, `exits`, `sources`, `gates`, `stages`,
+//!   `links`, `targets`)
 //!   when known. A target is `{name, point: [x, y]}`, `{name, moving: {waypoints, speed}}`
 //!   (placed from the frame's time), `{name, agent: id}` or `{name, random: region}`. `doors`:
 //!   `{name, shape}` (a shape as an obstacle's). `events`: `[tick, name]` for each firing of a
@@ -343,6 +344,19 @@ impl HtmlBuilder {
                 ),
             );
             data.insert(
+                "stages".into(),
+                Value::Array(
+                    g.stages
+                        .iter()
+                        .map(|s| json!({"name": s.name, "point": [s.point.x, s.point.y], "radius": s.radius}))
+                        .collect(),
+                ),
+            );
+            data.insert(
+                "links".into(),
+                Value::Array(g.links.iter().map(|(a, b)| json!([a.x, a.y, b.x, b.y])).collect()),
+            );
+            data.insert(
                 "targets".into(),
                 Value::Array(g.targets.iter().filter_map(|(name, t)| target(name, t, &region)).collect()),
             );
@@ -364,7 +378,7 @@ fn target(name: &str, t: &Target, region: &impl Fn(&Region) -> Value) -> Option<
             "waypoints": waypoints.iter().map(|w| [w.x, w.y]).collect::<Vec<_>>(), "speed": speed}}),
         Target::Agent(id) => json!({"name": name, "agent": id}),
         Target::Random { region: r, .. } => json!({"name": name, "random": region(r)}),
-        Target::NearestOf(_) | Target::Direction { .. } | Target::Own => return None,
+        Target::NearestOf(_) | Target::Direction { .. } | Target::Own | Target::Journey => return None,
     })
 }
 

@@ -17,6 +17,7 @@ pub mod plot;
 mod projection;
 mod scene;
 mod source;
+mod stages;
 mod targets;
 mod trace;
 pub mod xy_chart;

@@ -177,6 +177,8 @@ impl SpaceView {
             sources: Vec::new(),
             gates: Vec::new(),
             targets,
+            stages: Vec::new(),
+            links: Vec::new(),
         }
     }
 }

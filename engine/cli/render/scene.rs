@@ -26,13 +26,19 @@ pub struct Geometry {
     pub gates: Vec<Gate>,
     /// The targets with their names (`""` for inline points).
     pub targets: Vec<(String, Target)>,
+    /// The journeys' stages, and the links their transitions make.
+    pub stages: Vec<super::stages::StageMark>,
+    pub links: Vec<(Vec2, Vec2)>,
 }
 
 impl Geometry {
     /// The geometry of `world`; `target_names` names its first targets (the scenario's).
     pub fn of(world: &World, target_names: &[String]) -> Geometry {
         let name = |t: usize| target_names.get(t).cloned().unwrap_or_default();
+        let (stages, links) = super::stages::of(world);
         Geometry {
+            stages,
+            links,
             targets: world.targets.iter().enumerate().map(|(t, target)| (name(t), target.clone())).collect(),
             bounds: world.bounds,
             edges: Vec::new(),
@@ -81,7 +87,11 @@ impl Geometry {
                     e.add(lo);
                     e.add(hi);
                 }
-                Target::Agent(_) | Target::NearestOf(_) | Target::Direction { .. } | Target::Own => {}
+                Target::Agent(_)
+                | Target::NearestOf(_)
+                | Target::Direction { .. }
+                | Target::Own
+                | Target::Journey => {}
             }
         }
         e

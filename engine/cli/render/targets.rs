@@ -68,7 +68,7 @@ pub fn draw_live(pixmap: &mut Pixmap, g: &Geometry, frame: &Frame, time_s: Optio
                 labels.push((x, y - 2.0 * CROSS_PX, name));
                 None
             }
-            Target::NearestOf(_) | Target::Direction { .. } | Target::Own => None,
+            Target::NearestOf(_) | Target::Direction { .. } | Target::Own | Target::Journey => None,
         };
         if let Some(p) = at {
             let (x, y) = camera.px(p);

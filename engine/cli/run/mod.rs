@@ -446,6 +446,13 @@ fn print_report<V: CliDimension>(r: &RunReport, pipeline: &Pipeline<V>) {
                 a.name, a.density_mean, a.density_max, a.speed_mean
             );
         }
+        for s in &m.stages {
+            let _ = writeln!(
+                out,
+                "  stage {}: {} finished in {:.2} s on average, {} heading to it at the end, at most {} waiting",
+                s.name, s.finished, s.mean_s, s.agents, s.queue_max
+            );
+        }
     }
     if !r.events.is_empty() {
         let _ = writeln!(out, "\nevents");

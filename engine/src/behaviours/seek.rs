@@ -44,17 +44,18 @@ pub(super) const ROUTE: ParamSpec = ParamSpec {
     key: "route",
     kind: Kind::Choice(&["straight", "field"], "straight"),
     unit: "",
-    meaning: "`straight`: in a straight line; `field`: down the distance field of the target (a `point` target) or node, around walls",
+    meaning: "`straight`: in a straight line; `field`: down the distance field of the target (a `point` target, or a `journey` target's stages) or node, around walls",
 };
 
-/// A routed behaviour needs a fixed point target (its field is built once per position).
+/// A routed behaviour needs a fixed point target, or the stages of a journey (a field is built
+/// once per place).
 fn routed(targets: &[Target], t: u16) -> Result<(), Invalid> {
     match targets[t as usize] {
-        Target::Point(_) => Ok(()),
+        Target::Point(_) | Target::Journey => Ok(()),
         _ => Err(Invalid {
             key: "route",
             message:
-                "route = \"field\" needs a target of kind \"point\" (its distance field is built for a place)"
+                "route = \"field\" needs a target of kind \"point\" or \"journey\" (a distance field is built for a place)"
                     .into(),
         }),
     }

@@ -22,6 +22,9 @@ pub enum ResolvedTarget<V = Vec2> {
     OwnGoal,
     /// A heading: the target lies `DIRECTION_REACH` ahead of every seeker along it.
     Direction(V),
+    /// The seeker's current journey stage: its point is the seeker's own goal
+    /// (`Agents::goal`); none for a seeker on no journey.
+    Stage,
 }
 
 /// Position and velocity of a scripted point moving at `speed` along the closed loop through
@@ -73,6 +76,7 @@ pub fn resolve_targets<V: Vector>(
         Target::Agent(id) => ResolvedTarget::Row(row_of(*id)),
         Target::NearestOf(g) => ResolvedTarget::NearestOf(*g),
         Target::Random { .. } | Target::Opposite { .. } | Target::Own => ResolvedTarget::OwnGoal,
+        Target::Journey => ResolvedTarget::Stage,
         Target::Direction { direction } => ResolvedTarget::Direction(*direction),
     }));
 }

@@ -49,6 +49,9 @@ fn target_of<V: Dimension>(world: &World<V>, r: usize, time_s: f64) -> Option<V>
         Target::Moving { waypoints, speed } => Some(moving_point(waypoints, *speed, time_s).0),
         Target::Agent(id) => world.row_of(*id).map(|row| world.agents.position[row]),
         Target::Random { .. } | Target::Opposite { .. } | Target::Own => Some(world.agents.goal[r]),
+        Target::Journey => {
+            (world.agents.journey[r] != crate::world::NO_JOURNEY).then(|| world.agents.goal[r])
+        }
         Target::NearestOf(g) => nearest_of(world, r, *g),
         Target::Direction { .. } => None,
     }

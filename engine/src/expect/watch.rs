@@ -10,7 +10,7 @@ use super::outcome::{Outcome, Status};
 use crate::math::Vec2;
 use crate::metrics::{Summary, TICK_METRICS, TickMetrics};
 use crate::scenario::expectation::{
-    Check, Expectation, Metric, SceneNames, Subject, Who, describe, number, seconds,
+    Check, Expectation, Metric, SceneNames, StageValue, Subject, Who, describe, number, seconds,
 };
 use crate::world::{Dimension, Region, Scene, World};
 
@@ -161,7 +161,8 @@ impl<V: Dimension> Watcher<V> {
         let gates: Vec<&str> = scene.gates.iter().map(|g| g.name.as_str()).collect();
         let groups: Vec<&str> = world.groups.iter().map(|g| g.name.as_str()).collect();
         let areas: Vec<&str> = scene.measures.iter().map(|m| m.name.as_str()).collect();
-        let names = SceneNames { gates: &gates, groups: &groups, areas: &areas };
+        let stages: Vec<&str> = scene.stages.iter().map(|s| s.name.as_str()).collect();
+        let names = SceneNames { gates: &gates, groups: &groups, areas: &areas, stages: &stages };
         let dt = world.dt as f64;
         let at = |tick: u64| tick as f64 * dt;
         let end = world.tick;
@@ -323,6 +324,15 @@ fn of_tick(m: &Metric, t: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
         Metric::AreaCount(i) => t.areas.get(*i)?.count as f64,
         Metric::AreaDensity(i) => t.areas.get(*i)?.density,
         Metric::AreaSpeed(i) => t.areas.get(*i)?.speed,
+        Metric::Stage(i, what) => {
+            let s = t.stages.get(*i)?;
+            match what {
+                StageValue::Agents => s.agents as f64,
+                StageValue::Queue => s.queue as f64,
+                StageValue::Finished => s.finished as f64,
+                StageValue::MeanTime => s.mean_s,
+            }
+        }
         Metric::MeanWait
         | Metric::QueueLengthMax
         | Metric::GatePerSecond(_)

@@ -18,6 +18,9 @@ pub fn goal_of<V: Dimension>(world: &World<V>, i: usize, time_s: f64) -> Option<
             Target::Moving { waypoints, speed } => Some(moving_point(waypoints, *speed, time_s).0),
             Target::Agent(id) => world.row_of(*id).map(|r| world.agents.position[r]),
             Target::Random { .. } | Target::Opposite { .. } | Target::Own => Some(world.agents.goal[i]),
+            Target::Journey => {
+                (world.agents.journey[i] != crate::world::NO_JOURNEY).then(|| world.agents.goal[i])
+            }
             Target::NearestOf(_) | Target::Direction { .. } => None,
         },
         Behaviour::FollowPath { path, mode: PathMode::Once, .. }

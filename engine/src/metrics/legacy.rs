@@ -79,6 +79,7 @@ impl<V> From<MetricsStateV5<V>> for MetricsState<V> {
             gate_totals: old.gate_totals,
             gate_spans: old.gate_spans,
             area_totals: old.area_totals,
+            stage_queue_max: Vec::new(),
             observed_ticks: old.observed_ticks,
             summary: Summary {
                 time_s: s.time_s,
@@ -96,6 +97,7 @@ impl<V> From<MetricsStateV5<V>> for MetricsState<V> {
                 polarisation: s.polarisation,
                 gates: s.gates,
                 areas: s.areas,
+                stages: Vec::new(),
                 steerbench: s.steerbench,
             },
             last: TickMetrics {
@@ -115,6 +117,7 @@ impl<V> From<MetricsStateV5<V>> for MetricsState<V> {
                 gate_crossings: t.gate_crossings,
                 gate_flow: t.gate_flow,
                 areas: t.areas,
+                stages: Vec::new(),
             },
             steerbench: old.steerbench,
         }

@@ -12,6 +12,7 @@ mod config;
 mod goal;
 mod legacy;
 mod overlaps;
+mod stages;
 mod state_error;
 mod steerbench;
 
@@ -22,6 +23,7 @@ pub use catalogue::{
 pub use config::MetricsConfig;
 pub use goal::goal_of;
 pub(crate) use legacy::MetricsStateV5;
+pub use stages::{StageReading, StageSummary};
 pub use state_error::MetricsStateError;
 pub use steerbench::{COLLISION_WEIGHT, FRAMES_PER_S, SteerBenchState, SteerBenchSummary};
 
@@ -77,6 +79,8 @@ pub struct TickMetrics {
     pub gate_flow: Vec<f64>,
     /// Each measurement area after the tick, in `[[measure]]` order.
     pub areas: Vec<AreaReading>,
+    /// Each journey stage after the tick, in `[[stages]]` order.
+    pub stages: Vec<StageReading>,
 }
 
 /// A gate's throughput over the run.
@@ -136,6 +140,8 @@ pub struct Summary {
     pub gates: Vec<GateSummary>,
     /// Every measurement area over the run, in `[[measure]]` order.
     pub areas: Vec<AreaSummary>,
+    /// Every journey stage over the run, in `[[stages]]` order.
+    pub stages: Vec<StageSummary>,
     /// SteerBench's measures and composite score, with `[metrics] steerbench = true` (`null`
     /// otherwise: the summary is also kept in checkpoints, whose encoding skips no field).
     pub steerbench: Option<SteerBenchSummary>,
@@ -165,6 +171,8 @@ pub struct MetricsState<V = Vec2> {
     /// Per gate, the ticks of its first and its last crossing.
     gate_spans: Vec<Option<(u64, u64)>>,
     area_totals: Vec<AreaTotals>,
+    /// Per journey stage, the most agents its waiting area held on an observed tick.
+    stage_queue_max: Vec<u64>,
     observed_ticks: u64,
     summary: Summary,
     last: TickMetrics,
@@ -185,6 +193,7 @@ impl<V: Point> MetricsCollector<V> {
                 gate_totals: vec![0; world.scene.parts().gates.len()],
                 gate_spans: vec![None; world.scene.parts().gates.len()],
                 area_totals: vec![AreaTotals::default(); world.scene.parts().measures.len()],
+                stage_queue_max: vec![0; world.scene.parts().stages.len()],
                 ..MetricsState::default()
             },
         };
@@ -220,6 +229,12 @@ impl<V: Point> MetricsCollector<V> {
             return Err(MetricsStateError::Areas {
                 saved: state.area_totals.len(),
                 scenario: world.scene.parts().measures.len(),
+            });
+        }
+        if state.stage_queue_max.len() != world.scene.parts().stages.len() {
+            return Err(MetricsStateError::Stages {
+                saved: state.stage_queue_max.len(),
+                scenario: world.scene.parts().stages.len(),
             });
         }
         if state.observed_ticks > world.tick || state.last.tick != world.tick && state.observed_ticks > 0 {
@@ -296,6 +311,10 @@ impl<V: Point> MetricsCollector<V> {
             self.anchor_all(world);
         }
 
+        let stage_readings = stages::read(world);
+        for (q, r) in self.state.stage_queue_max.iter_mut().zip(&stage_readings) {
+            *q = (*q).max(r.queue);
+        }
         let area_readings = read_areas(world);
         for ((t, r), m) in
             self.state.area_totals.iter_mut().zip(&area_readings).zip(world.scene.parts().measures)
@@ -328,6 +347,7 @@ impl<V: Point> MetricsCollector<V> {
                 .map(|(g, &c)| areas::flow(g, c, world.dt))
                 .collect(),
             areas: area_readings,
+            stages: stage_readings,
         };
         let s = &mut self.state.summary;
         s.overlap_pairs = s.overlap_pairs.max(overlap_pairs);
@@ -363,6 +383,7 @@ impl<V: Point> MetricsCollector<V> {
             gate_crossings: vec![0; world.scene.parts().gates.len()],
             gate_flow: vec![0.0; world.scene.parts().gates.len()],
             areas: read_areas(world),
+            stages: stages::read(world),
         }
     }
 
@@ -462,6 +483,7 @@ impl<V: Point> MetricsCollector<V> {
             .zip(&self.state.area_totals)
             .map(|(m, t)| t.summary(&m.name))
             .collect();
+        s.stages = stages::summary(world, &self.state.last.stages, &self.state.stage_queue_max);
         s.steerbench = self.config.steerbench.then(|| self.state.steerbench.summary(world.dt));
         s
     }

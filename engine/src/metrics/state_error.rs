@@ -30,6 +30,14 @@ pub enum MetricsStateError {
         /// Areas in the scenario.
         scenario: usize,
     },
+    /// Another number of journey stages.
+    #[error("the metrics state follows {saved} journey stages, the scenario has {scenario}")]
+    Stages {
+        /// Stages in the state.
+        saved: usize,
+        /// Stages in the scenario.
+        scenario: usize,
+    },
     /// Saved at another tick than the world's.
     #[error(
         "the metrics state was saved at tick {saved} ({observed} observed), the world is at tick {world}"

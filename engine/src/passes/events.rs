@@ -163,6 +163,24 @@ fn apply<V: Dimension>(world: &mut World<V>, event: usize, action: &Action<V>, s
             }
         }
         Action::Set { group, params, behaviours } => super::set(world, *group, params, behaviours, spawner),
+        Action::Journey { journey, group, region } => {
+            if let (Some(g), None) = (group, region) {
+                world.groups[*g as usize].journey = Some(*journey);
+            }
+            let a = &world.agents;
+            let rows: Vec<usize> = (0..a.len())
+                .filter(|&i| group.is_none_or(|g| a.group[i] == g) && region.is_none_or(|r| r.contains(a.position[i])))
+                .collect();
+            let mut ids: Vec<u32> = rows.iter().map(|&i| a.id[i]).collect();
+            ids.sort_unstable();
+            for row in rows {
+                world.start_journey(row, *journey, None);
+            }
+            // Whom a waiting area held is on its way elsewhere now.
+            for w in world.scene.parts_mut().waiting.iter_mut() {
+                w.held.retain(|(_, id)| ids.binary_search(id).is_err());
+            }
+        }
         Action::Release { area, count } => {
             world.scene.parts_mut().waiting[*area as usize].release(*count);
         }

@@ -49,6 +49,16 @@ pub fn spawns(world: &mut World) -> u32 {
         };
         spawned += added;
         world.scene.sources[s].spawned = first + added;
+        // A journey, or a first stage, of the source's own in place of its group's: the new
+        // rows are the last.
+        let source = &world.scene.sources[s];
+        let stage = source.stage;
+        if let Some(journey) = source.journey.or(stage.and(world.groups[group as usize].journey)) {
+            let rows = world.agents.len();
+            for row in rows - added as usize..rows {
+                world.start_journey(row, journey, stage);
+            }
+        }
     }
     spawned
 }

@@ -19,8 +19,8 @@ use crate::math::{Vec3, Vector, norm};
 use crate::rng;
 use crate::routing::Goal;
 use crate::world::{
-    AgentMut, Behaviour, Bounds, DIRECTION_REACH, Group, Model, Obstacle, Path, PathMode, SeparationVariant,
-    Solid, SteerState, Target, TargetId,
+    AgentMut, Behaviour, Bounds, DIRECTION_REACH, Group, Model, NO_JOURNEY, Obstacle, Path, PathMode,
+    SeparationVariant, Solid, SteerState, Target, TargetId,
 };
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
@@ -64,6 +64,11 @@ pub struct SteerInputs<'a, V: Point> {
     pub velocity: &'a [V],
     /// `norm(velocity)` of every agent, computed once per tick for alignment.
     pub heading: &'a [V],
+    /// The agents' `journey` column: `NO_JOURNEY` for an agent on none.
+    pub journey: &'a [u16],
+    /// The agents' `stage` column: the stage whose distance field a routed `journey` target
+    /// follows.
+    pub stage: &'a [u16],
     /// The agents' `last_heading` column: where a stopped leader last moved.
     pub last_heading: &'a [V],
     /// The agents' `max_speed` column (world units per second): the desired speed of seek,
@@ -84,11 +89,22 @@ impl<V: Point> SteerInputs<'_, V> {
                 return Some((self.bounds.offset(p, position), velocity));
             }
             ResolvedTarget::OwnGoal => return Some((self.bounds.offset(p, goal), V::ZERO)),
+            ResolvedTarget::Stage if self.journey[i] == NO_JOURNEY => return None,
+            ResolvedTarget::Stage => return Some((self.bounds.offset(p, goal), V::ZERO)),
             ResolvedTarget::Direction(d) => return Some((d * DIRECTION_REACH, V::ZERO)),
             ResolvedTarget::Row(row) => row?,
             ResolvedTarget::NearestOf(g) => self.index.nearest_of_group(g, p, self.position, self.id)?,
         };
         Some((self.bounds.offset(p, self.position[row]), self.velocity[row]))
+    }
+
+    /// The field a routed behaviour of agent `i` follows to target `t`: the target's own, or
+    /// for a `journey` target the field of the agent's current stage.
+    fn field_of(&self, t: TargetId, i: usize) -> Goal {
+        match self.targets[t as usize] {
+            ResolvedTarget::Stage => Goal::Stage(self.stage[i]),
+            _ => Goal::Target(t),
+        }
     }
 
     /// The routing field's offset towards `goal` from `p` (planar: `None` in space, where
@@ -127,12 +143,12 @@ impl<V: Point> SteerInputs<'_, V> {
             // Routed: the field's offset (direction × walking distance left), else the line.
             Behaviour::SeekField { target: t } => {
                 let p = self.position[i];
-                let o = self.routed(Goal::Target(t), p).or_else(|| target(t).map(|(o, _)| o));
+                let o = target(t).map(|(o, _)| self.routed(self.field_of(t, i), p).unwrap_or(o));
                 o.map_or(V::ZERO, |o| seek(o, v, max_speed))
             }
             Behaviour::ArriveField { target: t, slowing_radius } => {
                 let p = self.position[i];
-                let o = self.routed(Goal::Target(t), p).or_else(|| target(t).map(|(o, _)| o));
+                let o = target(t).map(|(o, _)| self.routed(self.field_of(t, i), p).unwrap_or(o));
                 o.map_or(V::ZERO, |o| arrive(o, v, max_speed, slowing_radius))
             }
             Behaviour::Wander { radius, distance, jitter } => {

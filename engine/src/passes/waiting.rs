@@ -1,12 +1,13 @@
 //! Waiting areas at work: `hold` keeps the held agents still during a tick (before
 //! `integrate`: zero steering and velocity), and `wait`, after a tick's spawns, takes in the
-//! agents that arrived and forgets those that left the world. Reads: ids, groups, positions.
+//! agents that arrived and forgets those that left the world; an agent on a journey is held
+//! only by the area its current stage names. Reads: ids, groups, positions, journey stages.
 //! Writes: steering and velocity of held rows; the areas' held lists. `hold` is parallel per
 //! agent; `wait` decides per agent in parallel and records serially, in id order.
 
 use rayon::prelude::*;
 
-use crate::world::{WaitingArea, World};
+use crate::world::{NO_JOURNEY, StageKind, WaitingArea, World};
 
 /// Zeroes the steering and velocity of every held agent, so `integrate` leaves it where it is.
 pub fn hold<V: crate::math::Vector>(
@@ -47,11 +48,17 @@ pub fn wait(world: &mut World) {
             if held.binary_search(&a.id[i]).is_ok() {
                 return (true, None);
             }
-            let area = world.scene.waiting.iter().position(|w| {
-                w.holds_group(a.group[i])
-                    && w.region.contains(a.position[i])
-                    && w.released.binary_search(&a.id[i]).is_err()
-            });
+            let takes = |w: &WaitingArea| {
+                w.region.contains(a.position[i]) && w.released.binary_search(&a.id[i]).is_err()
+            };
+            let area = if a.journey[i] == NO_JOURNEY {
+                world.scene.waiting.iter().position(|w| w.holds_group(a.group[i]) && takes(w))
+            } else {
+                match world.scene.stages[a.stage[i] as usize].kind {
+                    StageKind::Waiting(k) if takes(&world.scene.waiting[k as usize]) => Some(k as usize),
+                    _ => None,
+                }
+            };
             (false, area.map(|k| k as u16))
         })
         .collect();

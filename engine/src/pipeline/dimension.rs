@@ -91,6 +91,10 @@ pub trait Passes: Point {
     #[doc(hidden)]
     fn exits(world: &mut World<Self>, keep: &mut Vec<bool>, events: &mut TickEvents);
 
+    /// Agents done with their journey's stage choose the next (`journeys`).
+    #[doc(hidden)]
+    fn journeys(world: &mut World<Self>, scratch: &Self::Scratch);
+
     /// Spawn sources add agents (`spawns`).
     #[doc(hidden)]
     fn spawns(world: &mut World<Self>, events: &mut TickEvents);

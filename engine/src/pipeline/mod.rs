@@ -227,6 +227,7 @@ impl<V: Passes> Pipeline<V> {
             // Gate lines crossed this tick.
             t.time(Pass::Gates, || s.run(Pass::Gates, world))?;
             // Agents inside an exit leave; survivors keep their order.
+            t.time(Pass::Journeys, || s.run(Pass::Journeys, world))?;
             t.time(Pass::Exits, || s.run(Pass::Exits, world))?;
             // New agents from spawn sources, with the next ids.
             t.time(Pass::Spawns, || s.run(Pass::Spawns, world))?;

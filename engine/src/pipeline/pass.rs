@@ -57,6 +57,8 @@ passes! {
     Collide => "collide",
     /// Gate crossings counted (`passes::gates`).
     Gates => "gates",
+    /// Agents done with their journey's stage choose the next (`passes::journeys`).
+    Journeys => "journeys",
     /// Agents inside an exit leave (`passes::exits`).
     Exits => "exits",
     /// Spawn sources add agents (`passes::spawns`).

@@ -122,8 +122,13 @@ impl Passes for Vec2 {
         }
     }
 
+    fn journeys(world: &mut World, scratch: &PlaneScratch) {
+        passes::journeys(world, Some(&scratch.router));
+    }
+
     fn exits(world: &mut World, keep: &mut Vec<bool>, events: &mut TickEvents) {
-        let gone = passes::exits(&world.scene.exits, &mut world.agents, &world.bounds, keep);
+        let scene = &world.scene;
+        let gone = passes::exits(&scene.exits, &scene.stages, &mut world.agents, &world.bounds, keep);
         world.exited += gone as u64;
         events.exited = gone;
     }

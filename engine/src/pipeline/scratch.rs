@@ -192,6 +192,7 @@ impl<V: Passes> Scratch<V> {
             }
             Pass::Collide => V::collide(world, &self.own, &self.prev_position, &mut self.events),
             Pass::Gates => V::gates(world, &self.prev_position, &mut self.events),
+            Pass::Journeys => V::journeys(world, &self.own),
             Pass::Exits => V::exits(world, &mut self.keep, &mut self.events),
             Pass::Spawns => V::spawns(world, &mut self.events),
             Pass::Wait => V::wait(world),
@@ -237,6 +238,8 @@ impl<V: Passes> Scratch<V> {
             position: read.position,
             velocity: read.velocity,
             heading: &self.heading,
+            journey: read.journey,
+            stage: read.stage,
             last_heading: read.last_heading,
             max_speed: read.max_speed,
             neighbours: &self.neighbours,

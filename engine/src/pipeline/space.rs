@@ -76,6 +76,8 @@ impl Passes for Vec3 {
 
     fn spawns(_: &mut World<Vec3>, _: &mut TickEvents) {}
 
+    fn journeys(_: &mut World<Vec3>, _: &Self::Scratch) {}
+
     fn wait(_: &mut World<Vec3>) {}
 
     fn end_tick(_: &mut World<Vec3>, _: &TickEvents) {}

@@ -148,6 +148,36 @@ pub enum Metric {
     /// The lowest, mean or highest distance of group `i`'s live agents from their target: the
     /// target of the group's first behaviour that has one (`groups.NAME.target_distance.*`).
     GroupTargetDistance(usize, Stat),
+    /// What journey stage `i` shows (`stages.NAME.agents|queue|finished|mean_s`).
+    Stage(usize, StageValue),
+}
+
+/// What a journey stage's metric reads (see `metrics::StageReading`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StageValue {
+    /// Agents heading to it.
+    Agents,
+    /// Agents its waiting area holds.
+    Queue,
+    /// Visits finished.
+    Finished,
+    /// Mean time of the finished visits (s).
+    MeanTime,
+}
+
+impl StageValue {
+    /// Every one, with its name.
+    pub const ALL: [(StageValue, &'static str); 4] = [
+        (StageValue::Agents, "agents"),
+        (StageValue::Queue, "queue"),
+        (StageValue::Finished, "finished"),
+        (StageValue::MeanTime, "mean_s"),
+    ];
+
+    /// Its name in metric names.
+    pub fn name(self) -> &'static str {
+        StageValue::ALL.iter().find(|(v, _)| *v == self).map_or("?", |(_, n)| n)
+    }
 }
 
 /// Which statistic of a group's agents a metric reads.
@@ -184,6 +214,8 @@ pub struct SceneNames<'a> {
     pub groups: &'a [&'a str],
     /// Measurement area names, in `[[measure]]` order.
     pub areas: &'a [&'a str],
+    /// Journey stage names, in `[[stages]]` order.
+    pub stages: &'a [&'a str],
 }
 
 /// The summary-only metric names (judged at the end only).
@@ -198,7 +230,8 @@ pub const SUMMARY_METRICS: [&str; 6] = [
 
 impl Metric {
     /// The metric called `name`: a plain one, `gates.NAME.crossings|per_s|passage_per_s|flow`,
-    /// `measures.NAME.count|density|speed`, or `groups.NAME.speed|max_speed|target_distance.min|mean|max`.
+    /// `measures.NAME.count|density|speed`, `stages.NAME.agents|queue|finished|mean_s`, or
+    /// `groups.NAME.speed|max_speed|target_distance.min|mean|max`.
     pub fn parse(name: &str, names: &SceneNames) -> Option<Metric> {
         if let Some(i) = tick_metric(name) {
             return Some(Metric::Tick(i));
@@ -223,6 +256,11 @@ impl Metric {
                 "flow" => Some(Metric::GateFlow(g)),
                 _ => None,
             };
+        }
+        if let Some((stage, what)) = name.strip_prefix("stages.").and_then(|r| r.rsplit_once('.')) {
+            let s = names.stages.iter().position(|n| *n == stage)?;
+            let what = StageValue::ALL.iter().find(|(_, n)| *n == what)?.0;
+            return Some(Metric::Stage(s, what));
         }
         if let Some((rest, stat)) = name.strip_prefix("groups.").and_then(|r| r.rsplit_once('.')) {
             let (group, what) = rest.rsplit_once('.')?;
@@ -259,6 +297,11 @@ impl Metric {
                 out.push(format!("measures.{a}.{what}"));
             }
         }
+        for s in names.stages {
+            for (_, what) in StageValue::ALL {
+                out.push(format!("stages.{s}.{what}"));
+            }
+        }
         for g in names.groups {
             for what in ["speed", "max_speed", "target_distance"] {
                 for (_, stat) in Stat::ALL {
@@ -293,6 +336,9 @@ impl Metric {
             Metric::GroupMaxSpeed(i, s) => format!("groups.{}.max_speed.{}", group(*i), s.name()),
             Metric::GroupTargetDistance(i, s) => {
                 format!("groups.{}.target_distance.{}", group(*i), s.name())
+            }
+            Metric::Stage(i, what) => {
+                format!("stages.{}.{}", names.stages.get(*i).copied().unwrap_or("?"), what.name())
             }
         }
     }
@@ -436,7 +482,12 @@ mod tests {
 
     #[test]
     fn metric_names_round_trip() {
-        let names = SceneNames { gates: &["door", "side"], groups: &["crowd", "a.b"], areas: &["hall"] };
+        let names = SceneNames {
+            gates: &["door", "side"],
+            groups: &["crowd", "a.b"],
+            areas: &["hall"],
+            stages: &["stairs"],
+        };
         for name in Metric::names(&names) {
             let m = Metric::parse(&name, &names).unwrap_or_else(|| panic!("{name}"));
             assert_eq!(m.name(&names), name);

@@ -41,8 +41,8 @@ use crate::index::IndexKind;
 use crate::math::{Vec2, Vec3, Vector};
 use crate::rng::{self, Purpose};
 use crate::world::{
-    Action, Agents, Bounds, Diversion, Door, Event, Exit, Gate, Group, MeasureArea, Path as PathDef,
-    Quantity, Region, Source, Target, Trigger, WaitingArea, World,
+    Action, Agents, Bounds, Diversion, Door, Event, Exit, Gate, Group, Journey, MeasureArea, Path as PathDef,
+    Quantity, Region, Source, Stage, Target, Trigger, WaitingArea, World,
 };
 use crate::world::{Dimension, PlaneScene, Scene};
 
@@ -146,6 +146,10 @@ pub struct Scenario<V: Dimension = Vec2> {
     pub diversions: Vec<Diversion>,
     /// The `[[waiting]]` areas, in file order.
     pub waiting: Vec<WaitingArea>,
+    /// The `[[stages]]` of journeys, in file order.
+    pub stages: Vec<Stage>,
+    /// The `[[journeys]]`, in file order.
+    pub journeys: Vec<Journey>,
     /// The `[[measure]]` areas, in file order (its lines are among `gates`).
     pub measures: Vec<MeasureArea>,
     /// The `[[expect]]` entries, in file order: checks on the run's outcome.
@@ -331,7 +335,7 @@ impl<V: crate::world::Dimension> Scenario<V> {
     }
 
     /// Multiplies all geometry (bounds, spawn regions, targets, obstacles, solids, paths, exits,
-    /// gates, source regions, measurement areas, waiting areas, doors, events' regions and
+    /// gates, source regions, measurement areas, waiting areas, stages, doors, events' regions and
     /// points, expectations' regions) by `s` about the origin; counts and agent parameters
     /// (also those `set` events give) stay. With
     /// uniform spawns this divides the density by `s²`.
@@ -360,7 +364,11 @@ impl<V: crate::world::Dimension> Scenario<V> {
                 Target::Moving { waypoints, .. } => waypoints.iter_mut().for_each(|w| *w *= s),
                 Target::Random { region: r, .. } => *r = scaled(r, s),
                 Target::Opposite { centre } => *centre *= s,
-                Target::Agent(_) | Target::NearestOf(_) | Target::Direction { .. } | Target::Own => {}
+                Target::Agent(_)
+                | Target::NearestOf(_)
+                | Target::Direction { .. }
+                | Target::Own
+                | Target::Journey => {}
             }
         }
         for o in &mut self.obstacles {
@@ -380,7 +388,9 @@ impl<V: crate::world::Dimension> Scenario<V> {
             match &mut e.action {
                 Action::MoveTarget { to, .. } => *to *= s,
                 Action::Spawn { region: r, .. } | Action::Remove { region: r, .. } => *r = scaled(r, s),
-                Action::Regroup { region: Some(r), .. } => *r = scaled(r, s),
+                Action::Regroup { region: Some(r), .. } | Action::Journey { region: Some(r), .. } => {
+                    *r = scaled(r, s)
+                }
                 _ => {}
             }
         }
@@ -396,6 +406,13 @@ impl<V: crate::world::Dimension> Scenario<V> {
         }
         for w in &mut self.waiting {
             w.region = region(&w.region);
+        }
+        for stage in &mut self.stages {
+            stage.point *= s;
+            if let crate::world::StageKind::Waypoint { position, radius } = &mut stage.kind {
+                *position *= s;
+                *radius *= s;
+            }
         }
         for src in &mut self.sources {
             src.region = region(&src.region);
@@ -460,6 +477,8 @@ impl<V: crate::world::Dimension> Scenario<V> {
             waiting: self.waiting.clone(),
             gate_totals: vec![0; self.gates.len()],
             diversions: self.diversions.clone(),
+            stages: self.stages.clone(),
+            journeys: self.journeys.clone(),
         };
         world.scene = V::Scene::from_parts(parts).unwrap_or_else(|part| {
             unreachable!("validation refuses {part} in a scenario of {} dimensions", V::DIMENSIONS)

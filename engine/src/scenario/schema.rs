@@ -50,6 +50,11 @@ pub(crate) struct ScenarioToml {
     /// Waiting areas: the same keys as an exit.
     #[serde(default)]
     pub(crate) waiting: Vec<ExitToml>,
+    /// The stages journeys lead through.
+    #[serde(default)]
+    pub(crate) stages: Vec<StageToml>,
+    #[serde(default)]
+    pub(crate) journeys: Vec<JourneyToml>,
     /// Named numbers for formulas; `formulas` reads and checks them from the document and
     /// replaces every formula before this is read, so nothing else reads them here.
     #[serde(default)]
@@ -84,6 +89,7 @@ pub(crate) struct EventToml {
     pub(crate) area: Option<String>,
     pub(crate) set: Option<toml::Table>,
     pub(crate) into: Option<String>,
+    pub(crate) journey: Option<String>,
 }
 
 /// A behaviour of a group, by its index in the group's list or by kind (the first of it).
@@ -225,6 +231,73 @@ pub(crate) struct SourceToml {
     pub(crate) open: Option<bool>,
     pub(crate) min_distance: Option<f32>,
     pub(crate) wall_distance: Option<f32>,
+    pub(crate) journey: Option<String>,
+    pub(crate) stage: Option<String>,
+}
+
+/// A `[[stages]]` entry: which keys each kind takes is the validator's.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StageToml {
+    pub(crate) name: String,
+    pub(crate) kind: String,
+    pub(crate) position: Option<Pt>,
+    pub(crate) radius: Option<f32>,
+    pub(crate) exit: Option<String>,
+    pub(crate) area: Option<String>,
+}
+
+/// A `[[journeys]]` entry: its first stage and what follows each stage.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct JourneyToml {
+    pub(crate) name: String,
+    pub(crate) start: String,
+    #[serde(default)]
+    pub(crate) transitions: Vec<TransitionToml>,
+}
+
+/// A journey's `[[journeys.transitions]]` entry.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TransitionToml {
+    pub(crate) from: String,
+    pub(crate) choose: Option<String>,
+    pub(crate) to: OneOrMore,
+    pub(crate) weights: Option<Vec<f64>>,
+}
+
+/// One name, or a list of them.
+pub(crate) struct OneOrMore(pub(crate) Vec<String>);
+
+impl OneOrMore {
+    /// The names, in order.
+    pub(crate) fn names(&self) -> Vec<&str> {
+        self.0.iter().map(String::as_str).collect()
+    }
+}
+
+impl<'de> Deserialize<'de> for OneOrMore {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Names;
+        impl<'de> Visitor<'de> for Names {
+            type Value = OneOrMore;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a stage's name, or a list of stage names")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OneOrMore, E> {
+                Ok(OneOrMore(vec![v.to_string()]))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<OneOrMore, A::Error> {
+                let mut names = Vec::new();
+                while let Some(name) = seq.next_element::<String>()? {
+                    names.push(name);
+                }
+                Ok(OneOrMore(names))
+            }
+        }
+        d.deserialize_any(Names)
+    }
 }
 
 #[derive(Deserialize)]
@@ -286,6 +359,8 @@ pub(crate) struct GroupToml {
     pub(crate) on_closed: Vec<OnClosedToml>,
     /// The velocity model: a name, or a table with `kind` and its parameters.
     pub(crate) model: Option<toml::Value>,
+    /// The journey its agents start on.
+    pub(crate) journey: Option<String>,
 }
 
 /// A group's `on_closed` entry: a door or an exit, and where the group goes while it is closed.

@@ -78,6 +78,10 @@ fn check<V: Passes>(world: &World<V>, action: &Action<V>) -> Result<(), ControlE
         }
         Action::Regroup { from, into, .. } => group(*from).and(group(*into)),
         Action::Remove { group: g, .. } => g.map_or(Ok(()), group),
+        Action::Journey { journey, group: g, .. } => {
+            g.map_or(Ok(()), group)?;
+            within("journey", *journey as u32, scene.journeys.len())
+        }
         Action::Stop => Ok(()),
     }
 }

@@ -5,7 +5,7 @@
 use crate::world::{Agents, ColumnValue, ColumnVisitor, Dimension, Scene, World};
 
 /// Version of the byte layout below; part of the hashed bytes.
-pub const HASH_LAYOUT: &[u8] = b"throng-state-v2";
+pub const HASH_LAYOUT: &[u8] = b"throng-state-v3";
 
 /// A 32-byte BLAKE3 digest of a world's state.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -104,6 +104,12 @@ fn hash_rows<V: Dimension>(world: &World<V>, a: &Agents<V>) -> StateHash {
     if !scene.diversions.is_empty() {
         c.hasher.update(b"diversions");
         c.hasher.update(&postcard::to_stdvec(&scene.diversions).expect("diversions always serialize"));
+    }
+    // The journeys' stages and transitions with their state, for a world that has journeys.
+    if !scene.journeys.is_empty() {
+        c.hasher.update(b"journeys");
+        let journeys = (scene.stages, scene.journeys);
+        c.hasher.update(&postcard::to_stdvec(&journeys).expect("journeys always serialize"));
     }
     // Every agent column, in declaration order, tagged with its name.
     a.visit_columns(&mut c);

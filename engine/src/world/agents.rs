@@ -10,6 +10,7 @@ use crate::rng::AgentRng;
 /// column is gathered into and then swapped with, so a warm caller allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub struct PermuteScratch<V = Vec2> {
+    u64s: Vec<u64>,
     u32s: Vec<u32>,
     u16s: Vec<u16>,
     u8s: Vec<u8>,
@@ -33,7 +34,7 @@ macro_rules! scratch_of {
         })+
     };
 }
-scratch_of!(u32 => u32s, u16 => u16s, u8 => u8s, i8 => i8s, f32 => f32s, AgentRng => rngs);
+scratch_of!(u64 => u64s, u32 => u32s, u16 => u16s, u8 => u8s, i8 => i8s, f32 => f32s, AgentRng => rngs);
 
 impl<V: Vector> ScratchOf<V> for PermuteScratch<V> {
     fn buffer(&mut self) -> &mut Vec<V> {
@@ -220,6 +221,12 @@ agent_columns! {
     /// where some group follows with `behind_when_stopped = "last_heading"`; elsewhere it
     /// keeps its value at spawn.
     last_heading: V,
+    /// The journey the agent is on (an index into the world's journeys), or `NO_JOURNEY`.
+    journey: u16,
+    /// Its journey's current stage (an index into the world's stages; 0 on no journey).
+    stage: u16,
+    /// The tick it chose its current stage at (ticks completed then).
+    stage_since: u64,
     }
 }
 
@@ -244,7 +251,7 @@ macro_rules! le_bytes {
         })+
     };
 }
-le_bytes!(u32, u16, i8, u8, f32);
+le_bytes!(u64, u32, u16, i8, u8, f32);
 
 impl<V: Vector> ColumnValue for V {
     fn write_le(&self, out: &mut Vec<u8>) {
@@ -381,6 +388,9 @@ mod tests {
         a.path_node = (0..n).collect();
         a.path_dir = vec![1; n as usize];
         a.walk_state = vec![0; n as usize];
+        a.journey = (0..n).map(|i| i as u16 % 3).collect();
+        a.stage = (0..n).map(|i| i as u16).collect();
+        a.stage_since = (0..n).map(|i| i as u64 * 1000).collect();
         // k -> 31k + 7 (mod 97): a permutation (31 is prime to 97) with one fixed point.
         let order: Vec<u32> = (0..n).map(|k| (k * 31 + 7) % n).collect();
         let mut done = PermuteScratch::default();
@@ -392,6 +402,7 @@ mod tests {
             assert_eq!(b.rng[k], a.rng[r as usize]);
             assert_eq!(b.goal[k], a.goal[r as usize]);
             assert_eq!(b.last_heading[k], a.last_heading[r as usize]);
+            assert_eq!(b.stage_since[k], a.stage_since[r as usize]);
         }
         // Back to id order.
         let back = b.id_order().expect("not in id order");

@@ -214,6 +214,16 @@ pub enum Action<V = Vec2> {
         /// Only this group's agents.
         group: Option<u16>,
     },
+    /// Puts the live agents of a group, or inside a region, or both, at the start of another
+    /// journey; with a group and no region, the group's new agents start on it too.
+    Journey {
+        /// The journey (`World`'s journeys).
+        journey: u16,
+        /// Only this group's agents.
+        group: Option<u16>,
+        /// Only the agents inside it.
+        region: Option<Region<V>>,
+    },
 }
 
 /// A per-agent parameter a `set` event changes.

@@ -24,6 +24,10 @@ pub struct Group {
     /// How its agents choose their velocity (default: steering).
     #[serde(default)]
     pub model: Model,
+    /// The journey its new agents start on (an index into the world's journeys), if any;
+    /// a `journey` event with this group changes it.
+    #[serde(default)]
+    pub journey: Option<u16>,
 }
 
 impl Group {

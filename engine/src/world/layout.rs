@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::scenes::{PlaneScene, Scene};
 use super::{Agents, Bounds, Diversion, Door, Event, Exit, Gate, Group, MeasureArea, Path, Source, Target};
-use super::{Dimension, WaitingArea, World};
+use super::{Dimension, Journey, Stage, WaitingArea, World};
 
 /// A world's fields, borrowed, in the order of its bytes.
 #[derive(Serialize)]
@@ -40,6 +40,8 @@ struct WorldFields<'a, V: Dimension> {
     events: &'a [Event<V>],
     diversions: &'a [Diversion],
     stopped: bool,
+    stages: &'a [Stage],
+    journeys: &'a [Journey],
 }
 
 /// [`WorldFields`], owned: what reading bytes back yields.
@@ -72,6 +74,8 @@ struct OwnedWorldFields<V: Dimension> {
     events: Vec<Event<V>>,
     diversions: Vec<Diversion>,
     stopped: bool,
+    stages: Vec<Stage>,
+    journeys: Vec<Journey>,
 }
 
 impl<V: Dimension> Serialize for World<V> {
@@ -104,6 +108,8 @@ impl<V: Dimension> Serialize for World<V> {
             events: &self.events,
             diversions: scene.diversions,
             stopped: self.stopped,
+            stages: scene.stages,
+            journeys: scene.journeys,
         }
         .serialize(serializer)
     }
@@ -121,6 +127,8 @@ impl<'de, V: Dimension> Deserialize<'de> for World<V> {
             waiting: f.waiting,
             gate_totals: f.gate_totals,
             diversions: f.diversions,
+            stages: f.stages,
+            journeys: f.journeys,
         };
         let scene = V::Scene::from_parts(parts)
             .map_err(|part| D::Error::custom(format!("a world of this dimension has no {part}")))?;

@@ -12,6 +12,7 @@ mod bounds;
 mod dimension;
 mod event;
 mod group;
+mod journey;
 mod layout;
 mod model;
 mod obstacle;
@@ -30,6 +31,7 @@ pub use bounds::{Bounds, BoundsKind};
 pub use dimension::Dimension;
 pub use event::{Action, AgentParam, BehaviourPatch, Diversion, Door, Event, Quantity, Switch, Trigger};
 pub use group::{AgentParams, Group, Param};
+pub use journey::{Candidates, Choice, Journey, NO_JOURNEY, Stage, StageKind, Transition};
 pub use model::{Cfsm, Model, Orca, SocialForce};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
@@ -212,8 +214,30 @@ impl<V: Dimension> World<V> {
             walk_state: 0,
             goal: opposite.unwrap_or(position),
             last_heading: crate::math::norm(velocity),
+            journey: NO_JOURNEY,
+            stage: 0,
+            stage_since: self.tick,
         });
+        if let Some(j) = group.journey {
+            self.start_journey(self.agents.len() - 1, j, None);
+        }
         id
+    }
+
+    /// Puts the agent in `row` on journey `journey` (a planar world's; none in space) at
+    /// `stage`, or at the journey's `start`: that stage becomes its current one, chosen now,
+    /// and its point the agent's own goal.
+    pub fn start_journey(&mut self, row: usize, journey: u16, stage: Option<u16>) {
+        let parts = self.scene.parts();
+        let Some(start) = parts.journeys.get(journey as usize).map(|j| stage.unwrap_or(j.start)) else {
+            return;
+        };
+        let point = parts.stages[start as usize].point;
+        let a = &mut self.agents;
+        a.journey[row] = journey;
+        a.stage[row] = start;
+        a.stage_since[row] = self.tick;
+        a.goal[row] = V::from_plane(point);
     }
 
     /// Rebuilds `obstacles` after a door opened or closed: the unnamed ones, then the closed

@@ -59,6 +59,11 @@ pub enum Target<V = Vec2> {
     /// agent's spawn position, so the agent stays put until given a goal. Shares
     /// `Agents::goal` with `Random` and `Opposite`, so a group may use one of the three.
     Own,
+    /// Each seeker's current stage on its journey (`[[journeys]]`): its point lives in
+    /// `Agents::goal` (shared with `Random`, `Opposite` and `Own`, so a group uses one of the
+    /// four), and a routed behaviour follows that stage's distance field. A seeker on no
+    /// journey has no target.
+    Journey,
 }
 
 /// How far ahead of a seeker a [`Target::Direction`] lies: far enough that arrive never
@@ -255,6 +260,12 @@ pub struct Source {
     /// outside the world's serialized bytes ([`SpawnSpacing`](super::SpawnSpacing)).
     #[serde(skip)]
     pub spacing: super::Spacing,
+    /// The journey its agents start on, if not their group's (an index into the world's
+    /// journeys).
+    pub journey: Option<u16>,
+    /// The stage of that journey its agents start at, if not the journey's `start` (an index
+    /// into the world's stages): a platform's arrivals start at its own stairs.
+    pub stage: Option<u16>,
 }
 
 impl Source {

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Diversion, Door, Exit, Gate, MeasureArea, Source, WaitingArea};
+use super::{Diversion, Door, Exit, Gate, Journey, MeasureArea, Source, Stage, WaitingArea};
 
 /// The scene of one dimension: what `Dimension::Scene` names.
 pub trait Scene: Clone + std::fmt::Debug + Default + PartialEq + Send + Sync + 'static {
@@ -108,6 +108,10 @@ plane_scene! {
     gate_totals: u64, "gate totals";
     /// The groups' `on_closed` entries, in group order, with whom each has diverted.
     diversions: Diversion, "diversions";
+    /// The stages of journeys, with what their visits took.
+    stages: Stage, "stages";
+    /// The journeys, with their transitions' turns.
+    journeys: Journey, "journeys";
 }
 
 /// What a world in space has beyond its solids: nothing yet. Doors, exits, gates, measurement

@@ -209,5 +209,6 @@ fn kind_of<V: crate::math::Vector>(t: &Target<V>) -> Target {
         Target::Opposite { centre } => Target::Opposite { centre: ground(*centre) },
         Target::Direction { direction } => Target::Direction { direction: ground(*direction) },
         Target::Own => Target::Own,
+        Target::Journey => Target::Journey,
     }
 }

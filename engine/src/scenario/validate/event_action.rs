@@ -10,7 +10,7 @@ use crate::scenario::{GroupSpec, MAX_AGENTS};
 use crate::world::{Action, Switch, Target, WeightedBehaviour};
 
 /// The actions and the keys each takes besides the trigger's and `name`.
-pub(super) const ACTIONS: [(&str, &[&str]); 10] = [
+pub(super) const ACTIONS: [(&str, &[&str]); 11] = [
     ("open", &["door", "exit", "gate", "source"]),
     ("close", &["door", "exit", "gate", "source"]),
     ("retarget", &["group", "behaviour", "target"]),
@@ -21,6 +21,7 @@ pub(super) const ACTIONS: [(&str, &[&str]); 10] = [
     ("release", &["area", "count"]),
     ("set", &["set"]),
     ("regroup", &["group", "into", "region"]),
+    ("journey", &["journey", "group", "region"]),
 ];
 
 /// What `open` and `close` may name: the key, the word for one, the words for the list.
@@ -94,6 +95,25 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                     None => None,
                 };
                 Some(Action::Regroup { from, into, region })
+            }
+            "journey" => {
+                let Some(name) = &e.journey else { return missing(self, "journey") };
+                let journey = self.named(&at("journey"), "journey", name, names.journeys)? as u16;
+                let group = match &e.group {
+                    Some(g) => Some(self.group_index(&at("group"), g, names.groups)?),
+                    None => None,
+                };
+                let region = match &e.region {
+                    Some(r) => Some(self.region(&at("region"), region_keys!(r), "region")?),
+                    None => None,
+                };
+                if group.is_none() && region.is_none() {
+                    return self.fail(
+                        &base,
+                        "a \"journey\" event needs `group`, `region` or both: whose journey it switches",
+                    );
+                }
+                Some(Action::Journey { journey, group, region })
             }
             "release" => {
                 let Some(name) = &e.area else { return missing(self, "area") };

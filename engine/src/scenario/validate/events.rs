@@ -37,6 +37,7 @@ pub(super) struct EventNames<'a> {
     pub(super) sources: &'a [&'a str],
     pub(super) waiting: &'a [&'a str],
     pub(super) measures: &'a [&'a str],
+    pub(super) journeys: &'a [&'a str],
     /// What behaviours may name, and the groups as written, for `set` events.
     pub(super) scenario: &'a Names<'a>,
     pub(super) raw_groups: &'a [GroupToml],
@@ -123,6 +124,7 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
             ("area", e.area.is_some()),
             ("set", e.set.is_some()),
             ("into", e.into.is_some()),
+            ("journey", e.journey.is_some()),
         ];
         self.only_allowed(&base, &present, &allowed, &format!("a \"{}\" event", e.action))?;
 

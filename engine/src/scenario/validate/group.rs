@@ -100,13 +100,13 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
             if let Some(t) = wb.behaviour.target()
                 && matches!(
                     targets[t as usize],
-                    Target::Random { .. } | Target::Opposite { .. } | Target::Own
+                    Target::Random { .. } | Target::Opposite { .. } | Target::Own | Target::Journey
                 )
             {
                 if random_target.is_some_and(|r| r != t) {
                     return self.fail(
                         &[Key("groups"), Index(g), Key("behaviours"), Index(b), Key("target")],
-                        "a group may use only one target of kind \"random\" or \"opposite\" (each agent keeps one goal of its own)",
+                        "a group may use only one target of kind \"random\", \"opposite\", \"own\" or \"journey\" (each agent keeps one goal of its own)",
                     );
                 }
                 random_target = Some(t);
@@ -179,6 +179,7 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
 
         Some(GroupSpec {
             group: Group {
+                journey: None,
                 name: raw.name.clone(),
                 behaviours,
                 sensing_radius,

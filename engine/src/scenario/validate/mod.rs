@@ -23,6 +23,7 @@ mod event_set;
 mod events;
 mod expect;
 mod group;
+mod journey;
 mod measure;
 mod model;
 mod obstacle;
@@ -367,6 +368,10 @@ impl<'a, V: crate::world::Dimension> Validator<'a, V> {
         let diversions = self.diversions(&raw.groups, &door_names, &exit_names, &target_names)?;
         let measures = self.measures(&raw.measure, &mut gates, dt)?;
         let waiting = self.waiting(&raw.waiting, &group_names)?;
+        let stages = self.stages(&raw.stages, &exits, &waiting)?;
+        let journeys = self.journeys(&raw.journeys, &stages)?;
+        let mut sources = sources;
+        self.journeys_of_groups(&raw, (&stages, &journeys), &mut groups, &mut sources, &targets)?;
         let gate_names: Vec<&str> = gates.iter().map(|g| g.name.as_str()).collect();
         let event_names = events::EventNames {
             doors: &door_names,
@@ -377,13 +382,16 @@ impl<'a, V: crate::world::Dimension> Validator<'a, V> {
             sources: &sources.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
             waiting: &waiting.iter().map(|w| w.name.as_str()).collect::<Vec<_>>(),
             measures: &measures.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(),
+            journeys: &journeys.iter().map(|j| j.name.as_str()).collect::<Vec<_>>(),
             scenario: &names,
             raw_groups: &raw.groups,
         };
         let tables = events::EventTables { groups: &groups, targets: &targets, dt, ticks: raw.ticks };
         let events = self.events(&raw.events, &event_names, &tables, &mut capacity)?;
         let area_names: Vec<&str> = measures.iter().map(|m| m.name.as_str()).collect();
-        let scene = SceneNames { groups: &group_names, gates: &gate_names, areas: &area_names };
+        let stage_names: Vec<&str> = stages.iter().map(|s| s.name.as_str()).collect();
+        let scene =
+            SceneNames { groups: &group_names, gates: &gate_names, areas: &area_names, stages: &stage_names };
         let metrics = self.metrics(&raw)?;
         let expect_names = expect::ExpectNames { scene, ids: capacity, steerbench: metrics.steerbench };
         let expectations = self.expectations(&raw.expect, &expect_names, dt, raw.ticks)?;
@@ -412,6 +420,8 @@ impl<'a, V: crate::world::Dimension> Validator<'a, V> {
             expectations,
             measures,
             waiting,
+            stages,
+            journeys,
             diversions,
             doors,
             events,

@@ -122,6 +122,8 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
             open: s.open.unwrap_or(true),
             closed_ticks: 0,
             spacing,
+            journey: None,
+            stage: None,
         })
     }
 
@@ -170,6 +172,7 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                 ("opposite", 5),
                 ("direction", 6),
                 ("own", 7),
+                ("journey", 8),
             ],
         )?;
         let allowed: &[&str] = match kind {
@@ -179,7 +182,7 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
             3 => &["group"],
             5 => &["centre"],
             6 => &["direction"],
-            7 => &[],
+            7 | 8 => &[],
             _ => &["min", "max", "centre", "radius", "every_s"],
         };
         let present = [
@@ -247,6 +250,7 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                 Some(Target::Direction { direction: crate::math::norm(d) })
             }
             7 => Some(Target::Own),
+            8 => Some(Target::Journey),
             _ => {
                 let kind = if t.centre.is_some() || t.radius.is_some() { "circle" } else { "rect" };
                 let region = self.region(&base, region_keys!(kind, t), "random target")?;

@@ -46,11 +46,13 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                 ("sources", !raw.sources.is_empty()),
                 ("measure", !raw.measure.is_empty()),
                 ("waiting", !raw.waiting.is_empty()),
+                ("stages", !raw.stages.is_empty()),
+                ("journeys", !raw.journeys.is_empty()),
             ];
             if let Some((key, _)) = planar.iter().find(|(_, present)| *present) {
                 return self.fail(
                     &[Key(key)],
-                    format!("`{key}` is planar: a scenario with `dimensions = 3` cannot have it yet (exits, gates, measurement areas, sources and waiting areas are built for the plane)"),
+                    format!("`{key}` is planar: a scenario with `dimensions = 3` cannot have it yet (exits, gates, measurement areas, sources, waiting areas and journeys are built for the plane)"),
                 );
             }
             for (g, group) in raw.groups.iter().enumerate() {

@@ -51,8 +51,13 @@ pub const MAGIC: &[u8; 8] = b"THRONGCK";
 /// The checkpoint format this engine writes (it also reads version 1, which has no metrics,
 /// version 2, which has no plan, version 3, which has no expectations' state, version 4,
 /// which does not say its dimensions: it is planar, version 5, whose metrics have no wall
-/// crossings, and version 6, which has no spawns' spacing).
-pub const FORMAT_VERSION: u32 = 7;
+/// crossings, and version 6, which has no spawns' spacing). Version 8 added the journeys: the
+/// agents' `journey`, `stage` and `stage_since` columns and the world's stages and journeys,
+/// so a state written by an engine before it (versions 1 to 7) does not decode, and the error
+/// says so.
+pub const FORMAT_VERSION: u32 = 8;
+/// The first format version whose state has the journeys' columns and scene.
+pub const JOURNEYS_FORMAT: u32 = 8;
 /// The engine version written into checkpoints and golden files.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The file extension of checkpoints written by `throng run --checkpoint-every`.
@@ -249,7 +254,11 @@ pub fn decode<V: Dimension>(bytes: &[u8], path: &str) -> Result<Checkpoint<V>, C
     let format_version = header.format_version;
     let decode_error = |message: String| CheckpointError::Decode { path: p(), message };
     let (world, rest) = postcard::take_from_bytes::<World<V>>(payload).map_err(|e| {
-        decode_error(format!("{e}: the state layout of the engine that wrote it probably differs"))
+        decode_error(if format_version < JOURNEYS_FORMAT {
+            format!("{e}: format version {format_version} was written by an engine before journeys, whose state lacks the agents' journey columns (format {JOURNEYS_FORMAT} on); run the scenario again from the start")
+        } else {
+            format!("{e}: the state layout of the engine that wrote it probably differs")
+        })
     })?;
     let undecodable = |_| decode_error("the metrics state after the world does not decode".into());
     let (metrics, rest): (Option<MetricsState<V>>, &[u8]) = match format_version {

@@ -1,0 +1,107 @@
+//! The `journeys` pass, after `gates` and before `exits`: agents on a journey that have done
+//! with their stage (reached its waypoint, were released by its waiting area, or are inside its
+//! open exit) finish it, and all but those leaving by the exit move on to the stage their
+//! journey's transition chooses. Reads: ids, groups, positions, the journey columns, the
+//! stages, exits and waiting areas, the stages' distance fields (`nearest`). Writes: the
+//! journey columns and own goal of the agents that moved on; the stages' visits, the
+//! transitions' counts and the waiting areas' released lists. Parallel: which rows are done;
+//! the choices are made serially in id order, so counts and turns are the same at any thread
+//! count and row order.
+
+use rayon::prelude::*;
+
+use crate::math::Vec2;
+use crate::rng::{Purpose, agent_key, agent_rng, unit};
+use crate::routing::{Goal, Router};
+use crate::world::{Candidates, Choice, NO_JOURNEY, StageKind, World};
+
+/// Moves on every agent done with its stage; returns how many finished a stage.
+pub fn journeys(world: &mut World, router: Option<&Router>) -> u32 {
+    if world.scene.journeys.is_empty() {
+        return 0;
+    }
+    // The tick being finished, as the ticks completed at its end.
+    let tick = world.tick + 1;
+    let (seed, bounds) = (world.seed, world.bounds);
+    let scene = &mut world.scene;
+    let a = &mut world.agents;
+    let (stages, exits, waiting) = (&scene.stages, &scene.exits, &scene.waiting);
+    let done_with = |i: usize| {
+        if a.journey[i] == NO_JOURNEY {
+            return false;
+        }
+        match stages[a.stage[i] as usize].kind {
+            StageKind::Waypoint { position, radius } => {
+                bounds.offset(a.position[i], position).length_squared() <= radius * radius
+            }
+            StageKind::Exit(e) => exits[e as usize].takes(a.group[i], a.position[i], a.goal[i], &bounds),
+            StageKind::Waiting(k) => waiting[k as usize].released.binary_search(&a.id[i]).is_ok(),
+        }
+    };
+    let mut done: Vec<u32> =
+        (0..a.len()).into_par_iter().with_min_len(1024).filter(|&i| done_with(i)).map(|i| i as u32).collect();
+    if done.is_empty() {
+        return 0;
+    }
+    done.sort_unstable_by_key(|&row| a.id[row as usize]);
+    // Agents heading to each stage, kept up as agents move on (`least_targeted` reads it).
+    let counts_needed = scene.journeys.iter().flat_map(|j| &j.transitions).any(|t| t.choice == Choice::LeastTargeted);
+    let mut heading = vec![0u64; scene.stages.len()];
+    if counts_needed {
+        for (j, s) in a.journey.iter().zip(&a.stage) {
+            if *j != NO_JOURNEY {
+                heading[*s as usize] += 1;
+            }
+        }
+    }
+    let open: Vec<bool> = scene
+        .stages
+        .iter()
+        .map(|s| match s.kind {
+            StageKind::Exit(e) => scene.exits[e as usize].open,
+            _ => true,
+        })
+        .collect();
+    let points: Vec<Vec2> = scene.stages.iter().map(|s| s.point).collect();
+    for &row in &done {
+        let row = row as usize;
+        let (id, from) = (a.id[row], a.stage[row]);
+        let stage = &mut scene.stages[from as usize];
+        stage.finished += 1;
+        stage.finished_ticks += tick - a.stage_since[row];
+        match stage.kind {
+            StageKind::Exit(_) => continue,
+            StageKind::Waiting(k) => {
+                let released = &mut scene.waiting[k as usize].released;
+                if let Ok(at) = released.binary_search(&id) {
+                    released.remove(at);
+                }
+            }
+            StageKind::Waypoint { .. } => {}
+        }
+        let journey = &mut scene.journeys[a.journey[row] as usize];
+        let Some(t) = journey.after(from) else { continue };
+        let p = a.position[row];
+        let walk = |s: u16| {
+            router
+                .and_then(|r| r.walk(Goal::Stage(s), p))
+                .unwrap_or_else(|| bounds.offset(p, points[s as usize]).length())
+        };
+        let mut rng = agent_rng(seed, agent_key(id as u64, tick), Purpose::Journey);
+        let mut draw = || unit(&mut rng);
+        let next = journey.transitions[t].choose(Candidates {
+            open: &|s| open[s as usize],
+            heading: &heading,
+            walk: &walk,
+            draw: &mut draw,
+        });
+        if counts_needed {
+            heading[from as usize] -= 1;
+            heading[next as usize] += 1;
+        }
+        a.stage[row] = next;
+        a.stage_since[row] = tick;
+        a.goal[row] = points[next as usize];
+    }
+    done.len() as u32
+}
