@@ -318,8 +318,9 @@ impl Router {
                     Behaviour::SeekField { target } | Behaviour::ArriveField { target, .. } => {
                         match world.targets[target as usize] {
                             Target::Point(p) => wanted.push((Goal::Target(target), p)),
+                            // A queue's agents walk straight to their own slots: no field.
                             Target::Journey => {
-                                let stages = world.scene.stages.iter().enumerate();
+                                let stages = world.scene.stages.iter().enumerate().filter(|(_, s)| s.queue.is_none());
                                 wanted.extend(stages.map(|(k, s)| (Goal::Stage(k as u16), s.point)));
                             }
                             _ => {}

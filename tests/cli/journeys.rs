@@ -317,3 +317,130 @@ fn bad_journeys_are_rejected_with_their_position() {
         &["stage \"west\" is not on journey \"out\""],
     );
 }
+
+/// Four walkers at x = 2, 3, 4, 5 on y = 5 walk east to the queue `line` (four slots 1 m apart,
+/// the head at (15, 5)), whose `rules` release its head, then to the exit east of x = 19.
+fn queue_text(rules: &str, extra: &str) -> String {
+    format!(
+        r#"version = 1
+name = "queue"
+seed = 2
+dt = 0.1
+ticks = 900
+
+[bounds]
+min = [0, 0]
+max = [20, 10]
+
+[[exits]]
+name = "east"
+kind = "rect"
+min = [19, 0]
+max = [20, 10]
+
+[[stages]]
+name = "line"
+kind = "queue"
+from = [15, 5]
+to = [12, 5]
+count = 4
+{rules}
+
+[[stages]]
+name = "east"
+kind = "exit"
+exit = "east"
+
+[[journeys]]
+name = "through"
+start = "line"
+[[journeys.transitions]]
+from = "line"
+to = "east"
+
+[targets.stage]
+kind = "journey"
+
+[[groups]]
+name = "walkers"
+count = 4
+spawn = {{ kind = "points", points = [[2, 5], [3, 5], [4, 5], [5, 5]] }}
+max_speed = 2.0
+max_force = 20.0
+radius = 0.2
+journey = "through"
+
+[[groups.behaviours]]
+kind = "arrive"
+target = "stage"
+slowing_radius = 0.5
+{extra}"#
+    )
+}
+
+fn queue_scene(rules: &str, extra: &str) -> Scenario {
+    Scenario::parse(&queue_text(rules, extra), "queue.toml").expect("a valid scene")
+}
+
+/// The tick of each visit the queue finished, in order, from the stage's count after each tick.
+fn released_ticks(s: &Scenario, ticks: u64) -> Vec<u64> {
+    let mut sim = sim(s);
+    let mut out = Vec::new();
+    for _ in 0..ticks {
+        let before = sim.world().scene.stages[0].finished;
+        sim.step().expect("steps");
+        let now = sim.world().scene.stages[0].finished;
+        out.extend((before..now).map(|_| sim.world().tick));
+    }
+    out
+}
+
+#[test]
+fn a_queue_lines_its_walkers_up_in_the_order_they_came_and_serves_its_head() {
+    // Joined at spawn in id order: walker 0 (x = 2) heads the line, though walker 3 is nearest.
+    let s = queue_scene("service_s = 2", "");
+    let sim0 = sim(&s);
+    let q = sim0.world().scene.stages[0].queue.as_ref().expect("a queue");
+    assert_eq!(q.queued, [0, 1, 2, 3]);
+    let goals: Vec<f32> = sim0.world().agents.goal.iter().map(|g| g.x).collect();
+    assert_eq!(goals, [15.0, 14.0, 13.0, 12.0], "each walks to its own slot");
+    // The head reaches (15, 5) after about 7 s; each is served 2 s (20 ticks) after it stands
+    // at the head, and the next then closes up 1 m: releases at least 20 ticks apart.
+    let released = released_ticks(&s, 900);
+    assert_eq!(released.len(), 4, "{released:?}");
+    assert!(released[0] >= 20 + 60, "{released:?}");
+    assert!(released.windows(2).all(|w| w[1] - w[0] >= 20 && w[1] - w[0] <= 40), "{released:?}");
+    let mut sim = sim(&s);
+    sim.run(900).expect("runs");
+    assert_eq!(sim.world().exited, 4);
+    assert_eq!(sim.metrics().expect("metrics").summary(sim.world()).stages[0].queue_max, 4);
+}
+
+#[test]
+fn a_queue_head_is_released_by_events_or_when_the_next_stage_has_room() {
+    // No service time: two released by the event at 20 s, the rest at 30 s.
+    let events = "\n[[events]]\nat_s = 20\naction = \"release\"\nstage = \"line\"\ncount = 2\n\n[[events]]\nat_s = 30\naction = \"release\"\nstage = \"line\"\n";
+    let released = released_ticks(&queue_scene("", events), 400);
+    assert_eq!(released, [201, 201, 301, 301]);
+    // Room for one: the head goes once no one is heading to the exit (the one before has
+    // left), so the walkers leave one at a time.
+    let released = released_ticks(&queue_scene("room = 1", ""), 900);
+    assert_eq!(released.len(), 4, "{released:?}");
+    let mut sim = sim(&queue_scene("room = 1", ""));
+    for _ in 0..900 {
+        sim.step().expect("steps");
+        let heading_out = sim.world().agents.stage.iter().filter(|&&s| s == 1).count();
+        assert!(heading_out <= 1, "at most one heads to the exit at a time");
+    }
+}
+
+#[test]
+fn bad_queues_are_rejected_with_their_position() {
+    // No slots; slots two ways at once; a release event naming a stage that is not a queue.
+    let bad = queue_text("", "").replace("from = [15, 5]\nto = [12, 5]\ncount = 4\n", "");
+    check_rejects("queue_no_slots", &bad, (17, 1), &["a \"queue\" stage needs its slots"]);
+    let bad = queue_text("slots = [[1, 1]]", "");
+    check_rejects("queue_two_ways", &bad, (23, 9), &["either `slots`", "not both"]);
+    let release = "\n[[events]]\nat_s = 1\naction = \"release\"\nstage = \"east\"\n";
+    check_rejects("queue_release", queue_text("", release), (57, 9), &["stage \"east\" is not a queue"]);
+}

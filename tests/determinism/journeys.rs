@@ -1,9 +1,10 @@
 //! Journeys are part of the state. The station (400 passengers from two platforms choosing
 //! among three exits by `least_targeted`, through a 700-tick stretch in which they spawn, reach
-//! the stairs, choose and start to leave) and a square where 60 walkers draw their exit at
-//! random and a waiting stage releases them in turns give the same per-tick hashes at 1–8
-//! threads, with every index and with rows in spatial order; a run resumed from a checkpoint
-//! taken while agents are choosing continues bit for bit.
+//! the stairs, choose and start to leave), the security check (two queues fed round robin and
+//! served at their heads) and a square where 60 walkers draw their exit at random and a waiting
+//! stage releases them in turns give the same per-tick hashes at 1–8 threads, with every index
+//! and with rows in spatial order; a run resumed from a checkpoint taken while agents are
+//! choosing or standing in line continues bit for bit.
 
 use throng_engine::{IndexKind, Scenario};
 
@@ -142,7 +143,20 @@ fn random_choices_and_a_waiting_stage_are_the_same_at_any_thread_count_index_and
 }
 
 #[test]
+fn queues_serve_the_same_at_any_thread_count_index_and_row_order() {
+    let security = load(&root().join("scenarios/security.toml"));
+    same_everywhere(&security, 900);
+    let mut sim = throng_engine::Simulation::new(&security, Default::default()).expect("simulation");
+    sim.run(900).expect("runs");
+    let w = sim.world();
+    let lines: Vec<usize> =
+        w.scene.stages.iter().filter_map(|s| s.queue.as_ref()).map(|q| q.queued.len()).collect();
+    assert!(w.exited > 0 && lines.iter().all(|&n| n > 5), "{} left, lines {lines:?}", w.exited);
+}
+
+#[test]
 fn a_run_resumed_while_agents_choose_continues_bit_for_bit() {
     resumed_bit_for_bit(&load(&root().join("scenarios/station.toml")), 500, &[150, 320]);
+    resumed_bit_for_bit(&load(&root().join("scenarios/security.toml")), 700, &[333, 600]);
     resumed_bit_for_bit(&square(), 260, &[85, 101, 180]);
 }

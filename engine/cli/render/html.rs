@@ -348,7 +348,10 @@ impl HtmlBuilder {
                 Value::Array(
                     g.stages
                         .iter()
-                        .map(|s| json!({"name": s.name, "point": [s.point.x, s.point.y], "radius": s.radius}))
+                        .map(|s| {
+                            json!({"name": s.name, "point": [s.point.x, s.point.y], "radius": s.radius,
+                                   "slots": s.slots.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>()})
+                        })
                         .collect(),
                 ),
             );

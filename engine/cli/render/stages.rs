@@ -1,5 +1,6 @@
 //! Journeys in a picture: each transition a thin dashed line from its stage to each stage it
-//! may choose, each waypoint its reach as a dashed ring, and every stage a dot with its name.
+//! may choose, each waypoint its reach as a dashed ring, each queue's slots as small dots, and
+//! every stage a dot with its name.
 
 use tiny_skia::{PathBuilder, Pixmap, StrokeDash};
 
@@ -18,6 +19,8 @@ pub struct StageMark {
     pub name: String,
     pub point: Vec2,
     pub radius: f32,
+    /// A queue's slots (empty for the other kinds).
+    pub slots: Vec<Vec2>,
 }
 
 /// The stages of `world`, and the links of its journeys' transitions (each pair once).
@@ -32,6 +35,7 @@ pub fn of(world: &World) -> (Vec<StageMark>, Vec<(Vec2, Vec2)>) {
                 StageKind::Waypoint { radius, .. } => radius,
                 _ => 0.0,
             },
+            slots: s.queue.as_ref().map_or_else(Vec::new, |q| q.slots.clone()),
         })
         .collect();
     let mut links: Vec<(Vec2, Vec2)> = Vec::new();
@@ -68,6 +72,10 @@ pub fn draw(pixmap: &mut Pixmap, stages: &[StageMark], links: &[(Vec2, Vec2)], c
             rings.push_circle(x, y, (s.radius * camera.scale).max(0.5));
         }
         dots.push_circle(x, y, 2.5);
+        for &slot in &s.slots {
+            let (x, y) = camera.px(slot);
+            rings.push_circle(x, y, 1.5);
+        }
     }
     outline(pixmap, rings, PATH, 0.8, &dashed);
     fill(pixmap, dots, PATH, 1.0);

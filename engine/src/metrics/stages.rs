@@ -13,7 +13,7 @@ use crate::world::{Dimension, NO_JOURNEY, Scene, StageKind, World};
 pub struct StageReading {
     /// Agents whose current stage it is: heading to it, or held there.
     pub agents: u64,
-    /// Agents its waiting area holds (0 for a waypoint or an exit).
+    /// Agents its waiting area holds, or in its queue's line (0 for a waypoint or an exit).
     pub queue: u64,
     /// Visits finished since tick 0: agents that reached the waypoint, were released by the
     /// waiting area, or left by the exit.
@@ -31,7 +31,7 @@ pub struct StageSummary {
     pub name: String,
     /// Agents heading to it at the end.
     pub agents: u64,
-    /// Most agents its waiting area held on any observed tick.
+    /// Most agents its waiting area held, or in its queue's line, on any observed tick.
     pub queue_max: u64,
     /// Visits finished by the end.
     pub finished: u64,
@@ -59,6 +59,7 @@ pub fn read<V: Dimension>(world: &World<V>) -> Vec<StageReading> {
             agents,
             queue: match s.kind {
                 StageKind::Waiting(k) => parts.waiting[k as usize].held.len() as u64,
+                StageKind::Queue => s.queue.as_ref().map_or(0, |q| q.queued.len() as u64),
                 _ => 0,
             },
             finished: s.finished,

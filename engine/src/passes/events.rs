@@ -181,6 +181,11 @@ fn apply<V: Dimension>(world: &mut World<V>, event: usize, action: &Action<V>, s
                 w.held.retain(|(_, id)| ids.binary_search(id).is_err());
             }
         }
+        Action::ReleaseQueue { stage, count } => {
+            if let Some(q) = world.scene.parts_mut().stages[*stage as usize].queue.as_mut() {
+                q.release(*count);
+            }
+        }
         Action::Release { area, count } => {
             world.scene.parts_mut().waiting[*area as usize].release(*count);
         }

@@ -1,15 +1,17 @@
 //! The `journeys` pass, after `gates` and before `exits`: agents on a journey that have done
-//! with their stage (reached its waypoint, were released by its waiting area, or are inside its
-//! open exit) finish it, and all but those leaving by the exit move on to the stage their
-//! journey's transition chooses. Reads: ids, groups, positions, the journey columns, the
-//! stages, exits and waiting areas, the stages' distance fields (`nearest`). Writes: the
-//! journey columns and own goal of the agents that moved on; the stages' visits, the
+//! with their stage (reached its waypoint, were released by its waiting area or at its queue's
+//! head, or are inside its open exit) finish it, and all but those leaving by the exit move on
+//! to the stage their journey's transition chooses (a queue takes them at its tail). Reads:
+//! ids, groups, positions, the journey columns, the stages, exits and waiting areas, the
+//! stages' distance fields (`nearest`). Writes: the journey columns and own goal of the agents
+//! that moved on (and of those in a queue's line); the stages' visits and lines, the
 //! transitions' counts and the waiting areas' released lists. Parallel: which rows are done;
 //! the choices are made serially in id order, so counts and turns are the same at any thread
 //! count and row order.
 
 use rayon::prelude::*;
 
+use super::journey_queues::{place, rows_by_id, tend};
 use crate::math::Vec2;
 use crate::rng::{Purpose, agent_key, agent_rng, unit};
 use crate::routing::{Goal, Router};
@@ -22,6 +24,23 @@ pub fn journeys(world: &mut World, router: Option<&Router>) -> u32 {
     }
     // The tick being finished, as the ticks completed at its end.
     let tick = world.tick + 1;
+    let queues = world.scene.stages.iter().any(|s| s.queue.is_some());
+    // Agents heading to each stage, kept up as agents move on (`least_targeted` and the
+    // queues' `room` read it).
+    let counts_needed = queues
+        || world.scene.journeys.iter().flat_map(|j| &j.transitions).any(|t| t.choice == Choice::LeastTargeted);
+    let mut heading = vec![0u64; world.scene.stages.len()];
+    if counts_needed {
+        for (j, s) in world.agents.journey.iter().zip(&world.agents.stage) {
+            if *j != NO_JOURNEY {
+                heading[*s as usize] += 1;
+            }
+        }
+    }
+    let rows = if queues { rows_by_id(world) } else { Vec::new() };
+    if queues {
+        tend(world, &rows, &heading, tick);
+    }
     let (seed, bounds) = (world.seed, world.bounds);
     let scene = &mut world.scene;
     let a = &mut world.agents;
@@ -30,30 +49,19 @@ pub fn journeys(world: &mut World, router: Option<&Router>) -> u32 {
         if a.journey[i] == NO_JOURNEY {
             return false;
         }
-        match stages[a.stage[i] as usize].kind {
+        let stage = &stages[a.stage[i] as usize];
+        match stage.kind {
             StageKind::Waypoint { position, radius } => {
                 bounds.offset(a.position[i], position).length_squared() <= radius * radius
             }
             StageKind::Exit(e) => exits[e as usize].takes(a.group[i], a.position[i], a.goal[i], &bounds),
             StageKind::Waiting(k) => waiting[k as usize].released.binary_search(&a.id[i]).is_ok(),
+            StageKind::Queue => stage.queue.as_ref().is_some_and(|q| q.released.contains(&a.id[i])),
         }
     };
     let mut done: Vec<u32> =
         (0..a.len()).into_par_iter().with_min_len(1024).filter(|&i| done_with(i)).map(|i| i as u32).collect();
-    if done.is_empty() {
-        return 0;
-    }
     done.sort_unstable_by_key(|&row| a.id[row as usize]);
-    // Agents heading to each stage, kept up as agents move on (`least_targeted` reads it).
-    let counts_needed = scene.journeys.iter().flat_map(|j| &j.transitions).any(|t| t.choice == Choice::LeastTargeted);
-    let mut heading = vec![0u64; scene.stages.len()];
-    if counts_needed {
-        for (j, s) in a.journey.iter().zip(&a.stage) {
-            if *j != NO_JOURNEY {
-                heading[*s as usize] += 1;
-            }
-        }
-    }
     let open: Vec<bool> = scene
         .stages
         .iter()
@@ -75,6 +83,11 @@ pub fn journeys(world: &mut World, router: Option<&Router>) -> u32 {
                 let released = &mut scene.waiting[k as usize].released;
                 if let Ok(at) = released.binary_search(&id) {
                     released.remove(at);
+                }
+            }
+            StageKind::Queue => {
+                if let Some(q) = stage.queue.as_mut() {
+                    q.released.retain(|&r| r != id);
                 }
             }
             StageKind::Waypoint { .. } => {}
@@ -99,9 +112,18 @@ pub fn journeys(world: &mut World, router: Option<&Router>) -> u32 {
             heading[from as usize] -= 1;
             heading[next as usize] += 1;
         }
+        // A queue takes the agent at its tail.
+        let next_stage = &mut scene.stages[next as usize];
+        let place = next_stage.queue.as_mut().map_or(0, |q| {
+            q.queued.push(id);
+            q.queued.len() - 1
+        });
         a.stage[row] = next;
         a.stage_since[row] = tick;
-        a.goal[row] = points[next as usize];
+        a.goal[row] = next_stage.goal(place);
+    }
+    if queues {
+        place(&scene.stages, &rows, &mut a.goal);
     }
     done.len() as u32
 }

@@ -92,6 +92,9 @@ impl Passes for Vec2 {
             let a = &mut world.agents;
             passes::hold(&world.scene.waiting, &a.id, steering, &mut a.velocity);
         }
+        let mut velocity = std::mem::take(&mut world.agents.velocity);
+        passes::hold_queued(world, steering, &mut velocity);
+        world.agents.velocity = velocity;
     }
 
     fn reads_step_start(world: &World) -> bool {

@@ -413,6 +413,10 @@ impl<V: crate::world::Dimension> Scenario<V> {
                 *position *= s;
                 *radius *= s;
             }
+            if let Some(q) = stage.queue.as_mut() {
+                q.slots.iter_mut().for_each(|p| *p *= s);
+                q.radius *= s;
+            }
         }
         for src in &mut self.sources {
             src.region = region(&src.region);

@@ -90,6 +90,7 @@ pub(crate) struct EventToml {
     pub(crate) set: Option<toml::Table>,
     pub(crate) into: Option<String>,
     pub(crate) journey: Option<String>,
+    pub(crate) stage: Option<String>,
 }
 
 /// A behaviour of a group, by its index in the group's list or by kind (the first of it).
@@ -245,6 +246,13 @@ pub(crate) struct StageToml {
     pub(crate) radius: Option<f32>,
     pub(crate) exit: Option<String>,
     pub(crate) area: Option<String>,
+    /// A queue's slots: a list of points, or `from`, `to` and `count` along a line.
+    pub(crate) slots: Option<Vec<Pt>>,
+    pub(crate) from: Option<Pt>,
+    pub(crate) to: Option<Pt>,
+    pub(crate) count: Option<u64>,
+    pub(crate) service_s: Option<f32>,
+    pub(crate) room: Option<u64>,
 }
 
 /// A `[[journeys]]` entry: its first stage and what follows each stage.

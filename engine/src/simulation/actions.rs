@@ -78,6 +78,13 @@ fn check<V: Passes>(world: &World<V>, action: &Action<V>) -> Result<(), ControlE
         }
         Action::Regroup { from, into, .. } => group(*from).and(group(*into)),
         Action::Remove { group: g, .. } => g.map_or(Ok(()), group),
+        Action::ReleaseQueue { stage, .. } => {
+            within("stage", *stage as u32, scene.stages.len())?;
+            match scene.stages[*stage as usize].queue {
+                Some(_) => Ok(()),
+                None => Err(ControlError::NotAQueue { stage: *stage }),
+            }
+        }
         Action::Journey { journey, group: g, .. } => {
             g.map_or(Ok(()), group)?;
             within("journey", *journey as u32, scene.journeys.len())

@@ -84,6 +84,12 @@ pub enum ControlError {
         /// The target's index.
         target: u16,
     },
+    /// A queue release names a stage that is not a queue.
+    #[error("stage {stage} is not a queue: only a queue's head is released")]
+    NotAQueue {
+        /// The stage's index.
+        stage: u16,
+    },
     /// The world already holds as many agents as a run supports.
     #[error("the world holds {agents} agents: at most {MAX_AGENTS} are supported")]
     Full {

@@ -224,6 +224,14 @@ pub enum Action<V = Vec2> {
         /// Only the agents inside it.
         region: Option<Region<V>>,
     },
+    /// Releases the `count` agents at the head of a queue stage (all of them with `None`):
+    /// they go on to their journey's next stage at the end of the tick.
+    ReleaseQueue {
+        /// The stage (a queue).
+        stage: u16,
+        /// How many (all when `None`).
+        count: Option<u32>,
+    },
 }
 
 /// A per-agent parameter a `set` event changes.

@@ -1,5 +1,5 @@
 //! Journeys (`[[stages]]`, `[[journeys]]`): the stages agents walk to in turn (waypoints, exits,
-//! waiting areas) and, after each stage, the rule that chooses the next one (fixed, weighted
+//! waiting areas, queues) and, after each stage, the rule that chooses the next one (fixed, weighted
 //! round robin, least targeted, nearest, weighted random). Definitions and their state (the
 //! round robins' turns, the visits each stage finished) live in the world, so checkpoints carry
 //! them; each agent's journey, stage and the tick it chose that stage are agent columns.
@@ -27,6 +27,45 @@ pub enum StageKind {
     /// A waiting area (its index in `PlaneScene::waiting`): the area holds the agent once it is
     /// inside, and the stage is done when an event releases it.
     Waiting(u32),
+    /// A queue ([`Stage::queue`]): the agent takes the next slot, closes up as those ahead
+    /// leave, and the stage is done when the head is released.
+    Queue,
+}
+
+/// A queue's slots and rules, and who stands in it (state).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Queue {
+    /// The slots, the head's first (world units). Agents beyond the last slot wait at it.
+    pub slots: Vec<Vec2>,
+    /// An agent within this distance of its slot stands there, still (world units, > 0).
+    pub radius: f32,
+    /// Ticks the head spends at the head slot before it goes on (the service time; 0: none,
+    /// only events or `room` release it).
+    pub service_ticks: u64,
+    /// With `room` > 0, the head goes on as soon as fewer than `room` agents are heading to
+    /// the stages its transition leads to (0: no such rule).
+    pub room: u32,
+    /// The agents in the queue (state), in the order they joined: the head first.
+    pub queued: Vec<u32>,
+    /// The agents released from its head (state), who move on at the end of the tick.
+    pub released: Vec<u32>,
+    /// The tick the head reached the head slot at, while it stands there (state).
+    pub head_since: Option<u64>,
+}
+
+impl Queue {
+    /// The slot of the agent `place` places behind the head (the last for those beyond it).
+    pub fn slot(&self, place: usize) -> Vec2 {
+        self.slots[place.min(self.slots.len() - 1)]
+    }
+
+    /// Releases the `count` agents at the head (all with `None`); returns how many.
+    pub fn release(&mut self, count: Option<u32>) -> u32 {
+        let n = count.map_or(self.queued.len(), |c| (c as usize).min(self.queued.len()));
+        self.released.extend(self.queued.drain(..n));
+        self.head_since = None;
+        n as u32
+    }
 }
 
 /// A stage of journeys, with what its visits took (state).
@@ -45,6 +84,21 @@ pub struct Stage {
     /// Ticks those visits took, each from the tick the agent chose the stage to the tick it
     /// finished it (state).
     pub finished_ticks: u64,
+    /// A queue stage's slots, rules and line (`None` for the other kinds).
+    pub queue: Option<Queue>,
+}
+
+impl Stage {
+    /// A stage of `kind` at `point` that no one has visited yet (no queue).
+    pub fn new(name: &str, kind: StageKind, point: Vec2) -> Stage {
+        Stage { name: name.into(), kind, point, finished: 0, finished_ticks: 0, queue: None }
+    }
+
+    /// Where an agent heading to it walks: its point, or for a queue the slot of its place
+    /// (`place`: how many stand ahead of it).
+    pub fn goal(&self, place: usize) -> Vec2 {
+        self.queue.as_ref().map_or(self.point, |q| q.slot(place))
+    }
 }
 
 /// How a transition chooses among its stages (`choose` in a scenario).

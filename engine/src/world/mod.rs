@@ -31,7 +31,7 @@ pub use bounds::{Bounds, BoundsKind};
 pub use dimension::Dimension;
 pub use event::{Action, AgentParam, BehaviourPatch, Diversion, Door, Event, Quantity, Switch, Trigger};
 pub use group::{AgentParams, Group, Param};
-pub use journey::{Candidates, Choice, Journey, NO_JOURNEY, Stage, StageKind, Transition};
+pub use journey::{Candidates, Choice, Journey, NO_JOURNEY, Queue, Stage, StageKind, Transition};
 pub use model::{Cfsm, Model, Orca, SocialForce};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
@@ -228,11 +228,17 @@ impl<V: Dimension> World<V> {
     /// `stage`, or at the journey's `start`: that stage becomes its current one, chosen now,
     /// and its point the agent's own goal.
     pub fn start_journey(&mut self, row: usize, journey: u16, stage: Option<u16>) {
-        let parts = self.scene.parts();
+        let parts = self.scene.parts_mut();
         let Some(start) = parts.journeys.get(journey as usize).map(|j| stage.unwrap_or(j.start)) else {
             return;
         };
-        let point = parts.stages[start as usize].point;
+        let stage = &mut parts.stages[start as usize];
+        // A queue takes the agent at its tail.
+        let place = stage.queue.as_mut().map_or(0, |q| {
+            q.queued.push(self.agents.id[row]);
+            q.queued.len() - 1
+        });
+        let point = stage.goal(place);
         let a = &mut self.agents;
         a.journey[row] = journey;
         a.stage[row] = start;

@@ -18,7 +18,7 @@ pub(super) const ACTIONS: [(&str, &[&str]); 11] = [
     ("stop", &[]),
     ("spawn", &["group", "count", "region", "min_distance", "wall_distance"]),
     ("remove", &["group", "region"]),
-    ("release", &["area", "count"]),
+    ("release", &["area", "stage", "count"]),
     ("set", &["set"]),
     ("regroup", &["group", "into", "region"]),
     ("journey", &["journey", "group", "region"]),
@@ -116,8 +116,6 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                 Some(Action::Journey { journey, group, region })
             }
             "release" => {
-                let Some(name) = &e.area else { return missing(self, "area") };
-                let area = self.named(&at("area"), "waiting area", name, names.waiting)? as u32;
                 let count = match e.count {
                     None => None,
                     Some(c) if (1..=MAX_AGENTS).contains(&c) => Some(c as u32),
@@ -128,6 +126,27 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                         );
                     }
                 };
+                if let Some(name) = &e.stage {
+                    if e.area.is_some() {
+                        return self.fail(
+                            &at("stage"),
+                            "a \"release\" event names a waiting `area` or a queue `stage`, not both",
+                        );
+                    }
+                    let known: Vec<&str> = names.stages.iter().map(|(n, _)| *n).collect();
+                    let stage = self.named(&at("stage"), "stage", name, &known)?;
+                    if !names.stages[stage].1 {
+                        return self.fail(&at("stage"), format!("stage \"{name}\" is not a queue: only a queue's head is released (a waiting stage is released through its `area`)"));
+                    }
+                    return Some(Action::ReleaseQueue { stage: stage as u16, count });
+                }
+                let Some(name) = &e.area else {
+                    return self.fail(
+                        &base,
+                        "a \"release\" event needs `area` (a waiting area) or `stage` (a queue)",
+                    );
+                };
+                let area = self.named(&at("area"), "waiting area", name, names.waiting)? as u32;
                 Some(Action::Release { area, count })
             }
             "remove" => {

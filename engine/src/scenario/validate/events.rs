@@ -38,6 +38,8 @@ pub(super) struct EventNames<'a> {
     pub(super) waiting: &'a [&'a str],
     pub(super) measures: &'a [&'a str],
     pub(super) journeys: &'a [&'a str],
+    /// The stages, with whether each is a queue (what `release` events may name).
+    pub(super) stages: &'a [(&'a str, bool)],
     /// What behaviours may name, and the groups as written, for `set` events.
     pub(super) scenario: &'a Names<'a>,
     pub(super) raw_groups: &'a [GroupToml],
@@ -125,6 +127,7 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
             ("set", e.set.is_some()),
             ("into", e.into.is_some()),
             ("journey", e.journey.is_some()),
+            ("stage", e.stage.is_some()),
         ];
         self.only_allowed(&base, &present, &allowed, &format!("a \"{}\" event", e.action))?;
 

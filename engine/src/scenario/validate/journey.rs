@@ -1,17 +1,23 @@
-//! Validating `[[stages]]` and `[[journeys]]`: each stage a waypoint, an exit or a waiting area;
+//! Validating `[[stages]]` and `[[journeys]]`: each stage a waypoint, an exit, a waiting area or
+//! a queue;
 //! each journey a start and one transition per stage that has a next one, every stage it can
 //! reach leading on to an exit; and the groups and sources that start agents on them.
 
 use super::{Rule, Validator};
 use crate::scenario::locate::Seg;
 use crate::scenario::schema::{JourneyToml, ScenarioToml, StageToml, TransitionToml};
-use crate::scenario::{GroupSpec, MAX_MAGNITUDE, shown};
+use crate::scenario::{GroupSpec, MAX_AGENTS, MAX_MAGNITUDE, shown};
 use crate::world::{
-    Choice, Exit, Journey, Region, Source, Stage, StageKind, Target, Transition, WaitingArea,
+    Choice, Exit, Journey, Queue, Region, Source, Stage, StageKind, Target, Transition, WaitingArea,
 };
 
 /// The stage kinds, by name.
-const KINDS: &[(&str, usize)] = &[("waypoint", 0), ("exit", 1), ("waiting", 2)];
+const KINDS: &[(&str, usize)] = &[("waypoint", 0), ("exit", 1), ("waiting", 2), ("queue", 3)];
+/// Most slots a queue may have.
+const MAX_SLOTS: u64 = 100_000;
+/// A queue's `radius` when the file gives none (world units): a walker within it of its slot
+/// stands there.
+pub const QUEUE_RADIUS: f32 = 0.3;
 /// The choices, by name.
 const CHOICES: &[(&str, usize)] =
     &[("fixed", 0), ("round_robin", 1), ("least_targeted", 2), ("nearest", 3), ("random", 4)];
@@ -21,8 +27,8 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
     pub(super) fn stages(
         &mut self,
         raw: &[StageToml],
-        exits: &[Exit],
-        waiting: &[WaitingArea],
+        (exits, waiting): (&[Exit], &[WaitingArea]),
+        dt: f32,
     ) -> Option<Vec<Stage>> {
         use Seg::{Index, Key};
         let exit_names: Vec<&str> = exits.iter().map(|e| e.name.as_str()).collect();
@@ -43,11 +49,30 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                 ("radius", s.radius.is_some()),
                 ("exit", s.exit.is_some()),
                 ("area", s.area.is_some()),
+                ("slots", s.slots.is_some()),
+                ("from", s.from.is_some()),
+                ("to", s.to.is_some()),
+                ("count", s.count.is_some()),
+                ("service_s", s.service_s.is_some()),
+                ("room", s.room.is_some()),
             ];
-            let allowed: &[&str] = [&["position", "radius"][..], &["exit"], &["area"]][kind];
+            let allowed: &[&str] = [
+                &["position", "radius"][..],
+                &["exit"],
+                &["area"],
+                &["slots", "from", "to", "count", "radius", "service_s", "room"],
+            ][kind];
             self.only_allowed(&base, &present, allowed, &format!("a \"{}\" stage", s.kind))?;
-            if let Some((key, _)) = present.iter().find(|(k, is)| !is && allowed.contains(k)) {
+            let required: &[&str] = [&["position", "radius"][..], &["exit"], &["area"], &[]][kind];
+            if let Some((key, _)) = present.iter().find(|(k, is)| !is && required.contains(k)) {
                 return self.fail(&base, format!("missing key `{key}` for a \"{}\" stage", s.kind));
+            }
+            if kind == 3 {
+                let queue = self.queue(i, s, dt)?;
+                let head = queue.slots[0];
+                let stage = Stage::new(&s.name, StageKind::Queue, head);
+                stages.push(Stage { queue: Some(queue), ..stage });
+                continue;
             }
             let (kind, point) = match kind {
                 0 => {
@@ -70,9 +95,84 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                     (StageKind::Waiting(k as u32), centre(&waiting[k].region))
                 }
             };
-            stages.push(Stage { name: s.name.clone(), kind, point, finished: 0, finished_ticks: 0 });
+            stages.push(Stage::new(&s.name, kind, point));
         }
         Some(stages)
+    }
+
+    /// Stage `i`'s queue: its slots (a list, or `count` along the line `from` → `to`, the head
+    /// at `from`), its radius, service time and room.
+    fn queue(&mut self, i: usize, s: &StageToml, dt: f32) -> Option<Queue> {
+        use Seg::{Index, Key};
+        let base = [Key("stages"), Index(i)];
+        let at = |k: &'static str| [Key("stages"), Index(i), Key(k)];
+        let line = [s.from.is_some(), s.to.is_some(), s.count.is_some()];
+        let slots = match (&s.slots, line) {
+            (Some(_), l) if l.iter().any(|&x| x) => {
+                return self.fail(
+                    &at("slots"),
+                    "a queue's slots are either `slots` (a list of points) or `from`, `to` and `count` (a line), not both",
+                );
+            }
+            (Some(points), _) => {
+                if points.is_empty() || points.len() as u64 > MAX_SLOTS {
+                    return self.fail(
+                        &at("slots"),
+                        format!("expected 1 to {MAX_SLOTS} slots, found {}", points.len()),
+                    );
+                }
+                let mut slots = Vec::new();
+                for (k, p) in points.iter().enumerate() {
+                    slots.push(self.plane_point(&[Key("stages"), Index(i), Key("slots"), Index(k)], *p)?);
+                }
+                slots
+            }
+            (None, [true, true, true]) => {
+                let from = self.plane_point(&at("from"), s.from?)?;
+                let to = self.plane_point(&at("to"), s.to?)?;
+                let count = s.count?;
+                if !(2..=MAX_SLOTS).contains(&count) {
+                    return self.fail(
+                        &at("count"),
+                        format!("expected a whole number of slots from 2 to {MAX_SLOTS}, found {count}"),
+                    );
+                }
+                (0..count).map(|k| from + (to - from) * (k as f32 / (count - 1) as f32)).collect()
+            }
+            (None, _) => {
+                return self.fail(
+                    &base,
+                    "a \"queue\" stage needs its slots: `slots = [[x, y], ...]` (the head first), or `from`, `to` and `count` for slots evenly along a line",
+                );
+            }
+        };
+        let radius = match s.radius {
+            Some(r) => self.num(&at("radius"), r, Rule::Positive(MAX_MAGNITUDE))?,
+            None => QUEUE_RADIUS,
+        };
+        let service_ticks = match s.service_s {
+            Some(t) => (self.num(&at("service_s"), t, Rule::Positive(1e9))? / dt).round().max(1.0) as u64,
+            None => 0,
+        };
+        let room = match s.room {
+            Some(n) if (1..=MAX_AGENTS).contains(&n) => n as u32,
+            Some(n) => {
+                return self.fail(
+                    &at("room"),
+                    format!("expected a whole number of agents from 1 to {MAX_AGENTS}, found {n}"),
+                );
+            }
+            None => 0,
+        };
+        Some(Queue {
+            slots,
+            radius,
+            service_ticks,
+            room,
+            queued: Vec::new(),
+            released: Vec::new(),
+            head_since: None,
+        })
     }
 
     /// The journeys, in file order, over `stages`.

@@ -368,7 +368,7 @@ impl<'a, V: crate::world::Dimension> Validator<'a, V> {
         let diversions = self.diversions(&raw.groups, &door_names, &exit_names, &target_names)?;
         let measures = self.measures(&raw.measure, &mut gates, dt)?;
         let waiting = self.waiting(&raw.waiting, &group_names)?;
-        let stages = self.stages(&raw.stages, &exits, &waiting)?;
+        let stages = self.stages(&raw.stages, (&exits, &waiting), dt)?;
         let journeys = self.journeys(&raw.journeys, &stages)?;
         let mut sources = sources;
         self.journeys_of_groups(&raw, (&stages, &journeys), &mut groups, &mut sources, &targets)?;
@@ -383,6 +383,7 @@ impl<'a, V: crate::world::Dimension> Validator<'a, V> {
             waiting: &waiting.iter().map(|w| w.name.as_str()).collect::<Vec<_>>(),
             measures: &measures.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(),
             journeys: &journeys.iter().map(|j| j.name.as_str()).collect::<Vec<_>>(),
+            stages: &stages.iter().map(|s| (s.name.as_str(), s.queue.is_some())).collect::<Vec<_>>(),
             scenario: &names,
             raw_groups: &raw.groups,
         };
