@@ -435,6 +435,17 @@ fn a_queue_head_is_released_by_events_or_when_the_next_stage_has_room() {
 }
 
 #[test]
+fn an_agent_put_again_at_the_queue_it_stands_in_keeps_its_place() {
+    // At 1 s every walker is switched to the start of the journey it is on: the queue.
+    let again = "\n[[events]]\nat_s = 1\naction = \"journey\"\njourney = \"through\"\ngroup = \"walkers\"\n";
+    let mut sim = sim(&queue_scene("service_s = 2", again));
+    sim.run(20).expect("runs");
+    let q = sim.world().scene.stages[0].queue.as_ref().expect("a queue");
+    assert_eq!(q.queued, [0, 1, 2, 3], "no one twice");
+    assert_eq!(released_ticks(&queue_scene("service_s = 2", again), 900).len(), 4);
+}
+
+#[test]
 fn bad_queues_are_rejected_with_their_position() {
     // No slots; slots two ways at once; a release event naming a stage that is not a queue.
     let bad = queue_text("", "").replace("from = [15, 5]\nto = [12, 5]\ncount = 4\n", "");

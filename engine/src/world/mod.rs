@@ -233,10 +233,13 @@ impl<V: Dimension> World<V> {
             return;
         };
         let stage = &mut parts.stages[start as usize];
-        // A queue takes the agent at its tail.
+        // A queue takes the agent at its tail (an agent already in its line keeps its place).
+        let id = self.agents.id[row];
         let place = stage.queue.as_mut().map_or(0, |q| {
-            q.queued.push(self.agents.id[row]);
-            q.queued.len() - 1
+            q.queued.iter().position(|&k| k == id).unwrap_or_else(|| {
+                q.queued.push(id);
+                q.queued.len() - 1
+            })
         });
         let point = stage.goal(place);
         let a = &mut self.agents;
