@@ -18,8 +18,8 @@ pub fn root() -> PathBuf {
 }
 
 /// Every shipped scenario (`scenarios/*.toml`, `scenarios/bench/*.toml`,
-/// `scenarios/walls/*.toml`, `scenarios/models/*.toml` and `scenarios/verification/*.toml`),
-/// sorted.
+/// `scenarios/walls/*.toml`, `scenarios/models/*.toml`, `scenarios/parties/*.toml` and
+/// `scenarios/verification/*.toml`), sorted.
 pub fn shipped_scenarios() -> Vec<PathBuf> {
     let mut v = Vec::new();
     for dir in [
@@ -27,6 +27,7 @@ pub fn shipped_scenarios() -> Vec<PathBuf> {
         root().join("scenarios").join("bench"),
         root().join("scenarios").join("walls"),
         root().join("scenarios").join("models"),
+        root().join("scenarios").join("parties"),
         root().join("scenarios").join("verification"),
     ] {
         v.extend(

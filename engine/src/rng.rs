@@ -25,6 +25,9 @@ pub enum Purpose {
     /// A journey's `random` choice of an agent's next stage (keyed by the agent's id and the
     /// tick it chooses at).
     Journey = 6,
+    /// The order in which a group's party sizes are dealt out at spawn (keyed by the group's
+    /// name).
+    Party = 7,
 }
 
 /// One SplitMix64 step: advances `state` and returns a well-mixed 64-bit value.

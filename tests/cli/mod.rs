@@ -28,6 +28,7 @@ mod models;
 mod obstacle_shapes;
 mod parquet_output;
 mod parse_errors;
+mod parties;
 mod reference_errors;
 mod signals;
 mod slurm;

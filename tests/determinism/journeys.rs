@@ -108,7 +108,7 @@ count = 10
     Scenario::parse(&text, "square.toml").expect("a valid scene")
 }
 
-fn same_everywhere(scenario: &Scenario, ticks: u64) {
+pub(super) fn same_everywhere(scenario: &Scenario, ticks: u64) {
     let (reference, _) = run(scenario, ticks, 1, IndexKind::Kd);
     for threads in [2, 3, 4, 8] {
         assert_eq!(run(scenario, ticks, threads, IndexKind::Kd).0, reference, "{threads} threads");

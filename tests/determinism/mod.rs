@@ -12,6 +12,7 @@ mod in_space;
 mod journeys;
 mod models;
 mod non_finite;
+mod parties;
 mod resumed_outputs;
 mod same_hashes;
 mod sensing_skin;

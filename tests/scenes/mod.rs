@@ -13,6 +13,7 @@ mod in_space;
 mod leader_following;
 mod models;
 mod obstacles;
+mod parties;
 mod path_following;
 mod properties;
 mod pursuit_evade;

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use throng_engine::World;
 use throng_engine::metrics::{Reading, TICK_METRICS, TickMetrics};
+use throng_engine::scenario::expectation::PartyValue;
 use throng_engine::world::Scene;
 
 use super::Seconds;
@@ -84,9 +85,14 @@ pub(super) fn columns<V: CliDimension>(world: &World<V>) -> Vec<(String, ValueKi
         ]
         .map(|(what, kind)| (format!("stage_{}_{what}", s.name), kind))
     });
+    let parties =
+        world.groups.iter().any(|g| g.parties.is_some()).then_some(PartyValue::ALL).into_iter().flatten();
+    let parties = parties.map(|(v, what)| {
+        (format!("party_{what}"), if v == PartyValue::Walking { ValueKind::Int } else { ValueKind::Real })
+    });
     // With events, a last column names those that fired before the row's tick ran.
     let events = (!world.events.is_empty()).then(|| ("events".to_string(), ValueKind::Text));
-    fixed.chain(gates).chain(areas).chain(stages).chain(events).collect()
+    fixed.chain(gates).chain(areas).chain(stages).chain(parties).chain(events).collect()
 }
 
 /// The row of `m`, in [`columns`] order; `world` is the state it was observed on (for the
@@ -100,6 +106,12 @@ pub(super) fn values<V: CliDimension>(m: &TickMetrics, world: &World<V>) -> Vec<
     let stages = m.stages.iter().flat_map(|s| {
         [Value::Int(s.agents), Value::Int(s.queue), Value::Int(s.finished), Value::Real(s.mean_s)]
     });
+    let parties = m.parties.iter().flat_map(|r| {
+        PartyValue::ALL.map(|(v, _)| match v {
+            PartyValue::Walking => Value::Int(r.walking),
+            _ => Value::Real(v.of(r)),
+        })
+    });
     // The events applied before this tick ran: those that last fired after tick - 1.
     let events = (!world.events.is_empty()).then(|| {
         let before = m.tick.checked_sub(1);
@@ -111,7 +123,7 @@ pub(super) fn values<V: CliDimension>(m: &TickMetrics, world: &World<V>) -> Vec<
             .collect();
         Value::Text(fired.join("; "))
     });
-    fixed.chain(gates).chain(areas).chain(stages).chain(events).collect()
+    fixed.chain(gates).chain(areas).chain(stages).chain(parties).chain(events).collect()
 }
 
 /// A metrics file being written.

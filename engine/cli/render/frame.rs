@@ -3,7 +3,7 @@
 //!
 //! Drawing order, back to front: background, bounds, spawn sources, exits, paths, obstacles,
 //! gates, targets' loops and regions, doors (filled while closed, dashed while open), trails,
-//! agents, targets, legend. Every colour is one of a few fixed constants or a group colour,
+//! the links between party members, agents, targets, legend. Every colour is one of a few fixed constants or a group colour,
 //! so the GIF palette can be fixed in advance (see `palette`).
 
 use throng_engine::world::{BoundsKind, Door, Obstacle};
@@ -52,6 +52,9 @@ pub fn draw(
         draw_doors(&mut pixmap, geometry, frame, camera);
     }
     draw_trails(&mut pixmap, frame, history, camera);
+    if let Some(geometry) = &scene.geometry {
+        super::parties::draw(&mut pixmap, &geometry.parties, frame, camera);
+    }
     draw_agents(&mut pixmap, frame, camera);
     if let Some(geometry) = &scene.geometry {
         let time_s = scene.dt.map(|dt| frame.tick as f64 * dt as f64);

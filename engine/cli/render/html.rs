@@ -16,7 +16,8 @@
 //!   bytes per agent (eight in base64) and positions resolve to 1/65,534 of the run's extent.
 //! - `ticks`, `dt`, `fps`, `name`, `groups` (name, colour), `view` (the initial framing), and the
 //!   scene geometry (`bounds`, `obstacles`, `paths`, `exits`, `sources`, `gates`, `stages`,
-//!   `links`, `targets`)
+//!   `links`, `targets`) and `parties` (each party member's id and party, for the links
+//!   drawn between members)
 //!   when known. A target is `{name, point: [x, y]}`, `{name, moving: {waypoints, speed}}`
 //!   (placed from the frame's time), `{name, agent: id}` or `{name, random: region}`. `doors`:
 //!   `{name, shape}` (a shape as an obstacle's). `events`: `[tick, name]` for each firing of a
@@ -354,6 +355,10 @@ impl HtmlBuilder {
                         })
                         .collect(),
                 ),
+            );
+            data.insert(
+                "parties".into(),
+                Value::Array(g.parties.iter().map(|&(id, party)| json!([id, party])).collect()),
             );
             data.insert(
                 "links".into(),

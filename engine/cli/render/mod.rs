@@ -12,6 +12,7 @@ mod gif;
 mod html;
 mod layout;
 mod legend;
+mod parties;
 mod pen;
 pub mod plot;
 mod projection;

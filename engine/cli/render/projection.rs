@@ -179,6 +179,7 @@ impl SpaceView {
             targets,
             stages: Vec::new(),
             links: Vec::new(),
+            parties: Vec::new(),
         }
     }
 }

@@ -29,6 +29,8 @@ pub struct Geometry {
     /// The journeys' stages, and the links their transitions make.
     pub stages: Vec<super::stages::StageMark>,
     pub links: Vec<(Vec2, Vec2)>,
+    /// Every party member at tick 0 as (id, party), in id order.
+    pub parties: Vec<(u32, u32)>,
 }
 
 impl Geometry {
@@ -39,6 +41,7 @@ impl Geometry {
         Geometry {
             stages,
             links,
+            parties: super::parties::of(world),
             targets: world.targets.iter().enumerate().map(|(t, target)| (name(t), target.clone())).collect(),
             bounds: world.bounds,
             edges: Vec::new(),

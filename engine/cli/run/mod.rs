@@ -453,6 +453,19 @@ fn print_report<V: CliDimension>(r: &RunReport, pipeline: &Pipeline<V>) {
                 s.name, s.finished, s.mean_s, s.agents, s.queue_max
             );
         }
+        if let Some(p) = &m.parties {
+            let _ = writeln!(
+                out,
+                "  parties: over {} ticks walking, spread {:.3} m, angle {:.1}° to the walking direction, V depth {:.3} m; {:.0} % line abreast, {:.0} % V, {:.0} % river-like",
+                p.ticks,
+                p.spread,
+                p.angle_deg,
+                p.v_depth,
+                100.0 * p.abreast,
+                100.0 * p.v,
+                100.0 * p.river
+            );
+        }
     }
     if !r.events.is_empty() {
         let _ = writeln!(out, "\nevents");

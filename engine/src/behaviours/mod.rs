@@ -10,6 +10,7 @@ mod flocking;
 mod leader_following;
 mod obstacle_avoidance;
 pub mod params;
+mod party_force;
 mod path_following;
 mod pursuit;
 mod queue;
@@ -25,6 +26,7 @@ pub use obstacle_avoidance::{
     NO_THREAT, avoid_direction, avoid_force, avoid_solid_force, look_ahead, most_threatening,
     most_threatening_solid,
 };
+pub use party_force::party_force;
 pub use path_following::{follow_path, path_advance};
 pub use pursuit::{evade, pursuit};
 pub use queue::{hard_stop_per_tick, look_along, queue_brake_force};

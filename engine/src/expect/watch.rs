@@ -162,7 +162,8 @@ impl<V: Dimension> Watcher<V> {
         let groups: Vec<&str> = world.groups.iter().map(|g| g.name.as_str()).collect();
         let areas: Vec<&str> = scene.measures.iter().map(|m| m.name.as_str()).collect();
         let stages: Vec<&str> = scene.stages.iter().map(|s| s.name.as_str()).collect();
-        let names = SceneNames { gates: &gates, groups: &groups, areas: &areas, stages: &stages };
+        let parties = world.groups.iter().any(|g| g.parties.is_some());
+        let names = SceneNames { gates: &gates, groups: &groups, areas: &areas, stages: &stages, parties };
         let dt = world.dt as f64;
         let at = |tick: u64| tick as f64 * dt;
         let end = world.tick;
@@ -333,6 +334,7 @@ fn of_tick(m: &Metric, t: &TickMetrics, gate_totals: &[u64]) -> Option<f64> {
                 StageValue::MeanTime => s.mean_s,
             }
         }
+        Metric::Party(what) => what.of(t.parties.as_ref()?),
         Metric::MeanWait
         | Metric::QueueLengthMax
         | Metric::GatePerSecond(_)

@@ -53,6 +53,13 @@ pub fn angle_of(v: Vec2) -> f32 {
     libm::atan2f(v.y, v.x)
 }
 
+/// The angle in radians, from 0 to π, whose cosine is `x` (clamped to [-1, 1] first, so a
+/// cosine rounded just past 1 gives 0, not NaN).
+#[inline]
+pub fn acos(x: f32) -> f32 {
+    libm::acosf(x.clamp(-1.0, 1.0))
+}
+
 /// `e` to the power `x` (libm's, so the same on every platform).
 #[inline]
 pub fn exp(x: f32) -> f32 {

@@ -80,6 +80,7 @@ impl<V> From<MetricsStateV5<V>> for MetricsState<V> {
             gate_spans: old.gate_spans,
             area_totals: old.area_totals,
             stage_queue_max: Vec::new(),
+            party_totals: Default::default(),
             observed_ticks: old.observed_ticks,
             summary: Summary {
                 time_s: s.time_s,
@@ -98,6 +99,7 @@ impl<V> From<MetricsStateV5<V>> for MetricsState<V> {
                 gates: s.gates,
                 areas: s.areas,
                 stages: Vec::new(),
+                parties: None,
                 steerbench: s.steerbench,
             },
             last: TickMetrics {
@@ -118,6 +120,7 @@ impl<V> From<MetricsStateV5<V>> for MetricsState<V> {
                 gate_flow: t.gate_flow,
                 areas: t.areas,
                 stages: Vec::new(),
+                parties: None,
             },
             steerbench: old.steerbench,
         }

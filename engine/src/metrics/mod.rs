@@ -12,6 +12,7 @@ mod config;
 mod goal;
 mod legacy;
 mod overlaps;
+mod parties;
 mod stages;
 mod state_error;
 mod steerbench;
@@ -23,6 +24,7 @@ pub use catalogue::{
 pub use config::MetricsConfig;
 pub use goal::goal_of;
 pub(crate) use legacy::MetricsStateV5;
+pub use parties::{Formation, PartyReading, PartySummary, PartyTotals, Shape, formation};
 pub use stages::{StageReading, StageSummary};
 pub use state_error::MetricsStateError;
 pub use steerbench::{COLLISION_WEIGHT, FRAMES_PER_S, SteerBenchState, SteerBenchSummary};
@@ -81,6 +83,8 @@ pub struct TickMetrics {
     pub areas: Vec<AreaReading>,
     /// Each journey stage after the tick, in `[[stages]]` order.
     pub stages: Vec<StageReading>,
+    /// The walking parties after the tick; `None` when no group walks in parties.
+    pub parties: Option<PartyReading>,
 }
 
 /// A gate's throughput over the run.
@@ -142,6 +146,8 @@ pub struct Summary {
     pub areas: Vec<AreaSummary>,
     /// Every journey stage over the run, in `[[stages]]` order.
     pub stages: Vec<StageSummary>,
+    /// The parties' formations over the run; `None` when no group walks in parties.
+    pub parties: Option<PartySummary>,
     /// SteerBench's measures and composite score, with `[metrics] steerbench = true` (`null`
     /// otherwise: the summary is also kept in checkpoints, whose encoding skips no field).
     pub steerbench: Option<SteerBenchSummary>,
@@ -173,6 +179,8 @@ pub struct MetricsState<V = Vec2> {
     area_totals: Vec<AreaTotals>,
     /// Per journey stage, the most agents its waiting area held on an observed tick.
     stage_queue_max: Vec<u64>,
+    /// The parties' readings summed over the run.
+    party_totals: PartyTotals,
     observed_ticks: u64,
     summary: Summary,
     last: TickMetrics,
@@ -311,6 +319,10 @@ impl<V: Point> MetricsCollector<V> {
             self.anchor_all(world);
         }
 
+        let party_reading = parties::read(world);
+        if let Some(r) = &party_reading {
+            self.state.party_totals.add(r);
+        }
         let stage_readings = stages::read(world);
         for (q, r) in self.state.stage_queue_max.iter_mut().zip(&stage_readings) {
             *q = (*q).max(r.queue);
@@ -348,6 +360,7 @@ impl<V: Point> MetricsCollector<V> {
                 .collect(),
             areas: area_readings,
             stages: stage_readings,
+            parties: party_reading,
         };
         let s = &mut self.state.summary;
         s.overlap_pairs = s.overlap_pairs.max(overlap_pairs);
@@ -384,6 +397,7 @@ impl<V: Point> MetricsCollector<V> {
             gate_flow: vec![0.0; world.scene.parts().gates.len()],
             areas: read_areas(world),
             stages: stages::read(world),
+            parties: parties::read(world),
         }
     }
 
@@ -484,6 +498,8 @@ impl<V: Point> MetricsCollector<V> {
             .map(|(m, t)| t.summary(&m.name))
             .collect();
         s.stages = stages::summary(world, &self.state.last.stages, &self.state.stage_queue_max);
+        s.parties =
+            world.groups.iter().any(|g| g.parties.is_some()).then(|| self.state.party_totals.summary());
         s.steerbench = self.config.steerbench.then(|| self.state.steerbench.summary(world.dt));
         s
     }

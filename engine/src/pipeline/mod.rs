@@ -218,6 +218,8 @@ impl<V: Passes> Pipeline<V> {
             t.time(Pass::Steer, || s.run(Pass::Steer, world))?;
             // Braking behind a blocker; reads the summed steering.
             t.time(Pass::QueueBrake, || s.run(Pass::QueueBrake, world))?;
+            // Party members add the group force.
+            t.time(Pass::Parties, || s.run(Pass::Parties, world))?;
             // Velocity models choose their agents' velocities, from the steering sum.
             t.time(Pass::Models, || s.run(Pass::Models, world))?;
             // Euler step in seconds.

@@ -48,6 +48,8 @@ passes! {
     Steer => "steer",
     /// Braking behind a blocker (`passes::queue_brake`).
     QueueBrake => "queue_brake",
+    /// Party members add the group force that keeps them together (`passes::parties`).
+    Parties => "parties",
     /// Agents of groups with a velocity model (ORCA) choose their velocity
     /// (`passes::velocity_models`).
     Models => "models",

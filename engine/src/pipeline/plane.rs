@@ -94,6 +94,16 @@ impl Passes for Vec2 {
         }
         let mut velocity = std::mem::take(&mut world.agents.velocity);
         passes::hold_queued(world, steering, &mut velocity);
+        let (scene, a) = (&world.scene, &world.agents);
+        passes::hold_at_exits(
+            &scene.exits,
+            &scene.stages,
+            &world.groups,
+            a,
+            &world.bounds,
+            steering,
+            &mut velocity,
+        );
         world.agents.velocity = velocity;
     }
 
@@ -131,7 +141,8 @@ impl Passes for Vec2 {
 
     fn exits(world: &mut World, keep: &mut Vec<bool>, events: &mut TickEvents) {
         let scene = &world.scene;
-        let gone = passes::exits(&scene.exits, &scene.stages, &mut world.agents, &world.bounds, keep);
+        let gone =
+            passes::exits(&scene.exits, &scene.stages, &world.groups, &mut world.agents, &world.bounds, keep);
         world.exited += gone as u64;
         events.exited = gone;
     }

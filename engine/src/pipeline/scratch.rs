@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crate::behaviours::{self, ResolvedTarget};
 use crate::index::{IndexKind, Neighbours, SensingCache, SpatialIndex};
-use crate::passes::{self, IndexScope, LastHeading, ReorderScratch, SteerInputs, StepContext};
+use crate::passes::{self, IndexScope, LastHeading, PartyScratch, ReorderScratch, SteerInputs, StepContext};
 use crate::world::{Group, World};
 
 use super::dimension::{Passes, SteerScene};
@@ -28,6 +28,8 @@ pub(super) struct Scratch<V: Passes> {
     /// Each agent's most threatening obstacle (`find_threats`).
     threat: Vec<u32>,
     steering: Vec<V>,
+    /// The `parties` pass's buffers.
+    parties: PartyScratch<V>,
     /// `norm(velocity)` per row, for alignment (steer).
     heading: Vec<V>,
     pub(super) blocked: Vec<bool>,
@@ -54,6 +56,7 @@ impl<V: Passes> Scratch<V> {
             own: V::Scratch::default(),
             threat: Vec::new(),
             steering: Vec::new(),
+            parties: PartyScratch::default(),
             heading: Vec::new(),
             blocked: Vec::new(),
             prev_position: Vec::new(),
@@ -171,6 +174,13 @@ impl<V: Passes> Scratch<V> {
                     self.events.queue_length = crate::par::count_true(&self.blocked);
                 }
                 return check_finite(world.tick, Pass::QueueBrake, "steering", &a.id, &self.steering);
+            }
+            Pass::Parties => {
+                if passes::has_parties(&world.groups) {
+                    let a = &world.agents;
+                    passes::parties(&world.groups, a, &mut self.parties, &mut self.steering);
+                    return check_finite(world.tick, Pass::Parties, "steering", &a.id, &self.steering);
+                }
             }
             Pass::Models => return V::models(world, &mut self.own, &mut self.steering, &self.neighbours),
             Pass::Integrate => {

@@ -150,6 +150,59 @@ pub enum Metric {
     GroupTargetDistance(usize, Stat),
     /// What journey stage `i` shows (`stages.NAME.agents|queue|finished|mean_s`).
     Stage(usize, StageValue),
+    /// What the walking parties show (`parties.walking|spread|angle_deg|v_depth|abreast|v|river`).
+    Party(PartyValue),
+}
+
+/// What a walking parties' metric reads (see `metrics::PartyReading`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PartyValue {
+    /// Walking parties.
+    Walking,
+    /// Their mean spread (m).
+    Spread,
+    /// Their mean angle to the walking direction (degrees).
+    Angle,
+    /// The mean V depth of those of three or more (m).
+    VDepth,
+    /// The share in line abreast.
+    Abreast,
+    /// The share in a V.
+    V,
+    /// The share walking river-like.
+    River,
+}
+
+impl PartyValue {
+    /// Every one, with its name (`parties.NAME` in expectations, `party_NAME` in the metrics
+    /// file).
+    pub const ALL: [(PartyValue, &'static str); 7] = [
+        (PartyValue::Walking, "walking"),
+        (PartyValue::Spread, "spread"),
+        (PartyValue::Angle, "angle_deg"),
+        (PartyValue::VDepth, "v_depth"),
+        (PartyValue::Abreast, "abreast"),
+        (PartyValue::V, "v"),
+        (PartyValue::River, "river"),
+    ];
+
+    /// Its name in metric names.
+    pub fn name(self) -> &'static str {
+        PartyValue::ALL.iter().find(|(v, _)| *v == self).map_or("?", |(_, n)| n)
+    }
+
+    /// Its value in a tick's reading.
+    pub fn of(self, r: &crate::metrics::PartyReading) -> f64 {
+        match self {
+            PartyValue::Walking => r.walking as f64,
+            PartyValue::Spread => r.spread,
+            PartyValue::Angle => r.angle_deg,
+            PartyValue::VDepth => r.v_depth,
+            PartyValue::Abreast => r.abreast,
+            PartyValue::V => r.v,
+            PartyValue::River => r.river,
+        }
+    }
 }
 
 /// What a journey stage's metric reads (see `metrics::StageReading`).
@@ -216,6 +269,8 @@ pub struct SceneNames<'a> {
     pub areas: &'a [&'a str],
     /// Journey stage names, in `[[stages]]` order.
     pub stages: &'a [&'a str],
+    /// Whether some group walks in parties (then `parties.*` metrics exist).
+    pub parties: bool,
 }
 
 /// The summary-only metric names (judged at the end only).
@@ -262,6 +317,9 @@ impl Metric {
             let what = StageValue::ALL.iter().find(|(_, n)| *n == what)?.0;
             return Some(Metric::Stage(s, what));
         }
+        if let Some(what) = name.strip_prefix("parties.").filter(|_| names.parties) {
+            return Some(Metric::Party(PartyValue::ALL.iter().find(|(_, n)| *n == what)?.0));
+        }
         if let Some((rest, stat)) = name.strip_prefix("groups.").and_then(|r| r.rsplit_once('.')) {
             let (group, what) = rest.rsplit_once('.')?;
             let g = names.groups.iter().position(|n| *n == group)?;
@@ -302,6 +360,9 @@ impl Metric {
                 out.push(format!("stages.{s}.{what}"));
             }
         }
+        if names.parties {
+            out.extend(PartyValue::ALL.iter().map(|(_, what)| format!("parties.{what}")));
+        }
         for g in names.groups {
             for what in ["speed", "max_speed", "target_distance"] {
                 for (_, stat) in Stat::ALL {
@@ -340,6 +401,7 @@ impl Metric {
             Metric::Stage(i, what) => {
                 format!("stages.{}.{}", names.stages.get(*i).copied().unwrap_or("?"), what.name())
             }
+            Metric::Party(what) => format!("parties.{}", what.name()),
         }
     }
 
@@ -487,6 +549,7 @@ mod tests {
             groups: &["crowd", "a.b"],
             areas: &["hall"],
             stages: &["stairs"],
+            parties: true,
         };
         for name in Metric::names(&names) {
             let m = Metric::parse(&name, &names).unwrap_or_else(|| panic!("{name}"));

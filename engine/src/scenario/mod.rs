@@ -539,6 +539,20 @@ impl<V: crate::world::Dimension> Scenario<V> {
                 }
                 world.push_agent(g as u16, key, p);
             }
+            if let Some(parties) = &spec.group.parties {
+                // This group's agents are the last `count` rows, in id order (nothing has
+                // reordered them yet).
+                let a = &mut world.agents;
+                let first = a.len() - spec.count as usize;
+                let dealt = crate::world::form_parties(
+                    &parties.shares,
+                    &a.id[first..],
+                    &a.position[first..],
+                    self.seed,
+                    spawner,
+                );
+                a.party[first..].copy_from_slice(&dealt);
+            }
         }
         Ok(world)
     }

@@ -369,6 +369,24 @@ pub(crate) struct GroupToml {
     pub(crate) model: Option<toml::Value>,
     /// The journey its agents start on.
     pub(crate) journey: Option<String>,
+    /// How its agents walk in parties (social groups).
+    pub(crate) parties: Option<PartiesToml>,
+}
+
+/// A group's `parties` table: the shares of its agents alone, in pairs, in triples...; the
+/// group force's parameters (defaults in `world::PartyForce`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PartiesToml {
+    pub(crate) shares: Vec<f32>,
+    pub(crate) gaze: Option<f32>,
+    pub(crate) attraction: Option<f32>,
+    pub(crate) repulsion: Option<f32>,
+    pub(crate) vision_deg: Option<f32>,
+    pub(crate) repulsion_range: Option<f32>,
+    pub(crate) response_s: Option<f32>,
+    #[serde(default)]
+    pub(crate) leave_together: bool,
 }
 
 /// A group's `on_closed` entry: a door or an exit, and where the group goes while it is closed.

@@ -5,7 +5,7 @@
 use crate::world::{Agents, ColumnValue, ColumnVisitor, Dimension, Scene, World};
 
 /// Version of the byte layout below; part of the hashed bytes.
-pub const HASH_LAYOUT: &[u8] = b"throng-state-v3";
+pub const HASH_LAYOUT: &[u8] = b"throng-state-v4";
 
 /// A 32-byte BLAKE3 digest of a world's state.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -28,6 +28,9 @@ pub struct Group {
     /// a `journey` event with this group changes it.
     #[serde(default)]
     pub journey: Option<u16>,
+    /// How its agents at spawn are dealt into parties that walk together, if they are.
+    #[serde(default)]
+    pub parties: Option<super::Parties>,
 }
 
 impl Group {

@@ -17,6 +17,7 @@ mod layout;
 mod model;
 mod obstacle;
 pub(crate) mod outline;
+mod party;
 mod scene;
 mod scenes;
 mod solid;
@@ -35,6 +36,7 @@ pub use journey::{Candidates, Choice, Journey, NO_JOURNEY, Queue, Stage, StageKi
 pub use model::{Cfsm, Model, Orca, SocialForce};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
+pub use party::{MAX_PARTY_SIZE, NO_PARTY, Parties, PartyForce, form_parties, party_counts};
 pub use scene::{DIRECTION_REACH, Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};
 pub use scenes::{PlaneScene, Scene, SceneParts, ScenePartsMut, SpaceScene};
 pub use solid::Solid;
@@ -217,6 +219,7 @@ impl<V: Dimension> World<V> {
             journey: NO_JOURNEY,
             stage: 0,
             stage_since: self.tick,
+            party: NO_PARTY,
         });
         if let Some(j) = group.journey {
             self.start_journey(self.agents.len() - 1, j, None);

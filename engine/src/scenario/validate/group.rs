@@ -177,9 +177,14 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
             self.num(&at("flocking_interval"), raw.flocking_interval, Rule::NonNegative(3600.0))?;
         let flocking_interval_ticks = ((interval / dt).round() as u32).max(1);
 
+        let parties = match &raw.parties {
+            Some(p) => Some(self.parties(g, p, count)?),
+            None => None,
+        };
         Some(GroupSpec {
             group: Group {
                 journey: None,
+                parties,
                 name: raw.name.clone(),
                 behaviours,
                 sensing_radius,

@@ -27,6 +27,7 @@ mod journey;
 mod measure;
 mod model;
 mod obstacle;
+mod party;
 mod scene;
 mod space;
 mod top_level;
@@ -391,8 +392,13 @@ impl<'a, V: crate::world::Dimension> Validator<'a, V> {
         let events = self.events(&raw.events, &event_names, &tables, &mut capacity)?;
         let area_names: Vec<&str> = measures.iter().map(|m| m.name.as_str()).collect();
         let stage_names: Vec<&str> = stages.iter().map(|s| s.name.as_str()).collect();
-        let scene =
-            SceneNames { groups: &group_names, gates: &gate_names, areas: &area_names, stages: &stage_names };
+        let scene = SceneNames {
+            groups: &group_names,
+            gates: &gate_names,
+            areas: &area_names,
+            stages: &stage_names,
+            parties: groups.iter().any(|g| g.group.parties.is_some()),
+        };
         let metrics = self.metrics(&raw)?;
         let expect_names = expect::ExpectNames { scene, ids: capacity, steerbench: metrics.steerbench };
         let expectations = self.expectations(&raw.expect, &expect_names, dt, raw.ticks)?;

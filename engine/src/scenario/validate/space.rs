@@ -68,6 +68,12 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                         "the velocity models are planar: a group in space steers (no `model`)",
                     );
                 }
+                if group.parties.is_some() {
+                    return self.fail(
+                        &at("parties"),
+                        "parties (social groups) walk in the plane: not available with `dimensions = 3` yet",
+                    );
+                }
                 if !group.on_closed.is_empty() {
                     return self
                         .fail(&at("on_closed"), "`on_closed` follows doors and exits, which are planar");

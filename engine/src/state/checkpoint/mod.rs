@@ -54,10 +54,12 @@ pub const MAGIC: &[u8; 8] = b"THRONGCK";
 /// crossings, and version 6, which has no spawns' spacing). Version 8 added the journeys: the
 /// agents' `journey`, `stage` and `stage_since` columns and the world's stages and journeys,
 /// so a state written by an engine before it (versions 1 to 7) does not decode, and the error
-/// says so.
-pub const FORMAT_VERSION: u32 = 8;
-/// The first format version whose state has the journeys' columns and scene.
-pub const JOURNEYS_FORMAT: u32 = 8;
+/// says so. Version 9 added the agents' `party` column (social groups) and the groups'
+/// `parties`: a state of version 8 or before does not decode either.
+pub const FORMAT_VERSION: u32 = 9;
+/// The first format version whose state has the columns this engine's agents have (`party`,
+/// since version 9; `journey`, `stage` and `stage_since` since version 8).
+pub const COLUMNS_FORMAT: u32 = 9;
 /// The engine version written into checkpoints and golden files.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The file extension of checkpoints written by `throng run --checkpoint-every`.
@@ -254,8 +256,8 @@ pub fn decode<V: Dimension>(bytes: &[u8], path: &str) -> Result<Checkpoint<V>, C
     let format_version = header.format_version;
     let decode_error = |message: String| CheckpointError::Decode { path: p(), message };
     let (world, rest) = postcard::take_from_bytes::<World<V>>(payload).map_err(|e| {
-        decode_error(if format_version < JOURNEYS_FORMAT {
-            format!("{e}: format version {format_version} was written by an engine before journeys, whose state lacks the agents' journey columns (format {JOURNEYS_FORMAT} on); run the scenario again from the start")
+        decode_error(if format_version < COLUMNS_FORMAT {
+            format!("{e}: format version {format_version} was written by an engine whose agents had fewer columns (journeys came with format 8, parties with format {COLUMNS_FORMAT}); run the scenario again from the start")
         } else {
             format!("{e}: the state layout of the engine that wrote it probably differs")
         })
