@@ -435,6 +435,22 @@ fn a_queue_head_is_released_by_events_or_when_the_next_stage_has_room() {
 }
 
 #[test]
+fn an_event_reads_a_stage_s_counts() {
+    // Two released at 20 s; the event watching the queue's finished visits lets the rest go on
+    // the tick after they are counted.
+    let events = "\n[[events]]\nat_s = 20\naction = \"release\"\nstage = \"line\"\ncount = 2\n\n[[events]]\nwhen = { metric = \"stages.line.finished\", min = 2 }\naction = \"release\"\nstage = \"line\"\n";
+    assert_eq!(released_ticks(&queue_scene("", events), 400), [201, 201, 202, 202]);
+    // A stage's name misspelt in a condition: the known ones are listed.
+    let bad = queue_text("", &events.replace("stages.line.finished", "stages.lnie.finished"));
+    check_rejects(
+        "stage_condition",
+        &bad,
+        (61, 19),
+        &["unknown condition \"stages.lnie.finished\"; did you mean \"stages.line.finished\"?"],
+    );
+}
+
+#[test]
 fn an_agent_put_again_at_the_queue_it_stands_in_keeps_its_place() {
     // At 1 s every walker is switched to the start of the journey it is on: the queue.
     let again = "\n[[events]]\nat_s = 1\naction = \"journey\"\njourney = \"through\"\ngroup = \"walkers\"\n";

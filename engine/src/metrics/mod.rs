@@ -25,7 +25,7 @@ pub use config::MetricsConfig;
 pub use goal::goal_of;
 pub(crate) use legacy::MetricsStateV5;
 pub use parties::{Formation, PartyReading, PartySummary, PartyTotals, Shape, formation};
-pub use stages::{StageReading, StageSummary};
+pub use stages::{StageReading, StageSummary, reading as stage_reading};
 pub use state_error::MetricsStateError;
 pub use steerbench::{COLLISION_WEIGHT, FRAMES_PER_S, SteerBenchState, SteerBenchSummary};
 

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::world::{Dimension, NO_JOURNEY, Scene, StageKind, World};
+use crate::world::{Dimension, NO_JOURNEY, Scene, Stage, StageKind, World};
 
 /// One stage after a tick (metrics file columns `stage_NAME_agents`, `_queue`, `_finished`,
 /// `_mean_s`; expectations' `stages.NAME.agents` and the rest).
@@ -51,24 +51,32 @@ pub fn read<V: Dimension>(world: &World<V>) -> Vec<StageReading> {
             heading[*s as usize] += 1;
         }
     }
-    parts
-        .stages
-        .iter()
-        .zip(heading)
-        .map(|(s, agents)| StageReading {
-            agents,
-            queue: match s.kind {
-                StageKind::Waiting(k) => parts.waiting[k as usize].held.len() as u64,
-                StageKind::Queue => s.queue.as_ref().map_or(0, |q| q.queued.len() as u64),
-                _ => 0,
-            },
-            finished: s.finished,
-            mean_s: match s.finished {
-                0 => 0.0,
-                n => s.finished_ticks as f64 * world.dt as f64 / n as f64,
-            },
-        })
-        .collect()
+    parts.stages.iter().zip(heading).map(|(s, agents)| of_stage(world, s, agents)).collect()
+}
+
+/// Stage `s`'s reading now (what an event's `stages.NAME.*` condition reads).
+pub fn reading<V: Dimension>(world: &World<V>, s: usize) -> StageReading {
+    let a = &world.agents;
+    let agents =
+        a.journey.iter().zip(&a.stage).filter(|&(&j, &st)| j != NO_JOURNEY && st as usize == s).count();
+    of_stage(world, &world.scene.parts().stages[s], agents as u64)
+}
+
+/// A stage's reading, `agents` heading to it.
+fn of_stage<V: Dimension>(world: &World<V>, s: &Stage, agents: u64) -> StageReading {
+    StageReading {
+        agents,
+        queue: match s.kind {
+            StageKind::Waiting(k) => world.scene.parts().waiting[k as usize].held.len() as u64,
+            StageKind::Queue => s.queue.as_ref().map_or(0, |q| q.queued.len() as u64),
+            _ => 0,
+        },
+        finished: s.finished,
+        mean_s: match s.finished {
+            0 => 0.0,
+            n => s.finished_ticks as f64 * world.dt as f64 / n as f64,
+        },
+    }
 }
 
 /// The stages' summary: `last`, the readings of the last observed tick, with `queue_max`.

@@ -6,7 +6,7 @@
 //! handful of events.
 
 use crate::rng::{self, Purpose};
-use crate::world::{Action, Dimension, Quantity, Scene, Switch, Target, Trigger, World};
+use crate::world::{Action, Dimension, Quantity, Scene, StageCount, Switch, Target, Trigger, World};
 
 /// Places the agents `spawn` events with distances still owe, then fires the events due at
 /// `world.tick`; returns how many fired.
@@ -73,6 +73,14 @@ fn quantity<V: Dimension>(world: &World<V>, q: &Quantity<V>) -> f64 {
         Quantity::MeasureDensity(m) => {
             let area = &scene.measures[*m as usize];
             area.count(&world.agents) as f64 / area.area()
+        }
+        Quantity::Stage(s, what) => {
+            let reading = crate::metrics::stage_reading(world, *s as usize);
+            match what {
+                StageCount::Agents => reading.agents as f64,
+                StageCount::Queue => reading.queue as f64,
+                StageCount::Finished => reading.finished as f64,
+            }
         }
         Quantity::AgentInRegion { agent, region } => {
             let inside = world.row_of(*agent).is_some_and(|r| region.contains(world.agents.position[r]));

@@ -136,6 +136,20 @@ pub enum Quantity<V = Vec2> {
     /// Live agents per square unit inside a measurement area (its index): the count divided
     /// by its area, so it is exact whatever the row order.
     MeasureDensity(u32),
+    /// What a journey stage (its index) shows: agents heading to it, its queue, its finished
+    /// visits (`stages.NAME.agents|queue|finished`).
+    Stage(u32, StageCount),
+}
+
+/// Which of a stage's counts a condition reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StageCount {
+    /// Agents whose current stage it is.
+    Agents,
+    /// Agents its waiting area holds, or in its queue's line.
+    Queue,
+    /// Visits finished since tick 0.
+    Finished,
 }
 
 /// What an event does.

@@ -30,7 +30,9 @@ pub use agents::{
 pub use behaviour::{Behaviour, CohesionForm, EvadePrediction, SeparationVariant, WeightedBehaviour};
 pub use bounds::{Bounds, BoundsKind};
 pub use dimension::Dimension;
-pub use event::{Action, AgentParam, BehaviourPatch, Diversion, Door, Event, Quantity, Switch, Trigger};
+pub use event::{
+    Action, AgentParam, BehaviourPatch, Diversion, Door, Event, Quantity, StageCount, Switch, Trigger,
+};
 pub use group::{AgentParams, Group, Param};
 pub use journey::{Candidates, Choice, Journey, NO_JOURNEY, Queue, Stage, StageKind, Transition};
 pub use model::{Cfsm, Model, Orca, SocialForce};

@@ -6,7 +6,7 @@ use crate::scenario::expectation::tick_at;
 use crate::scenario::locate::{Seg, nearest_word};
 use crate::scenario::schema::{EventToml, GroupToml, WhenToml};
 use crate::scenario::{GroupSpec, MAX_AGENTS};
-use crate::world::{Action, Event, Quantity, Target, Trigger};
+use crate::world::{Action, Event, Quantity, StageCount, Target, Trigger};
 
 /// The condition quantities `when.metric` names (besides `gates.NAME.crossings`).
 const COUNTS: [(&str, u8); 5] = [
@@ -16,6 +16,10 @@ const COUNTS: [(&str, u8); 5] = [
     ("queue_length", 3),
     ("agents_removed", 4),
 ];
+
+/// The counts of a journey stage `when.metric` names (`stages.NAME.WHAT`).
+const STAGE_COUNTS: [(&str, StageCount); 3] =
+    [("agents", StageCount::Agents), ("queue", StageCount::Queue), ("finished", StageCount::Finished)];
 
 /// The tables an event's action may act on, and the clock its times are read with.
 pub(super) struct EventTables<'a, V> {
@@ -243,8 +247,15 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                         .and_then(|a| names.measures.iter().position(|n| *n == a))
                 };
                 let (count, density) = (measure(".count"), measure(".density"));
+                let stage =
+                    m.strip_prefix("stages.").and_then(|r| r.rsplit_once('.')).and_then(|(s, what)| {
+                        let s = names.stages.iter().position(|(n, _)| *n == s)?;
+                        let what = STAGE_COUNTS.iter().find(|(n, _)| *n == what)?.1;
+                        Some(Quantity::Stage(s as u32, what))
+                    });
                 match (gate, COUNTS.iter().find(|(n, _)| n == m)) {
                     (Some(g), _) => Quantity::GateCrossings(g as u32),
+                    (None, _) if stage.is_some() => stage?,
                     (None, _) if waiting.is_some() => Quantity::Waiting(waiting? as u32),
                     (None, _) if count.is_some() => Quantity::MeasureCount(count? as u32),
                     (None, _) if density.is_some() => Quantity::MeasureDensity(density? as u32),
@@ -259,6 +270,9 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                         known.extend(names.waiting.iter().map(|w| format!("waiting.{w}.count")));
                         for a in names.measures {
                             known.extend([format!("measures.{a}.count"), format!("measures.{a}.density")]);
+                        }
+                        for (s, _) in names.stages {
+                            known.extend(STAGE_COUNTS.iter().map(|(what, _)| format!("stages.{s}.{what}")));
                         }
                         let hint = nearest_word(m, known.iter().map(String::as_str))
                             .map(|n| format!("; did you mean \"{n}\"?"))
