@@ -106,8 +106,10 @@ fn format_5_metrics_are_read_without_wall_crossings() {
     let now = encode_as(ENGINE_VERSION, 6, &w, Some(&metrics), None, &id(&[7; 32], &[]));
     // Two fields fewer in both the summary and the last tick's metrics: a whole number (one
     // byte for 0) and a float (eight bytes) each; and the journey stages' three lists (the
-    // state's queue maxima, the summary's and the last tick's stages: one byte each, empty).
-    assert_eq!(now.len() - v5.len(), 2 * (1 + 8) + 3);
+    // state's queue maxima, the summary's and the last tick's stages: one byte each, empty);
+    // and the parties' totals (two whole numbers at 0 and six floats: 2 + 48 bytes), the
+    // summary's and the last tick's parties (`None`: one byte each).
+    assert_eq!(now.len() - v5.len(), 2 * (1 + 8) + 3 + (2 + 48) + 2);
     let c = decode(&v5, "x").expect("a version 5 file decodes");
     assert_eq!((c.header.format_version, &c.metrics), (5, &Some(metrics)));
 }
