@@ -152,6 +152,52 @@ fn least_targeted_spreads_the_walkers_over_the_open_exits() {
 }
 
 #[test]
+fn walkers_heading_to_an_exit_that_closes_choose_again() {
+    // Round robin sends west, east, west, ...; at 3 s, while the first walkers are on their
+    // way (the exits are 9 m from the gate), the west stage closes: those heading there choose
+    // again by the same transition and all leave east.
+    let transition = "choose = \"round_robin\"\nto = [\"west\", \"east\"]";
+    let close = |at: f32, what: &str| format!("\n[[events]]\nat_s = {at}\naction = \"close\"\n{what}\n");
+    assert_eq!(finished(&scene(ROW, transition, ""), 600), [6, 3, 3, 0]);
+    let s = scene(ROW, transition, &close(3.0, "stage = \"west\""));
+    let mut early = sim(&s);
+    early.run(30).expect("runs");
+    let heading_west = early.world().agents.stage.iter().filter(|&&s| s == 1).count();
+    assert!(heading_west > 0, "someone heads west before the close");
+    assert_eq!(finished(&s, 600), [6, 0, 6, 0]);
+    // Closing the exit itself does the same.
+    assert_eq!(finished(&scene(ROW, transition, &close(3.0, "exit = \"west\"")), 600), [6, 0, 6, 0]);
+    // A fixed transition has nowhere else: its walkers keep heading to the closed exit.
+    let fixed = scene(ROW, "to = \"west\"", &close(3.0, "stage = \"west\""));
+    let mut stuck = sim(&fixed);
+    stuck.run(600).expect("runs");
+    assert!(stuck.world().agents.stage.iter().all(|&s| s == 1), "all still heading west");
+    assert_eq!(stuck.world().scene.journeys[0].transitions[0].sent, 6, "no choice made again");
+}
+
+#[test]
+fn a_closed_waypoint_is_not_chosen_and_its_walkers_choose_again() {
+    // From the gate, least_targeted between two waypoints north of it, then on to the north
+    // exit. Open, they share the walkers; with `left` closed at 0 s every walker takes
+    // `right`; closed at 2 s, those on their way to `left` turn to `right` too.
+    let extra = |close: &str| {
+        format!(
+            "\n[[stages]]\nname = \"left\"\nkind = \"waypoint\"\nposition = [6, 12]\nradius = 1\n\n[[stages]]\nname = \"right\"\nkind = \"waypoint\"\nposition = [14, 12]\nradius = 1\n\n[[journeys.transitions]]\nfrom = \"left\"\nto = \"north\"\n\n[[journeys.transitions]]\nfrom = \"right\"\nto = \"north\"\n{close}"
+        )
+    };
+    let transition = "choose = \"least_targeted\"\nto = [\"left\", \"right\"]";
+    let close = |at: f32| format!("\n[[events]]\nat_s = {at}\naction = \"close\"\nstage = \"left\"\n");
+    // Stages: gate, west, east, north, left, right.
+    assert_eq!(finished(&scene(ROW, transition, &extra("")), 600), [6, 0, 0, 6, 3, 3]);
+    assert_eq!(finished(&scene(ROW, transition, &extra(&close(0.0))), 600), [6, 0, 0, 6, 0, 6]);
+    let late = scene(ROW, transition, &extra(&close(2.0)));
+    let mut early = sim(&late);
+    early.run(19).expect("runs");
+    assert!(early.world().agents.stage.contains(&4), "someone heads left before the close");
+    assert_eq!(finished(&late, 600), [6, 0, 0, 6, 0, 6]);
+}
+
+#[test]
 fn nearest_takes_the_shortest_walk_from_where_the_walker_stands() {
     // From the gate at (10, 5) the exits are 9 (west, x = 1), 9 (east, x = 19) and 14
     // (north, y = 19) away by the regions' centres: (0.5, 10) is 10.6, (19.5, 10) 10.7 and

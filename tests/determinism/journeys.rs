@@ -12,7 +12,8 @@ use super::events::{resumed_bit_for_bit, run};
 use crate::common::{hashes, hashes_reordered, load, root};
 
 /// 60 walkers on a lattice walk to a waiting area, are released 10 at a time every 2 s from
-/// 8 s, and each draws its exit, west, east or north, with weights 1, 2, 1.
+/// 8 s, and each draws its exit, west, east or north, with weights 1, 2, 1; the west stage
+/// closes at 13 s, and those heading there draw again.
 fn square() -> Scenario {
     let points: Vec<String> = (0..60).map(|k| format!("[{}, {}]", 2 + 2 * (k % 6), 2 + k / 6)).collect();
     let text = format!(
@@ -102,6 +103,11 @@ start_s = 8
 action = "release"
 area = "hall"
 count = 10
+
+[[events]]
+at_s = 13
+action = "close"
+stage = "west"
 "#,
         points = points.join(", ")
     );

@@ -146,6 +146,13 @@ fn apply<V: Dimension>(world: &mut World<V>, event: usize, action: &Action<V>, s
                 Switch::Exit(x) => scene.exits[x as usize].open = open,
                 Switch::Gate(g) => scene.gates[g as usize].open = open,
                 Switch::Source(x) => scene.sources[x as usize].open = open,
+                Switch::Stage(s) => {
+                    let stage = &mut scene.stages[s as usize];
+                    match stage.kind {
+                        crate::world::StageKind::Exit(x) => scene.exits[x as usize].open = open,
+                        _ => stage.closed = !open,
+                    }
+                }
             }
             divert(world, *s, open);
         }

@@ -1,7 +1,9 @@
 //! The `journeys` pass, after `gates` and before `exits`: agents on a journey that have done
 //! with their stage (reached its waypoint, were released by its waiting area or at its queue's
 //! head, or are inside its open exit) finish it, and all but those leaving by the exit move on
-//! to the stage their journey's transition chooses (a queue takes them at its tail). Reads:
+//! to the stage their journey's transition chooses (a queue takes them at its tail); agents
+//! heading to a waypoint or exit stage that closed choose again by the transition that chose
+//! it, when it has another stage open. Reads:
 //! ids, groups, positions, the journey columns, the stages, exits and waiting areas, the
 //! stages' distance fields (`nearest`). Writes: the journey columns and own goal of the agents
 //! that moved on (and of those in a queue's line); the stages' visits and lines, the
@@ -15,7 +17,7 @@ use super::journey_queues::{place, rows_by_id, tend};
 use crate::math::Vec2;
 use crate::rng::{Purpose, agent_key, agent_rng, unit};
 use crate::routing::{Goal, Router};
-use crate::world::{Candidates, Choice, NO_JOURNEY, StageKind, World};
+use crate::world::{Candidates, Choice, NO_JOURNEY, NO_STAGE, StageKind, World};
 
 /// Moves on every agent done with its stage; returns how many finished a stage.
 pub fn journeys(world: &mut World, router: Option<&Router>) -> u32 {
@@ -59,38 +61,70 @@ pub fn journeys(world: &mut World, router: Option<&Router>) -> u32 {
             StageKind::Queue => stage.queue.as_ref().is_some_and(|q| q.released.contains(&a.id[i])),
         }
     };
-    let mut done: Vec<u32> =
-        (0..a.len()).into_par_iter().with_min_len(1024).filter(|&i| done_with(i)).map(|i| i as u32).collect();
-    done.sort_unstable_by_key(|&row| a.id[row as usize]);
-    let open: Vec<bool> = scene
-        .stages
+    // Open: an exit stage while its exit is open, any stage while no event closed it.
+    let open: Vec<bool> = stages
         .iter()
-        .map(|s| match s.kind {
-            StageKind::Exit(e) => scene.exits[e as usize].open,
-            _ => true,
+        .map(|s| {
+            !s.closed
+                && match s.kind {
+                    StageKind::Exit(e) => exits[e as usize].open,
+                    _ => true,
+                }
         })
         .collect();
+    // Those heading to a waypoint or an exit that closed choose again (by the transition that
+    // chose it), when the transition has another stage open.
+    let closed_on = |i: usize| {
+        let (journey, stage, from) = (a.journey[i], a.stage[i], a.stage_from[i]);
+        if journey == NO_JOURNEY || from == NO_STAGE || open[stage as usize] {
+            return false;
+        }
+        let waypoint_or_exit = matches!(stages[stage as usize].kind, StageKind::Waypoint { .. } | StageKind::Exit(_));
+        let journey = &scene.journeys[journey as usize];
+        waypoint_or_exit
+            && journey
+                .after(from)
+                .is_some_and(|t| journey.transitions[t].to.iter().any(|&s| s != stage && open[s as usize]))
+    };
+    let mut moving: Vec<(u32, bool)> = (0..a.len())
+        .into_par_iter()
+        .with_min_len(1024)
+        .filter_map(|i| {
+            if done_with(i) {
+                Some((i as u32, true))
+            } else {
+                closed_on(i).then_some((i as u32, false))
+            }
+        })
+        .collect();
+    moving.sort_unstable_by_key(|&(row, _)| a.id[row as usize]);
+    let finished = moving.iter().filter(|(_, done)| *done).count();
     let points: Vec<Vec2> = scene.stages.iter().map(|s| s.point).collect();
-    for &row in &done {
+    for &(row, done) in &moving {
         let row = row as usize;
-        let (id, from) = (a.id[row], a.stage[row]);
-        let stage = &mut scene.stages[from as usize];
-        stage.finished += 1;
-        stage.finished_ticks += tick - a.stage_since[row];
-        match stage.kind {
-            StageKind::Exit(_) => continue,
-            StageKind::Waiting(k) => {
-                let released = &mut scene.waiting[k as usize].released;
-                if let Ok(at) = released.binary_search(&id) {
-                    released.remove(at);
+        let (id, current) = (a.id[row], a.stage[row]);
+        // A stage done is finished (an exit's agents leave); a closed one is left for another
+        // chosen by the same transition.
+        let from = if done { current } else { a.stage_from[row] };
+        if done {
+            let stage = &mut scene.stages[current as usize];
+            stage.finished += 1;
+            stage.finished_ticks += tick - a.stage_since[row];
+            match stage.kind {
+                StageKind::Exit(_) => continue,
+                StageKind::Waiting(k) => {
+                    let released = &mut scene.waiting[k as usize].released;
+                    if let Ok(at) = released.binary_search(&id) {
+                        released.remove(at);
+                    }
                 }
-            }
-            StageKind::Queue => {
-                if let Some(q) = stage.queue.as_mut() {
-                    q.released.retain(|&r| r != id);
+                StageKind::Queue => {
+                    if let Some(q) = stage.queue.as_mut() {
+                        q.released.retain(|&r| r != id);
+                    }
                 }
+                StageKind::Waypoint { .. } => {}
             }
-            StageKind::Waypoint { .. } => {}
         }
         let journey = &mut scene.journeys[a.journey[row] as usize];
         let Some(t) = journey.after(from) else { continue };
@@ -109,7 +143,7 @@ pub fn journeys(world: &mut World, router: Option<&Router>) -> u32 {
             draw: &mut draw,
         });
         if counts_needed {
-            heading[from as usize] -= 1;
+            heading[current as usize] -= 1;
             heading[next as usize] += 1;
         }
         // A queue takes the agent at its tail.
@@ -120,10 +154,11 @@ pub fn journeys(world: &mut World, router: Option<&Router>) -> u32 {
         });
         a.stage[row] = next;
         a.stage_since[row] = tick;
+        a.stage_from[row] = from;
         a.goal[row] = next_stage.goal(place);
     }
     if queues {
         place(&scene.stages, &rows, &mut a.goal);
     }
-    done.len() as u32
+    finished as u32
 }

@@ -41,6 +41,7 @@ fn check<V: Passes>(world: &World<V>, action: &Action<V>) -> Result<(), ControlE
             Switch::Exit(x) => within("exit", x, scene.exits.len()),
             Switch::Gate(g) => within("gate", g, scene.gates.len()),
             Switch::Source(x) => within("source", x, scene.sources.len()),
+            Switch::Stage(s) => within("stage", s, scene.stages.len()),
         },
         Action::Retarget { group: g, behaviour, target: t } => {
             group(*g)?;

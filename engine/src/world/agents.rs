@@ -227,6 +227,9 @@ agent_columns! {
     stage: u16,
     /// The tick it chose its current stage at (ticks completed then).
     stage_since: u64,
+    /// The stage whose transition chose its current stage (it chooses again by it when that
+    /// stage closes), or `NO_STAGE` at its journey's start.
+    stage_from: u16,
     /// The agent's party (the smallest id among its members), or `NO_PARTY` when it walks
     /// alone.
     party: u32,
@@ -395,6 +398,7 @@ mod tests {
         a.stage = (0..n).map(|i| i as u16).collect();
         a.stage_since = (0..n).map(|i| i as u64 * 1000).collect();
         a.party = (0..n).map(|i| i / 2).collect();
+        a.stage_from = (0..n).map(|i| i as u16 * 3).collect();
         // k -> 31k + 7 (mod 97): a permutation (31 is prime to 97) with one fixed point.
         let order: Vec<u32> = (0..n).map(|k| (k * 31 + 7) % n).collect();
         let mut done = PermuteScratch::default();
@@ -408,6 +412,7 @@ mod tests {
             assert_eq!(b.last_heading[k], a.last_heading[r as usize]);
             assert_eq!(b.stage_since[k], a.stage_since[r as usize]);
             assert_eq!(b.party[k], a.party[r as usize]);
+            assert_eq!(b.stage_from[k], a.stage_from[r as usize]);
         }
         // Back to id order.
         let back = b.id_order().expect("not in id order");

@@ -336,4 +336,6 @@ pub enum Switch {
     Gate(u32),
     /// A spawn source (`World::sources`).
     Source(u32),
+    /// A journey stage (`World::scene`'s stages): an exit stage's exit, or the stage itself.
+    Stage(u32),
 }

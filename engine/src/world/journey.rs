@@ -11,6 +11,9 @@ use crate::math::Vec2;
 /// The `journey` column of an agent on no journey.
 pub const NO_JOURNEY: u16 = u16::MAX;
 
+/// The `stage_from` column's value for an agent at its journey's start.
+pub const NO_STAGE: u16 = u16::MAX;
+
 /// What a stage is, and when an agent has done with it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum StageKind {
@@ -86,12 +89,16 @@ pub struct Stage {
     pub finished_ticks: u64,
     /// A queue stage's slots, rules and line (`None` for the other kinds).
     pub queue: Option<Queue>,
+    /// Closed by a `close` event (state): no transition chooses it while another of its stages
+    /// is open, and agents heading to a closed waypoint choose again. (An exit stage closes
+    /// with its exit.)
+    pub closed: bool,
 }
 
 impl Stage {
     /// A stage of `kind` at `point` that no one has visited yet (no queue).
     pub fn new(name: &str, kind: StageKind, point: Vec2) -> Stage {
-        Stage { name: name.into(), kind, point, finished: 0, finished_ticks: 0, queue: None }
+        Stage { name: name.into(), kind, point, finished: 0, finished_ticks: 0, queue: None, closed: false }
     }
 
     /// Where an agent heading to it walks: its point, or for a queue the slot of its place

@@ -34,7 +34,7 @@ pub use event::{
     Action, AgentParam, BehaviourPatch, Diversion, Door, Event, Quantity, StageCount, Switch, Trigger,
 };
 pub use group::{AgentParams, Group, Param};
-pub use journey::{Candidates, Choice, Journey, NO_JOURNEY, Queue, Stage, StageKind, Transition};
+pub use journey::{Candidates, Choice, Journey, NO_JOURNEY, NO_STAGE, Queue, Stage, StageKind, Transition};
 pub use model::{Cfsm, Model, Orca, SocialForce};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
@@ -221,6 +221,7 @@ impl<V: Dimension> World<V> {
             journey: NO_JOURNEY,
             stage: 0,
             stage_since: self.tick,
+            stage_from: NO_STAGE,
             party: NO_PARTY,
         });
         if let Some(j) = group.journey {
@@ -251,6 +252,7 @@ impl<V: Dimension> World<V> {
         a.journey[row] = journey;
         a.stage[row] = start;
         a.stage_since[row] = self.tick;
+        a.stage_from[row] = NO_STAGE;
         a.goal[row] = V::from_plane(point);
     }
 

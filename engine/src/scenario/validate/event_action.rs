@@ -11,8 +11,8 @@ use crate::world::{Action, Switch, Target, WeightedBehaviour};
 
 /// The actions and the keys each takes besides the trigger's and `name`.
 pub(super) const ACTIONS: [(&str, &[&str]); 11] = [
-    ("open", &["door", "exit", "gate", "source"]),
-    ("close", &["door", "exit", "gate", "source"]),
+    ("open", &["door", "exit", "gate", "source", "stage"]),
+    ("close", &["door", "exit", "gate", "source", "stage"]),
     ("retarget", &["group", "behaviour", "target"]),
     ("move_target", &["target", "to"]),
     ("stop", &[]),
@@ -25,11 +25,12 @@ pub(super) const ACTIONS: [(&str, &[&str]); 11] = [
 ];
 
 /// What `open` and `close` may name: the key, the word for one, the words for the list.
-const SWITCHES: [(&str, &str, &str); 4] = [
+const SWITCHES: [(&str, &str, &str); 5] = [
     ("door", "door", "doors (named obstacles)"),
     ("exit", "exit", "exits"),
     ("gate", "gate", "gates"),
     ("source", "source", "sources"),
+    ("stage", "stage", "stages"),
 ];
 
 impl<V: crate::world::Dimension> Validator<'_, V> {
@@ -206,17 +207,18 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
     /// What an `open` or `close` event names: exactly one door, exit, gate or source.
     fn switch(&mut self, i: usize, e: &EventToml, names: &EventNames) -> Option<Switch> {
         use Seg::{Index, Key};
-        let given = [&e.door, &e.exit, &e.gate, &e.source];
+        let given = [&e.door, &e.exit, &e.gate, &e.source, &e.stage];
         let chosen: Vec<(usize, &String)> =
             given.iter().enumerate().filter_map(|(k, n)| n.as_ref().map(|n| (k, n))).collect();
         let [(k, name)] = chosen.as_slice() else {
             return self.fail(
                 &[Key("events"), Index(i)],
-                format!("an \"{}\" event needs one of `door`, `exit`, `gate` or `source`", e.action),
+                format!("an \"{}\" event needs one of `door`, `exit`, `gate`, `source` or `stage`", e.action),
             );
         };
         let (key, what, plural) = SWITCHES[*k];
-        let list: &[&str] = [names.doors, names.exits, names.gates, names.sources][*k];
+        let stages: Vec<&str> = names.stages.iter().map(|(n, _)| *n).collect();
+        let list: &[&str] = [names.doors, names.exits, names.gates, names.sources, &stages][*k];
         let Some(index) = list.iter().position(|n| n == name) else {
             let hint = nearest_word(name, list.iter().copied())
                 .map(|n| format!("; did you mean \"{n}\"?"))
@@ -226,7 +228,15 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
             return self.fail(&path, format!("no {what} is named \"{name}\"{hint} ({plural}: {known})"));
         };
         let index = index as u32;
-        Some([Switch::Door(index), Switch::Exit(index), Switch::Gate(index), Switch::Source(index)][*k])
+        Some(
+            [
+                Switch::Door(index),
+                Switch::Exit(index),
+                Switch::Gate(index),
+                Switch::Source(index),
+                Switch::Stage(index),
+            ][*k],
+        )
     }
 
     /// The index of a group's behaviour given by its index in the list or by its kind (the

@@ -54,11 +54,12 @@ pub const MAGIC: &[u8; 8] = b"THRONGCK";
 /// crossings, and version 6, which has no spawns' spacing). Version 8 added the journeys: the
 /// agents' `journey`, `stage` and `stage_since` columns and the world's stages and journeys,
 /// so a state written by an engine before it (versions 1 to 7) does not decode, and the error
-/// says so. Version 9 added the agents' `party` column (social groups) and the groups'
-/// `parties`: a state of version 8 or before does not decode either.
+/// says so. Version 9 added the agents' `party` and `stage_from` columns (social groups, and
+/// choosing again when a stage closes), the groups' `parties` and the stages' `closed`: a state
+/// of version 8 or before does not decode either.
 pub const FORMAT_VERSION: u32 = 9;
-/// The first format version whose state has the columns this engine's agents have (`party`,
-/// since version 9; `journey`, `stage` and `stage_since` since version 8).
+/// The first format version whose state has the columns this engine's agents have (`party`
+/// and `stage_from` since version 9; `journey`, `stage` and `stage_since` since version 8).
 pub const COLUMNS_FORMAT: u32 = 9;
 /// The engine version written into checkpoints and golden files.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
