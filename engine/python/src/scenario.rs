@@ -134,6 +134,25 @@ impl PyScenario {
         }
     }
 
+    /// The journey stages' names, in `[[stages]]` order (a stage's index is its place here;
+    /// none in space).
+    #[getter]
+    fn stage_names(&self) -> Vec<String> {
+        match &self.parsed {
+            AnyScenario::Plane(s) => s.stages.iter().map(|x| x.name.clone()).collect(),
+            AnyScenario::Space(_) => Vec::new(),
+        }
+    }
+
+    /// The journeys' names, in `[[journeys]]` order (none in space).
+    #[getter]
+    fn journey_names(&self) -> Vec<String> {
+        match &self.parsed {
+            AnyScenario::Plane(s) => s.journeys.iter().map(|x| x.name.clone()).collect(),
+            AnyScenario::Space(_) => Vec::new(),
+        }
+    }
+
     /// The overrides applied, canonical (`key = value`, sorted), as checkpoints record them.
     #[getter]
     fn overrides(&self) -> Vec<String> {

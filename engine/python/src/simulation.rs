@@ -297,6 +297,26 @@ impl PySimulation {
         with_sim!(&self.sim, s => column(py, s.world().agents.max_speed.clone()))
     }
 
+    /// Agents' journeys (indexes into `Scenario.journey_names`; 65535 for none), uint16 (a
+    /// copy).
+    #[getter]
+    fn journeys<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u16>> {
+        with_sim!(&self.sim, s => column(py, s.world().agents.journey.clone()))
+    }
+
+    /// Agents' current journey stages (indexes into `Scenario.stage_names`; 0 on no
+    /// journey), uint16 (a copy).
+    #[getter]
+    fn stages<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u16>> {
+        with_sim!(&self.sim, s => column(py, s.world().agents.stage.clone()))
+    }
+
+    /// Agents' parties (the smallest member id; 4294967295 alone), uint32 (a copy).
+    #[getter]
+    fn parties<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        with_sim!(&self.sim, s => column(py, s.world().agents.party.clone()))
+    }
+
     /// The checkpoint of this tick, as bytes (what `save_checkpoint` writes).
     fn checkpoint<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &with_sim!(&self.sim, s => s.checkpoint()))

@@ -93,3 +93,26 @@ def test_without_pandas_the_frames_are_polars(sim, monkeypatch):
     assert frame.columns == ["id", "group", "x", "y", "vx", "vy", "radius"]
     assert frame["id"].to_list() == sim.ids.tolist()
     assert isinstance(sim.metrics_frame(), polars.DataFrame)
+
+
+def test_journey_and_party_columns_name_their_stages_and_parties(scenarios):
+    station = throng.Scenario.load(scenarios / "station.toml")
+    assert station.journey_names == ["spread", "nearest"]
+    assert station.stage_names[:2] == ["stairs_a", "stairs_b"]
+    s = throng.Simulation(station, threads=2)
+    s.run(200)
+    n = s.agent_count
+    assert n > 0 and s.journeys.shape == (n,) and s.journeys.dtype == np.uint16
+    assert s.stages.dtype == np.uint16 and s.parties.dtype == np.uint32
+    assert set(s.journeys.tolist()) == {0}, "every passenger is on `spread`"
+    assert set(s.stages.tolist()) <= set(range(len(station.stage_names)))
+    assert (s.parties == 4294967295).all(), "no one walks in a party here"
+
+    walk = throng.Simulation(throng.Scenario.load(scenarios / "parties" / "walking_parties.toml"))
+    ids, parties = walk.ids, walk.parties
+    members = parties[parties != 4294967295]
+    # Half the 60 walk in pairs, a quarter in triples: 15 pairs and 5 triples.
+    sizes = np.unique(np.unique(members, return_counts=True)[1], return_counts=True)
+    assert dict(zip(sizes[0].tolist(), sizes[1].tolist())) == {2: 15, 3: 5}
+    # A party's id is one of its members'.
+    assert set(members.tolist()) <= set(ids.tolist())

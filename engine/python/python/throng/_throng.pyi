@@ -66,6 +66,12 @@ class Scenario:
     def group_names(self) -> list[str]:
         """The groups' names in file order (a group's index is its place here)."""
     @property
+    def stage_names(self) -> list[str]:
+        """The journey stages' names in file order (none in space)."""
+    @property
+    def journey_names(self) -> list[str]:
+        """The journeys' names in file order (none in space)."""
+    @property
     def overrides(self) -> list[str]:
         """The overrides applied, canonical (``key = value``, sorted)."""
     @property
@@ -141,6 +147,15 @@ class Simulation:
     @property
     def max_speeds(self) -> npt.NDArray[np.float32]:
         """Top speeds; a read-only copy."""
+    @property
+    def journeys(self) -> npt.NDArray[np.uint16]:
+        """Journey indexes into ``Scenario.journey_names`` (65535 for none); a read-only copy."""
+    @property
+    def stages(self) -> npt.NDArray[np.uint16]:
+        """Current stage indexes into ``Scenario.stage_names`` (0 on no journey); a read-only copy."""
+    @property
+    def parties(self) -> npt.NDArray[np.uint32]:
+        """Party ids, the smallest member id (4294967295 alone); a read-only copy."""
     def checkpoint(self) -> bytes:
         """The checkpoint of this tick, as bytes."""
     def save_checkpoint(self, path: str | PathLike[str]) -> None:
