@@ -7,6 +7,7 @@
 //! and only then truncated to the group's cap.
 
 mod candidate;
+mod clearance;
 mod grid;
 mod kd;
 mod movers;

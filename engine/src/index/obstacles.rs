@@ -1,6 +1,7 @@
 //! `ObstacleIndex`: a static grid over the obstacles, built once per run, and the penetration
 //! query the metrics use.
 
+use super::clearance::ClearanceMap;
 use crate::math::Vec2;
 use crate::world::{Bounds, BoundsKind, Obstacle};
 
@@ -41,6 +42,11 @@ pub struct ObstacleIndex {
     /// is not finite, have none: the grid's proposals stand.
     piece_start: Vec<u32>,
     pieces: Vec<(Vec2, Vec2)>,
+    /// On an open world, how far each cell lies from every box the index proposes by: a
+    /// query from a point clear by more than its reach proposes nothing at once. `None` on a
+    /// wrapped world (scattered obstacles over a torus leave little clear: the standard crowd
+    /// measured no gain) and when an obstacle's box is not finite.
+    clearance: Option<ClearanceMap>,
 }
 
 /// The grid in CSR layout: cell `c = y·nx + x` holds `items[cell_start[c]..cell_start[c + 1]]`,
@@ -154,7 +160,18 @@ impl ObstacleIndex {
         let pad = 1e-4 + 16.0 * f32::EPSILON * magnitude;
         let centres = obstacles.iter().map(|o| o.bounding_circle().0).collect();
         let (piece_start, pieces) = wall_pieces(obstacles);
-        ObstacleIndex { bounds: *bounds, count: obstacles.len(), grid, pad, large, centres, piece_start, pieces }
+        let clearance = if wrap { None } else { clearance_map(obstacles, &piece_start, &pieces) };
+        ObstacleIndex {
+            bounds: *bounds,
+            count: obstacles.len(),
+            grid,
+            pad,
+            large,
+            centres,
+            piece_start,
+            pieces,
+            clearance,
+        }
     }
 
     /// Was this index built for these obstacles and bounds? (Obstacles are static in a run.)
@@ -169,6 +186,9 @@ impl ObstacleIndex {
     #[inline]
     pub fn candidates(&self, p: Vec2, r: f32, mut visit: impl FnMut(u32)) {
         let reach = r + r * 1e-4 + self.pad;
+        if self.clearance.as_ref().is_some_and(|map| map.clear_of(p, reach + self.pad)) {
+            return;
+        }
         let mut keep = |o: u32| {
             if self.pieces_within(o, p, reach) {
                 visit(o);
@@ -223,6 +243,25 @@ fn wall_pieces(obstacles: &[Obstacle]) -> (Vec<u32>, Vec<(Vec2, Vec2)>) {
     }
     start.push(pieces.len() as u32);
     (start, pieces)
+}
+
+/// The clearance map over the boxes the index proposes obstacles by: each wall's segment
+/// boxes (`pieces`), each other obstacle's bounding box; `None` when one is not finite.
+fn clearance_map(obstacles: &[Obstacle], piece_start: &[u32], pieces: &[(Vec2, Vec2)]) -> Option<ClearanceMap> {
+    let mut boxes = Vec::with_capacity(pieces.len() + obstacles.len());
+    for (o, obstacle) in obstacles.iter().enumerate() {
+        let own = &pieces[piece_start[o] as usize..piece_start[o + 1] as usize];
+        if own.is_empty() {
+            let (lo, hi) = obstacle.bounding_box();
+            if !(lo.is_finite() && hi.is_finite()) {
+                return None;
+            }
+            boxes.push((lo, hi));
+        } else {
+            boxes.extend_from_slice(own);
+        }
+    }
+    ClearanceMap::build(&boxes)
 }
 
 /// The grid's cell side, also the margin of registered boxes: half the median obstacle's
