@@ -9,7 +9,7 @@ use crate::math::lanes::{LANES, Lanes};
 use crate::world::Cfsm;
 
 use super::cfsm::{heading, speed};
-use super::surroundings::{Body, WallNear, Walker};
+use super::surroundings::{WallNear, Walker};
 use super::surroundings_lanes::SurroundingsLanes;
 
 /// Eight agents of one call and the buffers reused from call to call (one per worker).
@@ -32,13 +32,14 @@ impl CfsmLanes {
         self.around.clear();
     }
 
-    /// Lane `l`'s agent, as [`super::cfsm::new_velocity`] takes it.
+    /// Lane `l`'s agent, as [`super::cfsm::new_velocity`] takes it, with each neighbour's
+    /// offset and radius (the model reads no neighbour's velocity).
     pub fn set(
         &mut self,
         l: usize,
         m: &Cfsm,
         me: &Walker,
-        neighbours: impl Iterator<Item = Body>,
+        neighbours: impl Iterator<Item = (Vec2, f32)>,
         walls: impl Iterator<Item = WallNear>,
     ) {
         let Walker { velocity, preferred, radius } = *me;
@@ -48,7 +49,7 @@ impl CfsmLanes {
             column.0[l] = value;
         }
         (self.velocity[l], self.v0[l], self.time_gap[l]) = (velocity, preferred.length(), m.time_gap);
-        self.around.set(l, neighbours, walls);
+        self.around.set_placed(l, neighbours, walls);
     }
 
     /// Every lane's new velocity into `out` (lanes never set hold what the last call left).
@@ -174,7 +175,7 @@ mod tests {
                     agent_of.push((m, standing, ahead, radius, Vec::new(), vec![wall]));
                     continue;
                 }
-                lanes.set(l, &m, &Walker { velocity, preferred, radius }, bodies.iter().copied(), walls.iter().copied());
+                lanes.set(l, &m, &Walker { velocity, preferred, radius }, bodies.iter().map(|b| (b.offset, b.radius)), walls.iter().copied());
                 agent_of.push((m, velocity, preferred, radius, bodies, walls));
             }
             let mut out = [Vec2::ZERO; LANES];

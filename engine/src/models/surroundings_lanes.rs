@@ -2,6 +2,7 @@
 //! social force's lanes read them: slot `k` holds neighbour `k` (or wall `k`) of every lane, in
 //! the order the one-agent code takes them.
 
+use crate::math::Vec2;
 use crate::math::lanes::{LANES, Lanes};
 
 use super::surroundings::{Body, WallNear};
@@ -35,8 +36,29 @@ impl SurroundingsLanes {
 
     /// Lane `l`'s neighbours and walls, in the order its model takes them.
     pub fn set(&mut self, l: usize, bodies: impl Iterator<Item = Body>, walls: impl Iterator<Item = WallNear>) {
-        self.bodies_in[l] = fill(&mut self.bodies, l, bodies.map(|b| [b.offset.x, b.offset.y, b.velocity.x, b.velocity.y, b.radius]));
-        self.walls_in[l] = fill(&mut self.walls, l, walls.map(|w| [w.normal.x, w.normal.y, w.distance]));
+        let columns = [0, 1, 2, 3, 4];
+        let values = bodies.map(|b| [b.offset.x, b.offset.y, b.velocity.x, b.velocity.y, b.radius]);
+        self.bodies_in[l] = fill(&mut self.bodies, l, columns, values);
+        self.set_walls(l, walls);
+    }
+
+    /// As [`SurroundingsLanes::set`] for a model that reads no neighbour's velocity (CFSM),
+    /// from each neighbour's offset and radius: the velocity slots are left stale, and the
+    /// caller gathers no velocity.
+    pub fn set_placed(
+        &mut self,
+        l: usize,
+        bodies: impl Iterator<Item = (Vec2, f32)>,
+        walls: impl Iterator<Item = WallNear>,
+    ) {
+        let values = bodies.map(|(offset, radius)| [offset.x, offset.y, radius]);
+        self.bodies_in[l] = fill(&mut self.bodies, l, [0, 1, 4], values);
+        self.set_walls(l, walls);
+    }
+
+    fn set_walls(&mut self, l: usize, walls: impl Iterator<Item = WallNear>) {
+        let values = walls.map(|w| [w.normal.x, w.normal.y, w.distance]);
+        self.walls_in[l] = fill(&mut self.walls, l, [0, 1, 2], values);
     }
 
     /// The most neighbours any lane has.
@@ -50,16 +72,21 @@ impl SurroundingsLanes {
     }
 }
 
-/// Writes `values` into lane `l` of `slots`, one slot each, growing the slots as needed;
-/// returns how many there were.
-fn fill<const N: usize>(slots: &mut Vec<[Lanes; N]>, l: usize, values: impl Iterator<Item = [f32; N]>) -> u32 {
+/// Writes `values` into lane `l` of `slots`, one slot each, value `c` into column
+/// `columns[c]`, growing the slots as needed; returns how many there were.
+fn fill<const N: usize, const M: usize>(
+    slots: &mut Vec<[Lanes; N]>,
+    l: usize,
+    columns: [usize; M],
+    values: impl Iterator<Item = [f32; M]>,
+) -> u32 {
     let mut count = 0;
     for (k, value) in values.enumerate() {
         if k == slots.len() {
             slots.push([Lanes::default(); N]);
         }
-        for (column, v) in slots[k].iter_mut().zip(value) {
-            column.0[l] = v;
+        for (&column, v) in columns.iter().zip(value) {
+            slots[k][column].0[l] = v;
         }
         count = k + 1;
     }

@@ -139,9 +139,9 @@ impl ModelInputs<'_> {
                     let terms = walls.terms.iter().copied();
                     if walls.blocks.is_empty() {
                         // Nothing near can hide a neighbour (most agents): no test per neighbour.
-                        s.cfsm_lanes.set(l, &m, &me, self.bodies(model, i), terms);
+                        s.cfsm_lanes.set(l, &m, &me, self.placed(model, i), terms);
                     } else {
-                        let seen = self.bodies(model, i).filter(|b| walls.in_sight(b.offset));
+                        let seen = self.placed(model, i).filter(|&(offset, _)| walls.in_sight(offset));
                         s.cfsm_lanes.set(l, &m, &me, seen, terms);
                     }
                     *taken = LaneModel::Cfsm;
@@ -233,15 +233,27 @@ impl ModelInputs<'_> {
     /// The neighbours agent `i`'s model reads: the first `max_neighbours` of its list within
     /// `neighbour_dist`.
     fn bodies(&self, model: Model, i: usize) -> impl Iterator<Item = Body> + Clone + '_ {
-        let (reach, cap) = model.neighbour_needs();
-        let (rows, _) = self.neighbours.of(i);
-        let offsets = self.neighbours.offsets(i);
-        let count = self.neighbours.within(i, reach).min(cap as usize);
-        rows[..count].iter().zip(&offsets[..count]).map(|(&j, &offset)| Body {
+        let (rows, offsets) = self.read(model, i);
+        rows.iter().zip(offsets).map(|(&j, &offset)| Body {
             offset,
             velocity: self.agents.velocity[j as usize],
             radius: self.agents.radius[j as usize],
         })
+    }
+
+    /// [`ModelInputs::bodies`] as offsets and radii, for a model that reads no neighbour's
+    /// velocity (CFSM): no velocity is gathered.
+    fn placed(&self, model: Model, i: usize) -> impl Iterator<Item = (Vec2, f32)> + Clone + '_ {
+        let (rows, offsets) = self.read(model, i);
+        rows.iter().zip(offsets).map(|(&j, &offset)| (offset, self.agents.radius[j as usize]))
+    }
+
+    /// The rows and offsets of the neighbours agent `i`'s model reads: the first
+    /// `max_neighbours` of its list within `neighbour_dist`.
+    fn read(&self, model: Model, i: usize) -> (&[u32], &[Vec2]) {
+        let (reach, cap) = model.neighbour_needs();
+        let count = self.neighbours.within(i, reach).min(cap as usize);
+        (&self.neighbours.of(i).0[..count], &self.neighbours.offsets(i)[..count])
     }
 
     /// ORCA's velocity for agent `i` alone, with `s.orca.near` already filled.
