@@ -82,6 +82,9 @@ pub struct SteerInputs<'a, V: Point> {
 
 impl<V: Point> SteerInputs<'_, V> {
     /// Offset from agent `i` to target `t`, and the target's velocity; `None` if it is gone.
+    /// Inlined: returned through memory from a call, the pair stalled the seek that reads it
+    /// (a store forwarded to a wider load).
+    #[inline(always)]
     fn target(&self, t: TargetId, i: usize, goal: V) -> Option<(V, V)> {
         let p = self.position[i];
         let row = match self.targets[t as usize] {
@@ -358,9 +361,13 @@ pub fn steer<V: Point>(inputs: &SteerInputs<'_, V>, state: SteerState<'_, V>, st
 /// `norm(velocity)` of every agent, which alignment reads once per neighbour (the `headings`
 /// pass). It runs beside the index build and costs about 2 ns per agent: serial below
 /// `PARALLEL_SCAN` rows, in parallel above (at 10M agents 29 ms serial, on the path of every
-/// tick that reuses sensing candidates, whose index build is short).
-pub fn headings<V: Vector>(velocity: &[V], heading: &mut Vec<V>) {
+/// tick that reuses sensing candidates, whose index build is short). None when no group
+/// aligns: the column is left empty.
+pub fn headings<V: Vector>(groups: &[Group], velocity: &[V], heading: &mut Vec<V>) {
     heading.clear();
+    if !groups.iter().any(Group::aligns) {
+        return;
+    }
     if velocity.len() >= crate::par::PARALLEL_SCAN {
         heading.par_extend(velocity.par_iter().with_min_len(crate::par::SCAN_CHUNK).map(|&v| norm(v)));
     } else {

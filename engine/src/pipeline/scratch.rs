@@ -115,7 +115,7 @@ impl<V: Passes> Scratch<V> {
             || {
                 (
                     timed(|| V::find_threats(world, own, threat)),
-                    timed(|| passes::headings(&world.agents.velocity, heading)),
+                    timed(|| passes::headings(&world.groups, &world.agents.velocity, heading)),
                 )
             },
         );
@@ -145,7 +145,7 @@ impl<V: Passes> Scratch<V> {
                 );
             }
             Pass::FindThreats => V::find_threats(world, &self.own, &mut self.threat),
-            Pass::Headings => passes::headings(&world.agents.velocity, &mut self.heading),
+            Pass::Headings => passes::headings(&world.groups, &world.agents.velocity, &mut self.heading),
             Pass::SenseNeighbours => {
                 let a = &world.agents;
                 self.sensed_id.clear();

@@ -42,6 +42,11 @@ impl Group {
         self.behaviours.iter().filter(move |b| steering || !b.behaviour.avoids_collisions())
     }
 
+    /// Does the group align (the one behaviour that reads its neighbours' headings)?
+    pub fn aligns(&self) -> bool {
+        self.behaviours.iter().any(|b| matches!(b.behaviour, Behaviour::Alignment { .. }))
+    }
+
     /// The `see_ahead` of the group's obstacle avoidance, if it avoids obstacles.
     pub fn see_ahead(&self) -> Option<f32> {
         self.acting().find_map(|b| match b.behaviour {
