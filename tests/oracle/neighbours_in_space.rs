@@ -242,22 +242,42 @@ fn nearest_of_group_in_space_agrees_with_the_naive_answer() {
 
 #[test]
 fn lists_from_reused_candidates_are_the_lists_sensed_afresh() {
-    // Candidates found with a skin of 0.5; every agent then moves less than 0.45 × skin, and
-    // the lists filtered from the old candidates equal the lists sensed at the new positions.
+    // Candidates found with a skin of 0.5; every agent then moves, over four ticks, less than
+    // 0.45 × skin in all, and the lists filtered from the old candidates equal the lists
+    // sensed at the new positions after each step: with candidates kept in order (small
+    // steps leave a few out of place, the large one many) and as found.
     for (seed, kind) in [(21, BoundsKind::Open), (22, BoundsKind::Wrap)] {
-        let mut case = Case::cloud(seed, 1200, boxed(kind, 0.0, 16.0), 0.0, 16.0, (2.0, 10), (1.2, 30));
-        let index = case.index(IndexKind::Kd, &[false, false]);
-        let (mut candidates, mut lists) = (CandidateLists::default(), Neighbours::default());
-        let skin = 0.5;
-        index::sense_candidates(&index, &case.input(), skin, &mut candidates, &mut lists);
-        assert!(lists_of(&lists, case.positions.len()) == naive(&case), "lists found with the candidates");
-        let mut rand = Rand(seed + 7);
-        for p in &mut case.positions {
-            let step = Vec3::new(rand.range(-1.0, 1.0), rand.range(-1.0, 1.0), rand.range(-1.0, 1.0));
-            *p = case.bounds.wrap(*p + step * (0.2 / 3f32.sqrt()));
+        for ordered in [false, true] {
+            let mut case = Case::cloud(seed, 1200, boxed(kind, 0.0, 16.0), 0.0, 16.0, (2.0, 10), (1.2, 30));
+            let index = case.index(IndexKind::Kd, &[false, false]);
+            let (mut candidates, mut lists) = (CandidateLists::default(), Neighbours::default());
+            candidates.ordered = ordered;
+            let skin = 0.5;
+            index::sense_candidates(&index, &case.input(), skin, &mut candidates, &mut lists);
+            assert!(
+                lists_of(&lists, case.positions.len()) == naive(&case),
+                "lists found with the candidates"
+            );
+            let mut rand = Rand(seed + 7);
+            for step in [0.005, 0.005, 0.15, 0.02] {
+                for p in &mut case.positions {
+                    let d = Vec3::new(rand.range(-1.0, 1.0), rand.range(-1.0, 1.0), rand.range(-1.0, 1.0));
+                    *p = case.bounds.wrap(*p + d * (step / 3f32.sqrt()));
+                }
+                let mut reused = Neighbours::default();
+                index::neighbours_from_candidates(
+                    &case.input(),
+                    &mut candidates,
+                    skin,
+                    (&[], &[]),
+                    &mut reused,
+                );
+                let want = naive(&case);
+                assert!(
+                    lists_of(&reused, case.positions.len()) == want,
+                    "lists from reused candidates (ordered {ordered}, step {step})"
+                );
+            }
         }
-        let mut reused = Neighbours::default();
-        index::neighbours_from_candidates(&case.input(), &candidates, skin, (&[], &[]), &mut reused);
-        assert!(lists_of(&reused, case.positions.len()) == naive(&case), "lists from reused candidates");
     }
 }

@@ -60,11 +60,15 @@ pub(super) fn sort_key(d_sq: f32, id: u32) -> u64 {
 }
 
 /// Sorts a short list by key with insertion sort: lists hold about a dozen candidates, where
-/// this beats the standard library's general sort. Keys are unique (they contain the id) except
-/// for the repeats `sense_neighbours` removes.
+/// this beats the standard library's general sort, and a list nearly in order (last tick's)
+/// costs a comparison per candidate. Keys are unique (they contain the id) except for the
+/// repeats `sense_neighbours` removes.
 #[inline]
-fn insertion_sort<V: Copy>(c: &mut [Candidate<V>]) {
+pub(super) fn insertion_sort<V: Copy>(c: &mut [Candidate<V>]) {
     for i in 1..c.len() {
+        if c[i - 1].key <= c[i].key {
+            continue; // in place already (every candidate of a list nearly in order)
+        }
         let x = c[i];
         let mut j = i;
         while j > 0 && c[j - 1].key > x.key {
@@ -72,6 +76,22 @@ fn insertion_sort<V: Copy>(c: &mut [Candidate<V>]) {
             j -= 1;
         }
         c[j] = x;
+    }
+}
+
+/// Appends the rows of `cands` to `rows` in (distance², id) order: the order the candidate
+/// lists are kept in, so that a tick reusing them finds them nearly sorted already.
+/// `may_repeat`: a row may be there twice (ranks then are no permutation; a sort keeps both).
+#[inline]
+pub(super) fn push_rows_in_order<V: Copy>(cands: &mut [Candidate<V>], may_repeat: bool, rows: &mut Vec<u32>) {
+    if cands.len() <= RANK_MAX && !may_repeat {
+        let columns = RankColumns::new(cands.iter().map(|c| ((c.key >> 32) as u32, c.key as u32)));
+        let mut order = [0u8; RANK_MAX];
+        columns.order(&mut order);
+        rows.extend(order[..cands.len()].iter().map(|&k| cands[k as usize].row));
+    } else {
+        cands.sort_unstable_by_key(|c| c.key);
+        rows.extend(cands.iter().map(|c| c.row));
     }
 }
 

@@ -1,7 +1,7 @@
 //! Sensing: each agent's neighbours within its sensing radius, sorted by (distance², id) and
 //! capped, from the index (clustered queries) or from reused candidates.
 
-use super::candidate::{Candidate, sort_key, write_sorted};
+use super::candidate::{Candidate, insertion_sort, push_rows_in_order, sort_key, write_sorted};
 use super::neighbours::SENSE_CHUNK;
 use super::reach::FirstReach;
 use super::sense_input::SenseInput;
@@ -99,7 +99,7 @@ fn sense_within<V: Point>(
             });
         }
         Sink::Candidates(out, lists) => {
-            let n = position.len();
+            let (n, ordered) = (position.len(), out.ordered);
             out.chunks.resize_with(n.div_ceil(SENSE_CHUNK), CandidateChunk::default);
             lists.fill_chunks_with(
                 n,
@@ -110,15 +110,20 @@ fn sense_within<V: Point>(
                     c.rows.clear();
                     c.start.clear();
                     c.start.push(0);
-                    // The rows as found (where a row could be found twice, `may_repeat`, the
-                    // pipeline does not reuse candidates); then the list, from those within the
+                    // The rows, in (distance², id) order when the lists keep it (where a row
+                    // could be found twice, `may_repeat`, the pipeline does not reuse
+                    // candidates); then the list, from those within the
                     // sensing radius (the key holds the squared distance).
                     let mut finish = |i: usize, found: Found<'_, V>| {
                         let Found::Candidates(cands) = found else {
                             unreachable!("candidates for reuse are never handed over sorted")
                         };
                         debug_assert_eq!(i, base + c.start.len() - 1, "rows finish in order");
-                        c.rows.extend(cands.iter().map(|x| x.row));
+                        if ordered {
+                            push_rows_in_order(cands, may_repeat, &mut c.rows);
+                        } else {
+                            c.rows.extend(cands.iter().map(|x| x.row));
+                        }
                         c.start.push(c.rows.len() as u32);
                         let g = &groups[group[i] as usize];
                         let mut kept = 0;
@@ -167,7 +172,7 @@ fn sense_within<V: Point>(
 /// comes from its pairs alone, any other row's from its candidates and its pairs.
 pub fn neighbours_from_candidates<V: Point>(
     input: &SenseInput<'_, V>,
-    candidates: &CandidateLists,
+    candidates: &mut CandidateLists,
     skin: f32,
     (movers, pairs): (&[u32], &[(u32, u32)]),
     out: &mut Neighbours<V>,
@@ -175,7 +180,8 @@ pub fn neighbours_from_candidates<V: Point>(
     let SenseInput { bounds, groups, position, id, group } = *input;
     // Slack for rounding in the seam test, relative to the world's coordinates.
     let seam_pad = 1e-3 * (1.0 + bounds.min.abs().max(bounds.max.abs()).max_element());
-    out.fill_chunks(position.len(), groups, |base, stride, rows, dists, offsets, counts| {
+    let ordered = candidates.ordered;
+    out.fill_chunks_with(position.len(), groups, &mut candidates.chunks, |base, stride, rows, dists, offsets, counts, chunk| {
         // Cursors into the movers and their pairs, from this chunk's first row on.
         let mut mover = movers.partition_point(|&r| (r as usize) < base);
         let mut pair = pairs.partition_point(|&(r, _)| (r as usize) < base);
@@ -190,52 +196,119 @@ pub fn neighbours_from_candidates<V: Point>(
                 }
                 let added = &pairs[first_pair..pair];
                 let g = &groups[group[i] as usize];
+                let at = k * stride;
+                let (rows, dists, offsets) =
+                    (&mut rows[at..at + stride], &mut dists[at..at + stride], &mut offsets[at..at + stride]);
+                *count = 0;
+                if g.max_neighbours == 0 || g.sensing_radius <= 0.0 {
+                    continue;
+                }
+                let (p, r_sq, cap) = (position[i], g.sensing_radius * g.sensing_radius, g.max_neighbours as usize);
+                // Away from a wrapped world's seams every candidate's offset is the plain
+                // `q - p`, which is what `Bounds::offset` computes there.
+                let far = g.sensing_radius + 2.0 * skin;
+                let plain = bounds.kind == BoundsKind::Open
+                    || (p - bounds.min).min_element() >= far * 1.001 + seam_pad
+                        && (bounds.max - p).min_element() >= far * 1.001 + seam_pad;
+                let offset_of = |q: V| if plain { q - p } else { bounds.offset(p, q) };
+                let keyed = |row: u32| {
+                    let offset = offset_of(position[row as usize]);
+                    Candidate { key: sort_key(offset.length_squared(), id[row as usize]), row, offset }
+                };
                 let cands = &mut scratch.cands;
+                if ordered && !moved && added.is_empty() {
+                    *count = from_ordered(chunk.rows_mut(k), keyed, cands, (r_sq, cap, i), rows, dists, offsets) as u32;
+                    continue;
+                }
+                // A mover's list comes from its pairs alone, any other row's from its
+                // candidates and its pairs.
+                let own = if moved { &[][..] } else { chunk.rows(k) };
+                let len = own.len() + added.len();
+                if cands.len() < len {
+                    cands.resize(len, Candidate::default());
+                }
+                // Every slot written, kept by advancing the count: about half the candidates
+                // are in range, a branch would mispredict on each.
                 let mut n = 0;
-                if g.max_neighbours > 0 && g.sensing_radius > 0.0 {
-                    let (p, r_sq) = (position[i], g.sensing_radius * g.sensing_radius);
-                    let own = if moved { &[][..] } else { candidates.of(i) };
-                    let len = own.len() + added.len();
-                    let rows_i = own.iter().copied().chain(added.iter().map(|&(_, c)| c));
-                    if cands.len() < len {
-                        cands.resize(len, Candidate::default());
+                let rows_i = own.iter().copied().chain(added.iter().map(|&(_, c)| c));
+                if plain {
+                    for row in rows_i {
+                        let offset = position[row as usize] - p;
+                        let d_sq = offset.length_squared();
+                        cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
+                        n += usize::from(d_sq <= r_sq && row as usize != i);
                     }
-                    // Every slot written, kept by advancing the count: about half the
-                    // candidates are in range, a branch would mispredict on each. Away
-                    // from a wrapped world's seams every candidate's offset is the plain
-                    // `q - p`, which is what `Bounds::offset` computes there.
-                    let far = g.sensing_radius + 2.0 * skin;
-                    let plain = bounds.kind == BoundsKind::Open
-                        || (p - bounds.min).min_element() >= far * 1.001 + seam_pad
-                            && (bounds.max - p).min_element() >= far * 1.001 + seam_pad;
-                    if plain {
-                        for row in rows_i {
-                            let offset = position[row as usize] - p;
-                            let d_sq = offset.length_squared();
-                            cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
-                            n += usize::from(d_sq <= r_sq && row as usize != i);
-                        }
-                    } else {
-                        for row in rows_i {
-                            let offset = bounds.offset(p, position[row as usize]);
-                            let d_sq = offset.length_squared();
-                            cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
-                            n += usize::from(d_sq <= r_sq && row as usize != i);
-                        }
+                } else {
+                    for row in rows_i {
+                        let offset = bounds.offset(p, position[row as usize]);
+                        let d_sq = offset.length_squared();
+                        cands[n] = Candidate { key: sort_key(d_sq, id[row as usize]), row, offset };
+                        n += usize::from(d_sq <= r_sq && row as usize != i);
                     }
                 }
-                let at = k * stride;
                 // A row its pairs add may be among its candidates already: keep it once.
-                let n = write_sorted(
-                    &mut cands[..n],
-                    g.max_neighbours as usize,
-                    !added.is_empty(),
-                    &mut rows[at..at + stride],
-                    &mut dists[at..at + stride],
-                    &mut offsets[at..at + stride],
-                );
-                *count = n as u32;
+                *count = write_sorted(&mut cands[..n], cap, !added.is_empty(), rows, dists, offsets) as u32;
             }
         });
     });
 }
+
+/// One row's list from its candidates `own`, kept in the order of the tick that last sorted
+/// them (see [`CandidateLists::ordered`]): each keyed by `keyed`, and when a few are out of
+/// place, put right by insertion and the order kept for the next tick; further out, ranked
+/// afresh from those in range. Writes the first `cap` within `r_sq` other than row `i`;
+/// returns how many.
+#[inline]
+fn from_ordered<V: Copy + Default>(
+    own: &mut [u32],
+    keyed: impl Fn(u32) -> Candidate<V>,
+    cands: &mut Vec<Candidate<V>>,
+    (r_sq, cap, i): (f32, usize, usize),
+    rows: &mut [u32],
+    dists: &mut [f32],
+    offsets: &mut [V],
+) -> usize {
+    if cands.len() < own.len() {
+        cands.resize(own.len(), Candidate::default());
+    }
+    let mut out_of_order = 0;
+    let mut last = 0;
+    for (c, &row) in cands.iter_mut().zip(own.iter()) {
+        *c = keyed(row);
+        out_of_order += usize::from(c.key < last);
+        last = c.key;
+    }
+    let cands = &mut cands[..own.len()];
+    if out_of_order > FEW_OUT_OF_ORDER {
+        let mut n = 0;
+        for k in 0..cands.len() {
+            let c = cands[k];
+            cands[n] = c;
+            n += usize::from(f32::from_bits((c.key >> 32) as u32) <= r_sq && c.row as usize != i);
+        }
+        return write_sorted(&mut cands[..n], cap, false, rows, dists, offsets);
+    }
+    if out_of_order > 0 {
+        insertion_sort(cands);
+        for (slot, c) in own.iter_mut().zip(cands.iter()) {
+            *slot = c.row;
+        }
+    }
+    // Those in range are a prefix of the order (less the row itself).
+    let mut n = 0;
+    for c in cands.iter() {
+        let d_sq = f32::from_bits((c.key >> 32) as u32);
+        if d_sq > r_sq || n == cap {
+            break;
+        }
+        if c.row as usize != i {
+            (rows[n], dists[n], offsets[n]) = (c.row, d_sq, c.offset);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Out-of-order places (a key below the one before it) up to which a kept candidate list is
+/// sorted by insertion rather than ranked afresh.
+const FEW_OUT_OF_ORDER: usize = 2;

@@ -17,6 +17,12 @@ use super::neighbours::SENSE_CHUNK;
 #[derive(Default, Debug)]
 pub struct CandidateLists {
     pub(super) chunks: Vec<CandidateChunk>,
+    /// Each row's candidates are kept in (distance², id) order: sorted when found, and put
+    /// right on every tick that reuses them. Set where the candidates last long (see
+    /// [`SensingCache::remember`]): in small steps, neighbours change places rarely and the
+    /// order mostly holds, so most lists need no sort; in large ones, keeping the order costs
+    /// more than ranking each list afresh.
+    pub ordered: bool,
 }
 
 #[derive(Default, Debug)]
@@ -26,13 +32,25 @@ pub(super) struct CandidateChunk {
     pub(super) start: Vec<u32>,
 }
 
+impl CandidateChunk {
+    /// The candidates of the chunk's row `k`.
+    #[inline]
+    pub(super) fn rows(&self, k: usize) -> &[u32] {
+        &self.rows[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+
+    /// The candidates of the chunk's row `k`, to reorder.
+    #[inline]
+    pub(super) fn rows_mut(&mut self, k: usize) -> &mut [u32] {
+        &mut self.rows[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+}
+
 impl CandidateLists {
     /// The candidate rows of agent row `i`.
     #[inline]
     pub fn of(&self, i: usize) -> &[u32] {
-        let c = &self.chunks[i / SENSE_CHUNK];
-        let k = i % SENSE_CHUNK;
-        &c.rows[c.start[k] as usize..c.start[k + 1] as usize]
+        self.chunks[i / SENSE_CHUNK].rows(i % SENSE_CHUNK)
     }
 
     /// Candidates held in all, for reports.
@@ -85,11 +103,23 @@ pub struct SensingCache<V = Vec2> {
     position: Vec<V>,
 }
 
+/// Candidates reused for this many ticks per sensing tick, on average over the run, are
+/// kept in order ([`CandidateLists::ordered`]). Measured on the pedestrian race scene (dt 0.01
+/// s, about 17 ticks per sensing tick) ordered lists cut sensing by a sixth; on the standard
+/// crowd (dt 0.1 s, about 3) they made it a quarter slower.
+const ORDERED_AFTER: u64 = 8;
+
 /// An agent may move this fraction of the skin before sensing is due again: two agents then
 /// close in by at most 0.9 × skin, and the rest covers rounding.
 const SKIN_MOVE: f32 = 0.45;
 
 impl<V: Vector> SensingCache<V> {
+    /// Have the candidates lasted [`ORDERED_AFTER`] ticks or more per sensing tick, so that
+    /// the next ones should be kept in order?
+    pub fn last_long(&self) -> bool {
+        self.reused >= ORDERED_AFTER * self.sensed.max(1)
+    }
+
     /// Sets the skin; a changed skin voids the candidates.
     pub fn set_skin(&mut self, skin: f32) {
         let skin = if skin.is_finite() { skin.max(0.0) } else { 0.0 };

@@ -25,6 +25,7 @@ pub fn sense_neighbours<V: Point>(
     let input = SenseInput::of(bounds, groups, agents);
     let sensing_with_skin = cache.due && cache.skin > 0.0;
     if sensing_with_skin {
+        cache.candidates.ordered = cache.last_long();
         index::sense_candidates(index, &input, cache.skin, &mut cache.candidates, neighbours);
         cache.remember(bounds, groups, id, group, position);
     }
@@ -40,7 +41,7 @@ pub fn sense_neighbours<V: Point>(
         // The few agents that moved too far, and the pairs they add (see `index::mover_pairs`).
         cache.find_mover_pairs(index, &input);
         let movers = (&cache.movers[..], &cache.mover_pairs[..]);
-        index::neighbours_from_candidates(&input, &cache.candidates, cache.skin, movers, neighbours);
+        index::neighbours_from_candidates(&input, &mut cache.candidates, cache.skin, movers, neighbours);
     } else {
         // Each row's own reach holds while the rows are those it was found for.
         let row_reach: &[f32] = if cache.row_reach_id == id { &cache.row_reach } else { &[] };
