@@ -162,7 +162,7 @@ impl<V: Dimension> Watcher<V> {
         let groups: Vec<&str> = world.groups.iter().map(|g| g.name.as_str()).collect();
         let areas: Vec<&str> = scene.measures.iter().map(|m| m.name.as_str()).collect();
         let stages: Vec<&str> = scene.stages.iter().map(|s| s.name.as_str()).collect();
-        let parties = world.groups.iter().any(|g| g.parties.is_some());
+        let parties = crate::world::any_parties(&world.groups);
         let names = SceneNames { gates: &gates, groups: &groups, areas: &areas, stages: &stages, parties };
         let dt = world.dt as f64;
         let at = |tick: u64| tick as f64 * dt;

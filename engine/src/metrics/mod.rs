@@ -498,8 +498,7 @@ impl<V: Point> MetricsCollector<V> {
             .map(|(m, t)| t.summary(&m.name))
             .collect();
         s.stages = stages::summary(world, &self.state.last.stages, &self.state.stage_queue_max);
-        s.parties =
-            world.groups.iter().any(|g| g.parties.is_some()).then(|| self.state.party_totals.summary());
+        s.parties = crate::world::any_parties(&world.groups).then(|| self.state.party_totals.summary());
         s.steerbench = self.config.steerbench.then(|| self.state.steerbench.summary(world.dt));
         s
     }

@@ -119,7 +119,7 @@ impl PartyTotals {
 
 /// The walking parties now; `None` when no group walks in parties.
 pub fn read<V: Dimension>(world: &World<V>) -> Option<PartyReading> {
-    if !world.groups.iter().any(|g| g.parties.is_some()) {
+    if !crate::world::any_parties(&world.groups) {
         return None;
     }
     let a = &world.agents;

@@ -33,7 +33,7 @@ pub use gates::{gates, segments_cross};
 pub use integrate::{LastHeading, MOVING_SHARE, integrate};
 pub use journey_queues::hold_queued;
 pub use journeys::journeys;
-pub use parties::{PartyScratch, has_parties, parties};
+pub use parties::{PartyScratch, parties};
 pub use queue_brake::queue_brake;
 pub use reorder::{ReorderScratch, reorder};
 pub use sense_neighbours::sense_neighbours;

@@ -25,11 +25,6 @@ pub struct PartyScratch<V = Vec2> {
     force: Vec<V>,
 }
 
-/// Whether any group deals its agents into parties (else the pass does nothing).
-pub fn has_parties(groups: &[Group]) -> bool {
-    groups.iter().any(|g| g.parties.is_some())
-}
-
 /// Adds the group force to every party member's steering. Under the steering model the force
 /// (per unit mass) times the agent's mass is a steering force; under a velocity model, which
 /// takes `v + steering` as its preferred velocity, it is the force times social force's

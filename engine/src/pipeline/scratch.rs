@@ -176,7 +176,7 @@ impl<V: Passes> Scratch<V> {
                 return check_finite(world.tick, Pass::QueueBrake, "steering", &a.id, &self.steering);
             }
             Pass::Parties => {
-                if passes::has_parties(&world.groups) {
+                if crate::world::any_parties(&world.groups) {
                     let a = &world.agents;
                     passes::parties(&world.groups, a, &mut self.parties, &mut self.steering);
                     return check_finite(world.tick, Pass::Parties, "steering", &a.id, &self.steering);

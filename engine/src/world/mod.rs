@@ -38,7 +38,7 @@ pub use journey::{Candidates, Choice, Journey, NO_JOURNEY, NO_STAGE, Queue, Stag
 pub use model::{Cfsm, Model, Orca, SocialForce};
 pub use obstacle::Obstacle;
 pub(crate) use obstacle::nearest_face;
-pub use party::{MAX_PARTY_SIZE, NO_PARTY, Parties, PartyForce, form_parties, party_counts};
+pub use party::{MAX_PARTY_SIZE, NO_PARTY, Parties, PartyForce, any_parties, form_parties, party_counts};
 pub use scene::{DIRECTION_REACH, Exit, Gate, MeasureArea, Path, PathMode, Region, Source, Target, TargetId};
 pub use scenes::{PlaneScene, Scene, SceneParts, ScenePartsMut, SpaceScene};
 pub use solid::Solid;

@@ -65,6 +65,12 @@ impl Default for PartyForce {
     }
 }
 
+/// Does any of `groups` deal its agents into parties? (Else no pass, metric or picture of
+/// parties has anything to do.)
+pub fn any_parties(groups: &[super::Group]) -> bool {
+    groups.iter().any(|g| g.parties.is_some())
+}
+
 /// How many parties of each size `n` agents make under `shares`: `counts[k − 1]` parties of
 /// `k` (so `counts[0]` agents walk alone). Each size's agents are its share of `n`, rounded to
 /// whole parties; the largest sizes give up parties while they would take more than `n`.
