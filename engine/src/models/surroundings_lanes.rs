@@ -85,8 +85,11 @@ fn fill<const N: usize, const M: usize>(
         if k == slots.len() {
             slots.push([Lanes::default(); N]);
         }
+        // One borrow of the slot: indexing `slots` per value made the compiler reload the
+        // vector's pointer and length after every store.
+        let slot = &mut slots[k];
         for (&column, v) in columns.iter().zip(value) {
-            slots[k][column].0[l] = v;
+            slot[column].0[l] = v;
         }
         count = k + 1;
     }
