@@ -233,7 +233,7 @@ impl ModelInputs<'_> {
     /// The neighbours agent `i`'s model reads: the first `max_neighbours` of its list within
     /// `neighbour_dist`.
     fn bodies(&self, model: Model, i: usize) -> impl Iterator<Item = Body> + Clone + '_ {
-        let (rows, offsets) = self.read(model, i);
+        let (rows, offsets) = self.neighbours_taken(model, i);
         rows.iter().zip(offsets).map(|(&j, &offset)| Body {
             offset,
             velocity: self.agents.velocity[j as usize],
@@ -244,13 +244,13 @@ impl ModelInputs<'_> {
     /// [`ModelInputs::bodies`] as offsets and radii, for a model that reads no neighbour's
     /// velocity (CFSM): no velocity is gathered.
     fn placed(&self, model: Model, i: usize) -> impl Iterator<Item = (Vec2, f32)> + Clone + '_ {
-        let (rows, offsets) = self.read(model, i);
+        let (rows, offsets) = self.neighbours_taken(model, i);
         rows.iter().zip(offsets).map(|(&j, &offset)| (offset, self.agents.radius[j as usize]))
     }
 
     /// The rows and offsets of the neighbours agent `i`'s model reads: the first
     /// `max_neighbours` of its list within `neighbour_dist`.
-    fn read(&self, model: Model, i: usize) -> (&[u32], &[Vec2]) {
+    fn neighbours_taken(&self, model: Model, i: usize) -> (&[u32], &[Vec2]) {
         let (reach, cap) = model.neighbour_needs();
         let count = self.neighbours.within(i, reach).min(cap as usize);
         (&self.neighbours.of(i).0[..count], &self.neighbours.offsets(i)[..count])
