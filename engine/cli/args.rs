@@ -22,6 +22,9 @@ pub enum IndexArg {
     Brute,
     /// Exact uniform grid, rebuilt every tick; same results as kd.
     Grid,
+    /// The grid, or the k-d tree where agents spread too far for the grid's cells (the
+    /// scenario's default); same results.
+    Auto,
 }
 
 impl From<IndexArg> for IndexKind {
@@ -30,6 +33,7 @@ impl From<IndexArg> for IndexKind {
             IndexArg::Kd => IndexKind::Kd,
             IndexArg::Brute => IndexKind::Brute,
             IndexArg::Grid => IndexKind::Grid,
+            IndexArg::Auto => IndexKind::Auto,
         }
     }
 }

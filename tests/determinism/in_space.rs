@@ -79,7 +79,7 @@ fn a_flock_in_space_gives_the_same_hashes_at_every_thread_count_index_order_and_
     let ticks = 40;
     let reference = hashes(ticks, 1, IndexKind::Brute, 0, 0.0);
     for threads in [1, 2, 3, 4, 8] {
-        for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Brute] {
+        for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Auto, IndexKind::Brute] {
             assert_eq!(hashes(ticks, threads, index, 20, 0.0), reference, "{threads} threads, {index}");
         }
     }
@@ -141,7 +141,7 @@ fn solids_in_space_push_out_the_same_at_every_thread_count_and_index() {
         (hashes, world)
     };
     let (reference, world) = run(1, IndexKind::Kd);
-    for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Brute] {
+    for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Auto, IndexKind::Brute] {
         for threads in [1, 2, 3, 4, 8] {
             assert_eq!(run(threads, index).0, reference, "{threads} threads, {index} index");
         }

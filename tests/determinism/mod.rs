@@ -3,6 +3,7 @@
 //! another's random draws alone; checkpoints resume to the straight run's hashes and metrics;
 //! and non-finite state is caught and reported with its tick, pass and agent.
 
+mod auto_index;
 mod checkpoint;
 mod events;
 mod expectations;

@@ -29,7 +29,7 @@ fn every_shipped_scenario_is_thread_count_and_index_independent() {
             let reference = hashes(&scenario, TICKS, 1, IndexKind::Kd);
             // The hashes must actually move, or this test could not fail.
             assert_ne!(reference[0], reference[TICKS as usize], "{}: state never changed", scenario.name);
-            for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Brute] {
+            for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Auto, IndexKind::Brute] {
                 let ticks = if index == IndexKind::Brute && scenario.agent_count() > BRUTE_FULL_AGENTS {
                     BRUTE_SHORT_TICKS
                 } else {

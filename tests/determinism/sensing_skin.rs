@@ -104,7 +104,7 @@ fn agents_that_jump_keep_every_list_exact_while_the_others_reuse_their_candidate
             }
         };
         let (fresh, _) = run_moving(&scenario, 30, 0.0, IndexKind::Kd, jump);
-        for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Brute] {
+        for index in [IndexKind::Kd, IndexKind::Grid, IndexKind::Auto, IndexKind::Brute] {
             let (reusing, (reused, _)) = run_moving(&scenario, 30, 1.0, index, jump);
             assert!(reused >= 10, "{path} {index}: only {reused} of 30 ticks reused candidates");
             for (t, (a, b)) in fresh.iter().zip(&reusing).enumerate() {

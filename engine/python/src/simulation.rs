@@ -142,7 +142,7 @@ fn points_column<'py, V: Point>(py: Python<'py>, values: &[V]) -> PyResult<Bound
 #[pymethods]
 impl PySimulation {
     /// A new simulation of `scenario` at tick 0, on `threads` worker threads (they sleep
-    /// between ticks), with the neighbour `index` ("kd", "grid", "brute"; default the
+    /// between ticks), with the neighbour `index` ("auto", "kd", "grid", "brute"; default the
     /// scenario's), crowd `metrics` observed after every tick (on by default; expectations
     /// need them) and, when given, another `seed`. None of these but the seed changes a result.
     /// With `checkpoint` (a file written by `save_checkpoint` or by `throng run

@@ -78,8 +78,22 @@ impl<V: Vector> Default for Grid<V> {
 /// Grids larger than this many cells per agent use wider cells (sparse open worlds).
 const MAX_CELLS_PER_AGENT: f32 = 4.0;
 
-impl<V: Vector> Grid<V> {
-    pub(super) fn build(&mut self, bounds: &Bounds<V>, positions: &[V], ids: &[u32], cell_size: f32) {
+/// Where a grid lies and how wide its cells are, found before it is filled: the world's box
+/// (a wrapped world's own, else the agents' bounding box), and cells at least the asked size,
+/// widened while there would be more than [`MAX_CELLS_PER_AGENT`] cells per agent.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct GridPlan<V> {
+    origin: V,
+    extent: V,
+    wrap: bool,
+    size: f32,
+    /// The cells had to be widened past the asked size: each holds more than one reach of
+    /// agents, and sensing reads far more candidates than the k-d tree would.
+    pub(super) widened: bool,
+}
+
+impl<V: Vector> GridPlan<V> {
+    pub(super) fn new(bounds: &Bounds<V>, positions: &[V], cell_size: f32) -> GridPlan<V> {
         let n = positions.len();
         let (origin, extent, wrap) = match bounds.kind {
             BoundsKind::Wrap => (bounds.min, bounds.size(), true),
@@ -97,13 +111,23 @@ impl<V: Vector> Grid<V> {
         };
         // Cells at least `cell_size` wide, but not so many that a sparse world wastes memory.
         let max_cells = (MAX_CELLS_PER_AGENT * n as f32).max(64.0);
-        let mut size = cell_size.max(extent.max_element() * 1e-6).max(1e-6);
+        let asked = cell_size.max(extent.max_element() * 1e-6).max(1e-6);
         let cells_along = |size: f32| -> f32 {
             (0..V::DIMENSIONS).map(|a| (extent.axis(a) / size).floor().max(1.0)).product()
         };
+        let mut size = asked;
         while cells_along(size) > max_cells {
             size *= 1.5;
         }
+        GridPlan { origin, extent, wrap, size, widened: size > asked }
+    }
+}
+
+impl<V: Vector> Grid<V> {
+    /// Rebuilds the grid over `positions` (with their `ids`) as `plan` lays it out.
+    pub(super) fn build(&mut self, plan: &GridPlan<V>, positions: &[V], ids: &[u32]) {
+        let GridPlan { origin, extent, wrap, size, .. } = *plan;
+        let n = positions.len();
         let mut cells_n = [1i64; 3];
         for (a, cells) in cells_n.iter_mut().enumerate().take(V::DIMENSIONS) {
             // Open worlds get one spare cell per axis: the extent's far edge falls inside.

@@ -37,23 +37,29 @@ pub use spatial::SpatialIndex;
 use crate::math::Vector;
 use crate::world::{Bounds, BoundsKind};
 
-/// Which neighbour-search backend a run uses.
+/// Which neighbour-search backend a run uses. Every backend gives the same lists, bit for bit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum IndexKind {
-    /// kiddo's `ImmutableKdTree`, rebuilt every tick (the default).
-    #[default]
+    /// kiddo's `ImmutableKdTree`, rebuilt every tick.
     Kd,
     /// Every pair tested, O(N²): the oracle the k-d tree is checked against.
     Brute,
     /// An exact uniform grid with cells as wide as the widest sensing reach, rebuilt every
-    /// tick by a counting sort into reused buffers. Same lists as the others, bit for bit.
+    /// tick by a counting sort into reused buffers.
     Grid,
+    /// The grid where it wins, else the k-d tree (the default), chosen afresh at every
+    /// build: the grid unless its cells would have to be widened past the sensing reach to keep
+    /// within four cells per agent (agents spread far wider than they are dense, as when one
+    /// wanders far from a crowd on an open world), where the k-d tree reads far fewer
+    /// candidates.
+    #[default]
+    Auto,
 }
 
 impl IndexKind {
     /// Every backend's name, in variant order: the values the scenario's `index` key and
     /// [`IndexKind::parse`] accept.
-    pub const NAMES: [&'static str; 3] = ["kd", "brute", "grid"];
+    pub const NAMES: [&'static str; 4] = ["kd", "brute", "grid", "auto"];
 
     /// The backend's name as a scenario writes it (`"kd"`, `"brute"`, `"grid"`); also its
     /// `Display`.
@@ -62,6 +68,7 @@ impl IndexKind {
             IndexKind::Kd => "kd",
             IndexKind::Brute => "brute",
             IndexKind::Grid => "grid",
+            IndexKind::Auto => "auto",
         }
     }
 
@@ -72,6 +79,7 @@ impl IndexKind {
             "kd" => Some(IndexKind::Kd),
             "brute" => Some(IndexKind::Brute),
             "grid" => Some(IndexKind::Grid),
+            "auto" => Some(IndexKind::Auto),
             _ => None,
         }
     }

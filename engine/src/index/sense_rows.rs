@@ -118,11 +118,11 @@ impl<'a, V: Point> RowSensor<'a, V> {
         };
         sensor.may_repeat = input.groups.iter().any(|g| sensor.reaches_half(g.sensing_radius + skin));
         if !sensor.may_repeat {
-            sensor.tree = match (index.kind, &index.all.tree) {
+            sensor.tree = match (index.built, &index.all.tree) {
                 (IndexKind::Kd, Some(tree)) => Some(tree),
                 _ => None,
             };
-            sensor.grid = (index.kind == IndexKind::Grid).then_some(&index.grid);
+            sensor.grid = (index.built == IndexKind::Grid).then_some(&index.grid);
         }
         sensor
     }

@@ -1,6 +1,6 @@
 //! `SpatialIndex`: the agents' index for one tick (k-d trees, grid or brute force) and its queries.
 
-use super::grid::Grid;
+use super::grid::{Grid, GridPlan};
 use super::kd::{PointSet, query_tree};
 use super::{IndexKind, Point};
 use crate::math::Vec2;
@@ -9,7 +9,11 @@ use crate::world::{Bounds, BoundsKind};
 /// The spatial index over live agents, rebuilt every tick by `build_index`; in the plane
 /// (`V = Vec2`) or in space (`Vec3`).
 pub struct SpatialIndex<V: Point = Vec2> {
-    pub(super) kind: IndexKind,
+    /// The backend asked for ([`IndexKind::Auto`] included).
+    asked: IndexKind,
+    /// The backend of the last whole build: `asked`, or for [`IndexKind::Auto`] the grid or
+    /// the k-d tree it chose (never `Auto`).
+    pub(super) built: IndexKind,
     bounds: Option<Bounds<V>>,
     /// Absolute slack added to k-d query radii, covering the rounding of shifted images.
     pub(super) pad: f32,
@@ -22,7 +26,8 @@ pub struct SpatialIndex<V: Point = Vec2> {
 impl<V: Point> Default for SpatialIndex<V> {
     fn default() -> Self {
         SpatialIndex {
-            kind: IndexKind::default(),
+            asked: IndexKind::default(),
+            built: IndexKind::Kd,
             bounds: None,
             pad: 0.0,
             all: PointSet::default(),
@@ -35,12 +40,18 @@ impl<V: Point> Default for SpatialIndex<V> {
 impl<V: Point> SpatialIndex<V> {
     /// An empty index of backend `kind`; it must be built before it is queried.
     pub fn new(kind: IndexKind) -> SpatialIndex<V> {
-        SpatialIndex { kind, ..SpatialIndex::default() }
+        let built = if kind == IndexKind::Auto { IndexKind::Kd } else { kind };
+        SpatialIndex { asked: kind, built, ..SpatialIndex::default() }
     }
 
-    /// The backend this index was made with.
+    /// The backend this index was made with ([`IndexKind::Auto`] stays `Auto`).
     pub fn kind(&self) -> IndexKind {
-        self.kind
+        self.asked
+    }
+
+    /// The backend of the last whole build: for [`IndexKind::Auto`], the one it chose.
+    pub fn built_kind(&self) -> IndexKind {
+        self.built
     }
 
     /// Packs positions (reusing the buffers) and rebuilds the trees or the grid. `targeted[g]`
@@ -55,12 +66,16 @@ impl<V: Point> SpatialIndex<V> {
         targeted: &[bool],
         cell_size: f32,
     ) {
-        if self.kind == IndexKind::Grid {
+        if matches!(self.asked, IndexKind::Grid | IndexKind::Auto) {
             // Sensing pads each reach (by 1e-4 of it and the pad for rounding); cells padded
             // more still keep a query of the widest reach within one cell of its own, on a
             // world whose side is a whole number of reaches too (else its block is 5 × 5).
             let pad = pad_for(bounds);
-            self.grid.build(bounds, positions, ids, cell_size + cell_size * 2e-4 + 2.0 * pad);
+            let plan = GridPlan::new(bounds, positions, cell_size + cell_size * 2e-4 + 2.0 * pad);
+            self.built = if self.asked == IndexKind::Auto && plan.widened { IndexKind::Kd } else { IndexKind::Grid };
+            if self.built == IndexKind::Grid {
+                self.grid.build(&plan, positions, ids);
+            }
         }
         self.build(bounds, positions, group, targeted);
     }
@@ -100,10 +115,10 @@ impl<V: Point> SpatialIndex<V> {
             all.rows.clear();
             all.rows.extend(0..positions.len() as u32);
             all.points.clear();
-            if self.kind == IndexKind::Kd {
+            if self.built == IndexKind::Kd {
                 all.points.extend(positions.iter().map(|&p| p.coords()));
             }
-            all.rebuild(self.kind);
+            all.rebuild(self.built);
         }
 
         self.groups.resize_with(targeted.len(), PointSet::default);
@@ -118,7 +133,7 @@ impl<V: Point> SpatialIndex<V> {
                     }
                 }
             }
-            set.rebuild(self.kind);
+            set.rebuild(self.built);
         }
     }
 
@@ -129,7 +144,7 @@ impl<V: Point> SpatialIndex<V> {
     /// Calls `visit(row)` for every agent that may lie within `radius` of `p`: a superset that
     /// the caller filters with the exact test.
     pub fn candidates(&self, p: V, radius: f32, mut visit: impl FnMut(u32)) {
-        match self.kind {
+        match self.built {
             IndexKind::Grid => {
                 self.grid.candidates(p, radius + radius * 1e-4 + self.pad, |row, _, _| visit(row))
             }
@@ -149,7 +164,7 @@ impl<V: Point> SpatialIndex<V> {
         ids: &[u32],
         mut visit: impl FnMut(u32, V, u32),
     ) {
-        match (self.kind, &self.all.tree) {
+        match (self.built, &self.all.tree) {
             (IndexKind::Grid, _) => self.grid.candidates(p, radius + radius * 1e-4 + self.pad, visit),
             // The all-agents tree is built over the rows in order: items are rows.
             (_, Some(tree)) => query_tree(tree, self.bounds(), self.pad, p, radius, |row| {
@@ -245,5 +260,46 @@ mod tests {
         assert_eq!(runs.len(), 3, "one run per row of cells, three rows");
         let entries: u32 = runs.iter().map(|run| run.end - run.start).sum();
         assert!(entries < 25, "a 3 × 3 block of cells of under 4 agents each: {entries}");
+    }
+
+    /// `Auto` builds the grid over a compact crowd and the k-d tree once one agent wanders
+    /// so far that the grid's cells would have to widen, switching back when it returns; the
+    /// agents within a radius of each are those brute force finds, whichever it chose.
+    #[test]
+    fn auto_chooses_the_grid_unless_its_cells_would_widen() {
+        let bounds = Bounds { kind: BoundsKind::Open, min: Vec2::ZERO, max: Vec2::splat(1e6) };
+        let crowd = |far: Option<Vec2>| -> Vec<Vec2> {
+            let mut p: Vec<Vec2> =
+                (0..900).map(|k| Vec2::new((k % 30) as f32 * 1.3 + 0.01 * k as f32, (k / 30) as f32 * 1.1)).collect();
+            p.extend(far);
+            p
+        };
+        let radius = 2.0;
+        let mut index = SpatialIndex::<Vec2>::new(IndexKind::Auto);
+        for (far, built) in [
+            (None, IndexKind::Grid),
+            (Some(Vec2::new(5e4, 5e4)), IndexKind::Kd),
+            (Some(Vec2::new(40.0, 40.0)), IndexKind::Grid),
+        ] {
+            let positions = crowd(far);
+            let ids: Vec<u32> = (0..positions.len() as u32).collect();
+            let groups = vec![0u16; positions.len()];
+            index.build_with_cell(&bounds, &positions, &ids, &groups, &[false], radius);
+            assert_eq!(index.kind(), IndexKind::Auto);
+            assert_eq!(index.built_kind(), built, "far agent at {far:?}");
+            for (i, &p) in positions.iter().enumerate() {
+                let mut found = Vec::new();
+                index.candidates(p, radius, |row| {
+                    if row as usize != i && (positions[row as usize] - p).length() <= radius {
+                        found.push(row);
+                    }
+                });
+                found.sort_unstable();
+                let brute: Vec<u32> = (0..positions.len() as u32)
+                    .filter(|&j| j as usize != i && (positions[j as usize] - p).length() <= radius)
+                    .collect();
+                assert_eq!(found, brute, "row {i}, far agent at {far:?}");
+            }
+        }
     }
 }

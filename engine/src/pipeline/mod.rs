@@ -152,9 +152,15 @@ impl<V: Passes> Pipeline<V> {
         (self.scratch.sensing.reused, self.scratch.sensing.sensed)
     }
 
-    /// The neighbour-search backend.
+    /// The neighbour-search backend asked for ([`IndexKind::Auto`] stays `Auto`).
     pub fn index_kind(&self) -> IndexKind {
         self.scratch.index.kind()
+    }
+
+    /// The backend the last tick that sensed afresh built: the one asked for, or for
+    /// [`IndexKind::Auto`] the grid or the k-d tree it chose.
+    pub fn built_index_kind(&self) -> IndexKind {
+        self.scratch.index.built_kind()
     }
 
     /// What the last tick did.

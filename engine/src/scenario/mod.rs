@@ -109,7 +109,7 @@ pub struct Scenario<V: Dimension = Vec2> {
     pub dt: f32,
     /// How many ticks a run of the scenario runs (1 to 1e9); `throng run --ticks` overrides it.
     pub ticks: u64,
-    /// The neighbour-search backend (default [`IndexKind::Kd`]). Results do not depend on it.
+    /// The neighbour-search backend (default [`IndexKind::Auto`]). Results do not depend on it.
     pub index: IndexKind,
     /// Extra reach of reused sensing candidates (`Pipeline::set_sensing_skin`); 0: off.
     pub sensing_skin: f32,

@@ -95,8 +95,8 @@ class Simulation:
         seed: int | None = None,
         checkpoint: str | PathLike[str] | None = None,
     ) -> Self:
-        """A simulation at tick 0 on ``threads`` workers with neighbour ``index`` ("kd",
-        "grid", "brute"; default the scenario's); ``metrics`` observed after every tick;
+        """A simulation at tick 0 on ``threads`` workers with neighbour ``index`` ("auto",
+        "kd", "grid", "brute"; default the scenario's); ``metrics`` observed after every tick;
         another ``seed`` when given. Only the seed changes a result. With ``checkpoint``, the
         run that checkpoint file holds continues instead (``throng.Simulation.resume``)."""
     def step(self) -> None:

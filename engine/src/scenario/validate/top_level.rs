@@ -36,11 +36,16 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                 .fail(&[Key("ticks")], format!("expected a tick count from 1 to 1e9, found {}", raw.ticks));
         }
         let index = match &raw.index {
-            None => IndexKind::Kd,
+            None => IndexKind::Auto,
             Some(s) => self.choice(
                 &[Key("index")],
                 s,
-                &[("kd", IndexKind::Kd), ("brute", IndexKind::Brute), ("grid", IndexKind::Grid)],
+                &[
+                    ("auto", IndexKind::Auto),
+                    ("kd", IndexKind::Kd),
+                    ("brute", IndexKind::Brute),
+                    ("grid", IndexKind::Grid),
+                ],
             )?,
         };
         let sensing_skin = match raw.sensing_skin {
