@@ -77,7 +77,7 @@ impl<V: Point> SpatialIndex<V> {
                 self.grid.build(&plan, positions, ids);
             }
         }
-        self.build(bounds, positions, group, targeted);
+        self.build_sets(bounds, positions, group, targeted, true);
     }
 
     /// Rebuilds only the nearest-of-group sets, for a tick whose neighbour lists come from
@@ -95,8 +95,12 @@ impl<V: Point> SpatialIndex<V> {
 
     /// Packs positions and rebuilds the all-agents set and the nearest-of-group sets, as
     /// [`SpatialIndex::build_with_cell`] does, but without a cell size: the grid of a
-    /// [`IndexKind::Grid`] index is left as it was, so use `build_with_cell` for that backend.
+    /// [`IndexKind::Grid`] index is left as it was, so use `build_with_cell` for that backend;
+    /// an [`IndexKind::Auto`] index builds its k-d tree.
     pub fn build(&mut self, bounds: &Bounds<V>, positions: &[V], group: &[u16], targeted: &[bool]) {
+        if self.asked == IndexKind::Auto {
+            self.built = IndexKind::Kd;
+        }
         self.build_sets(bounds, positions, group, targeted, true);
     }
 
