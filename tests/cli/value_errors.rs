@@ -24,6 +24,19 @@ fn bad_sensing_skins_are_rejected() {
 }
 
 #[test]
+fn an_unknown_index_is_rejected_with_the_names_it_takes() {
+    check_rejects(
+        "cli_unknown_index",
+        base_with("ticks = 10", "ticks = 10\nindex = \"quadtree\""),
+        (6, 9),
+        &["`index`", "\"quadtree\"", "auto, kd, brute, grid"],
+    );
+    let out = throng(&["run", "scenarios/seek_arrive.toml", "--ticks", "1", "--index", "quadtree"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("auto"), "{}", text(&out.stderr));
+}
+
+#[test]
 fn nan_and_inf_are_rejected() {
     check_rejects("cli_nan_dt", base_with("dt = 0.1", "dt = nan"), (4, 6), &["`dt`", "finite", "NaN"]);
     check_rejects(
