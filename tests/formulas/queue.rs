@@ -203,31 +203,20 @@ fn queue_blocker_ties_go_to_the_lower_id() {
 /// Every agent's neighbours by the world's own offset, sorted by (distance², id), uncapped.
 fn neighbours_in(bounds: &Bounds, position: &[Vec2], id: &[u32]) -> Neighbours {
     let n = position.len();
-    let stride = n.saturating_sub(1).max(1);
-    let mut nb = Neighbours {
-        stride,
-        count: vec![0; n],
-        rows: vec![0; n * stride],
-        dist_sq: vec![0.0; n * stride],
-        offset: vec![Vec2::ZERO; n * stride],
-    };
-    for i in 0..n {
-        let mut others: Vec<(f32, u32, u32, Vec2)> = (0..n)
-            .filter(|&j| j != i)
-            .map(|j| {
-                let o = bounds.offset(position[i], position[j]);
-                (o.length_squared(), id[j], j as u32, o)
-            })
-            .collect();
-        others.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        nb.count[i] = others.len() as u32;
-        for (k, (d, _, row, o)) in others.into_iter().enumerate() {
-            nb.rows[i * stride + k] = row;
-            nb.dist_sq[i * stride + k] = d;
-            nb.offset[i * stride + k] = o;
-        }
-    }
-    nb
+    let lists: Vec<Vec<(u32, f32, Vec2)>> = (0..n)
+        .map(|i| {
+            let mut others: Vec<(f32, u32, u32, Vec2)> = (0..n)
+                .filter(|&j| j != i)
+                .map(|j| {
+                    let o = bounds.offset(position[i], position[j]);
+                    (o.length_squared(), id[j], j as u32, o)
+                })
+                .collect();
+            others.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            others.into_iter().map(|(d, _, row, o)| (row, d, o)).collect()
+        })
+        .collect();
+    Neighbours::from_lists(&lists)
 }
 
 #[test]

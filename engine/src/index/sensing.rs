@@ -76,24 +76,17 @@ fn sense_within<V: Point>(
     let may_repeat = sensor.may_repeat;
     match sink {
         Sink::Lists(out) => {
-            out.fill_chunks(position.len(), groups, |base, stride, rows, dists, offsets, counts| {
-                let len = counts.len();
+            out.fill_chunks(position.len(), groups, |chunk| {
+                let (base, len) = (chunk.base, chunk.len());
                 // Writes agent `i`'s sorted, capped list.
                 let mut finish = |i: usize, found: Found<'_, V>| {
-                    let at = (i - base) * stride;
-                    let (rows, dists, offsets) = (
-                        &mut rows[at..at + stride],
-                        &mut dists[at..at + stride],
-                        &mut offsets[at..at + stride],
-                    );
-                    let count = match found {
+                    chunk.put(i, |rows, dists, offsets| match found {
                         Found::Candidates(cands) => {
                             let cap = groups[group[i] as usize].max_neighbours as usize;
                             write_sorted(cands, cap, may_repeat, rows, dists, offsets)
                         }
                         Found::Sorted(list) => list.write(rows, dists, offsets),
-                    };
-                    counts[i - base] = count as u32;
+                    });
                 };
                 sensor.sense(base, len, &mut finish);
             });
@@ -101,12 +94,12 @@ fn sense_within<V: Point>(
         Sink::Candidates(out, lists) => {
             let (n, ordered) = (position.len(), out.ordered);
             out.chunks.resize_with(n.div_ceil(SENSE_CHUNK), CandidateChunk::default);
-            lists.fill_chunks_with(
+            lists.fill_chunks_for(
                 n,
                 groups,
                 &mut out.chunks,
-                |base, stride, rows, dists, offsets, counts, c| {
-                    let len = counts.len();
+                |chunk, c| {
+                    let (base, len) = (chunk.base, chunk.len());
                     c.rows.clear();
                     c.start.clear();
                     c.start.push(0);
@@ -135,15 +128,9 @@ fn sense_within<V: Point>(
                                 kept += usize::from(f32::from_bits((x.key >> 32) as u32) <= r_sq);
                             }
                         }
-                        let at = (i - base) * stride;
-                        counts[i - base] = write_sorted(
-                            &mut cands[..kept],
-                            g.max_neighbours as usize,
-                            may_repeat,
-                            &mut rows[at..at + stride],
-                            &mut dists[at..at + stride],
-                            &mut offsets[at..at + stride],
-                        ) as u32;
+                        chunk.put(i, |rows, dists, offsets| {
+                            write_sorted(&mut cands[..kept], g.max_neighbours as usize, may_repeat, rows, dists, offsets)
+                        });
                     };
                     sensor.sense(base, len, &mut finish);
                     // Keep a quarter of room spare (growing to half when less is left), so the
@@ -181,12 +168,13 @@ pub fn neighbours_from_candidates<V: Point>(
     // Slack for rounding in the seam test, relative to the world's coordinates.
     let seam_pad = 1e-3 * (1.0 + bounds.min.abs().max(bounds.max.abs()).max_element());
     let ordered = candidates.ordered;
-    out.fill_chunks_with(position.len(), groups, &mut candidates.chunks, |base, stride, rows, dists, offsets, counts, chunk| {
+    out.fill_chunks_for(position.len(), groups, &mut candidates.chunks, |lists, chunk| {
+        let base = lists.base;
         // Cursors into the movers and their pairs, from this chunk's first row on.
         let mut mover = movers.partition_point(|&r| (r as usize) < base);
         let mut pair = pairs.partition_point(|&(r, _)| (r as usize) < base);
         V::with_sense_scratch(|scratch| {
-            for (k, count) in counts.iter_mut().enumerate() {
+            for k in 0..lists.len() {
                 let i = base + k;
                 let moved = movers.get(mover).is_some_and(|&r| r as usize == i);
                 mover += usize::from(moved);
@@ -196,11 +184,8 @@ pub fn neighbours_from_candidates<V: Point>(
                 }
                 let added = &pairs[first_pair..pair];
                 let g = &groups[group[i] as usize];
-                let at = k * stride;
-                let (rows, dists, offsets) =
-                    (&mut rows[at..at + stride], &mut dists[at..at + stride], &mut offsets[at..at + stride]);
-                *count = 0;
                 if g.max_neighbours == 0 || g.sensing_radius <= 0.0 {
+                    lists.put(i, |_, _, _| 0);
                     continue;
                 }
                 let (p, r_sq, cap) = (position[i], g.sensing_radius * g.sensing_radius, g.max_neighbours as usize);
@@ -217,7 +202,8 @@ pub fn neighbours_from_candidates<V: Point>(
                 };
                 let cands = &mut scratch.cands;
                 if ordered && !moved && added.is_empty() {
-                    *count = from_ordered(chunk.rows_mut(k), keyed, cands, (r_sq, cap, i), rows, dists, offsets) as u32;
+                    let own = chunk.rows_mut(k);
+                    lists.put(i, |rows, dists, offsets| from_ordered(own, keyed, cands, (r_sq, cap, i), rows, dists, offsets));
                     continue;
                 }
                 // A mover's list comes from its pairs alone, any other row's from its
@@ -247,7 +233,7 @@ pub fn neighbours_from_candidates<V: Point>(
                     }
                 }
                 // A row its pairs add may be among its candidates already: keep it once.
-                *count = write_sorted(&mut cands[..n], cap, !added.is_empty(), rows, dists, offsets) as u32;
+                lists.put(i, |rows, dists, offsets| write_sorted(&mut cands[..n], cap, !added.is_empty(), rows, dists, offsets));
             }
         });
     });
