@@ -25,7 +25,7 @@ pub(super) enum BlockOffsets {
     PerEntry,
 }
 
-/// One row's search of a grid block: the block's runs (see [`Grid::block_runs`]), the row's
+/// One row's search of a grid block: the block's runs (see [`Grid::push_block_runs`]), the row's
 /// point (in the block's cell), how far it looks, and its own entry's row, which is left out.
 #[derive(Clone, Copy)]
 pub(super) struct BlockQuery<'r, V> {
@@ -33,6 +33,14 @@ pub(super) struct BlockQuery<'r, V> {
     pub(super) p: V,
     pub(super) r: f32,
     pub(super) skip: u32,
+}
+
+/// A block of cells around one cell (see [`Grid::block`]): the cells it spans along each axis
+/// (unwrapped: below 0 or from `n` across a seam) and how its points find their offsets.
+#[derive(Clone, Copy)]
+pub(super) struct Block {
+    span: [(i64, i64); 3],
+    pub(super) offsets: BlockOffsets,
 }
 
 /// A uniform grid over the agents: rows bucketed by cell with a counting sort into buffers
@@ -320,19 +328,12 @@ impl<V: Vector> Grid<V> {
         }
     }
 
-    /// Appends to `runs`, as runs of entries `start..end` (see [`Grid::row`]), every entry of
-    /// the cells within `k` cells of cell `at` (cell coordinates) along each axis, `k` the fewest
-    /// cells that span `reach`: every agent within `reach` of any point of cell `at` is among
-    /// them, each cell once. Returns `None`, having appended nothing, when a wrapped axis has
-    /// too few cells to hold the block without a repeat; else how a point of cell `at` finds
-    /// its offset to the block's entries.
-    pub(super) fn block_runs(
-        &self,
-        at: [i64; 3],
-        reach: f32,
-        runs: &mut Vec<Run<V>>,
-    ) -> Option<BlockOffsets> {
-        let [nx, ny, nz] = self.n;
+    /// The block of cells around cell `at` (cell coordinates): the cells within `k` cells of
+    /// it along each axis, `k` the fewest cells that span `reach`, so that every agent within
+    /// `reach` of any point of cell `at` is in the block, each cell once. `None` when a wrapped
+    /// axis has too few cells to hold the block without a repeat; else the block, with how a
+    /// point of cell `at` finds its offset to the block's entries.
+    pub(super) fn block(&self, at: [i64; 3], reach: f32) -> Option<Block> {
         let mut span = [(0i64, 0i64); 3];
         let (mut crosses, mut sure) = (false, true);
         for a in 0..V::DIMENSIONS {
@@ -357,6 +358,14 @@ impl<V: Vector> Grid<V> {
             (true, true) => BlockOffsets::Shifted,
             (_, false) => BlockOffsets::PerEntry,
         };
+        Some(Block { span, offsets })
+    }
+
+    /// Appends to `runs` the entries of `block`'s cells as runs of entries `start..end`, one
+    /// per row of cells where the row crosses no seam, else one per cell.
+    pub(super) fn push_block_runs(&self, block: &Block, runs: &mut Vec<Run<V>>) {
+        let [nx, ny, nz] = self.n;
+        let span = block.span;
         // The shift of cells `c` along axis `a` (unwrapped, so below 0 or from `n` across a seam).
         let shift = |c: i64, a: usize| {
             if c < 0 {
@@ -402,12 +411,11 @@ impl<V: Vector> Grid<V> {
                 }
             }
         }
-        Some(offsets)
     }
 
     /// Appends to `runs` the entries of the cells that overlap the square (the cube, in space)
     /// of half side `reach` around `p`, one run per row of cells, with no shift: for a point of
-    /// a block that [`Grid::block_runs`] found [`BlockOffsets::Plain`] and a `reach` within the
+    /// a block that [`Grid::block`] found [`BlockOffsets::Plain`] and a `reach` within the
     /// block's, a part of that block holding every entry within `reach` of `p` (the cell of a
     /// coordinate only grows with it).
     pub(super) fn plain_runs_around(&self, p: V, reach: f32, runs: &mut Vec<Run<V>>) {

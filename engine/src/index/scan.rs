@@ -12,7 +12,7 @@
 
 /// A run of entries `start..end` whose offsets from the point scanned around are
 /// `(q - p) - shift`: `shift` is 0 where the run crosses no seam of a wrapped world, else the
-/// world's size along each axis it crosses on (see `Grid::block_runs`). Subtracting a zero
+/// world's size along each axis it crosses on (see `Grid::push_block_runs`). Subtracting a zero
 /// shift changes no bits (not even a zero's sign), so a plain run gives `q - p` exactly.
 #[derive(Clone, Copy)]
 pub(super) struct Run<V> {

@@ -4,7 +4,7 @@
 //! (`Found`), in row order; the sinks sort, cap and store.
 
 use super::candidate::{Candidate, SortedList, sort_key};
-use super::grid::{BlockOffsets, BlockQuery, Grid};
+use super::grid::{Block, BlockOffsets, BlockQuery, Grid};
 use super::kd::query_tree;
 use super::reach::FirstReach;
 use super::scan::{Columns, Run, scan_runs};
@@ -43,7 +43,7 @@ pub struct SenseScratch<V> {
     pub(super) pool_row: Vec<u32>,
     pub(super) pool_axes: [Vec<f32>; 3],
     pub(super) pool_id: Vec<u32>,
-    /// The grid's runs of entries that a cluster of rows shares (see `Grid::block_runs`).
+    /// The grid's runs of entries that a cluster of rows shares (see `Grid::push_block_runs`).
     pub(super) pool_runs: Vec<Run<V>>,
     /// The part of those runs one row's short reach overlaps (see `Grid::plain_runs_around`).
     pub(super) row_runs: Vec<Run<V>>,
@@ -316,11 +316,12 @@ impl<'a, V: Point> RowSensor<'a, V> {
             r_max = r_max.max(self.radius_of(last));
             last += 1;
         }
-        let reach = self.padded(r_max);
+        let block = grid.block(at, self.padded(r_max))?;
+        // Its runs are listed when a row first needs them: rows with a short reach mostly
+        // scan only the cells around themselves.
         scratch.pool_runs.clear();
-        let offsets = grid.block_runs(at, reach, &mut scratch.pool_runs)?;
         for j in i..last {
-            self.row_from_block(grid, j, offsets, scratch, finish);
+            self.row_from_block(grid, j, &block, scratch, finish);
         }
         Some(last)
     }
@@ -332,12 +333,19 @@ impl<'a, V: Point> RowSensor<'a, V> {
         &self,
         grid: &Grid<V>,
         j: usize,
-        offsets: BlockOffsets,
+        block: &Block,
         scratch: &mut SenseScratch<V>,
         finish: &mut Finish<'_, V>,
     ) {
         let SenseInput { bounds, groups, position, group, .. } = self.input;
         let SenseScratch { cands, hits, dists, sorted, pool_runs, row_runs, .. } = scratch;
+        let offsets = block.offsets;
+        // The block's runs, listed on first use (a block has at least one).
+        let whole_block = |runs: &mut Vec<Run<V>>| {
+            if runs.is_empty() {
+                grid.push_block_runs(block, runs);
+            }
+        };
         let p = position[j];
         let (r, whole_r) = (self.reach_of(j), self.radius_of(j));
         let cap = groups[group[j] as usize].max_neighbours as usize;
@@ -352,10 +360,12 @@ impl<'a, V: Point> RowSensor<'a, V> {
                 grid.plain_runs_around(p, self.padded(r), row_runs);
                 nearest(row_runs, r)
             } else {
+                whole_block(pool_runs);
                 nearest(pool_runs, r)
             };
             // Fewer than the cap within the short reach: the whole radius.
             if r < whole_r && found.unwrap_or_else(|n| n) < cap {
+                whole_block(pool_runs);
                 found = nearest(pool_runs, whole_r);
             }
             match found {
@@ -371,6 +381,7 @@ impl<'a, V: Point> RowSensor<'a, V> {
         // A block across a seam (or candidates for reuse, whose reach is the whole radius): the
         // row's candidates from the whole block.
         cands.clear();
+        whole_block(pool_runs);
         if r > 0.0 {
             grid.block_candidates(
                 BlockQuery { runs: pool_runs, p, r, skip: j as u32 },

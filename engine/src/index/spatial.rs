@@ -259,8 +259,8 @@ mod tests {
         index.build_with_cell(&bounds, &positions, &ids, &vec![0; 2500], &[false], radius);
         let mut runs = Vec::new();
         let reach = radius + radius * 1e-4 + index.pad;
-        let offsets = index.grid.block_runs([10, 10, 0], reach, &mut runs);
-        assert!(offsets.is_some());
+        let block = index.grid.block([10, 10, 0], reach).expect("a block on a world 50 cells wide");
+        index.grid.push_block_runs(&block, &mut runs);
         assert_eq!(runs.len(), 3, "one run per row of cells, three rows");
         let entries: u32 = runs.iter().map(|run| run.end - run.start).sum();
         assert!(entries < 25, "a 3 × 3 block of cells of under 4 agents each: {entries}");
