@@ -16,6 +16,7 @@ mod obstacles;
 mod point;
 mod rank;
 mod reach;
+mod row_changes;
 mod scan;
 mod sense_input;
 mod sense_rows;

@@ -20,6 +20,7 @@
 //! its radius, and the exact test, the sort by (distance², id) and the cap give the lists of
 //! sensing afresh, bit for bit.
 
+use super::row_changes::NO_ROW;
 use super::{Point, SenseInput, SpatialIndex};
 
 /// Rows a tick may have moved too far and still reuse the others' candidates: `16 +
@@ -30,11 +31,13 @@ pub fn movers_cap(rows: usize) -> usize {
 }
 
 /// The candidate pairs the movers add, `(row, candidate row)`, sorted and without repeats,
-/// into `pairs`. `index` is the index the candidates were found with (its positions are
-/// those of `then`, the positions then); `movers` are ascending rows; `reach` is the widest
-/// sensing radius plus the skin.
+/// into `pairs`. `index` is the index the candidates were found with, and `index_rows` each of
+/// its rows' row today (`NO_ROW` for one removed since; empty: the same rows); `then` are
+/// today's rows' positions then (an added row's is NaN, and it is a mover); `movers` are
+/// ascending rows; `reach` is the widest sensing radius plus the skin.
 pub fn mover_pairs<V: Point>(
     index: &SpatialIndex<V>,
+    index_rows: &[u32],
     input: &SenseInput<'_, V>,
     then: &[V],
     movers: &[u32],
@@ -47,7 +50,9 @@ pub fn mover_pairs<V: Point>(
     for &j in movers {
         let p = position[j as usize];
         index.candidates(p, reach, |row| {
-            if row != j && bounds.offset(p, then[row as usize]).length_squared() <= reach_sq {
+            let row = if index_rows.is_empty() { row } else { index_rows[row as usize] };
+            if row != NO_ROW
+                && row != j && bounds.offset(p, then[row as usize]).length_squared() <= reach_sq {
                 pairs.push((j, row));
                 pairs.push((row, j));
             }

@@ -7,6 +7,7 @@ use crate::par::{PARALLEL_SCAN, SCAN_CHUNK};
 use crate::world::{Bounds, BoundsKind, Group};
 
 use super::movers::{mover_pairs, movers_cap};
+use super::row_changes::RowChanges;
 use super::{Point, SenseInput, SpatialIndex};
 use super::neighbours::SENSE_CHUNK;
 
@@ -94,6 +95,11 @@ pub struct SensingCache<V = Vec2> {
     pub row_reach: Vec<f32>,
     /// The ids of the rows `row_reach` was found for: a reorder, a spawn or a removal voids it.
     pub row_reach_id: Vec<u32>,
+    /// For each row of the index the candidates were found with, its row today (`NO_ROW` if
+    /// removed since); empty while the rows are those it was built over.
+    index_rows: Vec<u32>,
+    /// The candidate lists' other buffer, for renumbering them when rows go or come.
+    spare: CandidateLists,
     /// Rows, groups, sensing parameters and bounds the candidates were found for, and
     /// where each agent was.
     id: Vec<u32>,
@@ -129,9 +135,11 @@ impl<V: Vector> SensingCache<V> {
         }
     }
 
-    /// Sensing is due unless the candidates were found for these very rows, groups, sensing
-    /// parameters and bounds, and at most [`movers_cap`] agents have moved more than `SKIN_MOVE
-    /// × skin` since; those are left in [`SensingCache::movers`].
+    /// Sensing is due unless the candidates were found for these groups, sensing parameters
+    /// and bounds, for these rows or rows they keep in order (less removed ones, plus added
+    /// ones after them; `row_changes.rs`), and at most [`movers_cap`] agents, added ones
+    /// included, have moved more than `SKIN_MOVE × skin` since; those are left in
+    /// [`SensingCache::movers`].
     pub fn is_due(
         &mut self,
         bounds: &Bounds<V>,
@@ -145,16 +153,22 @@ impl<V: Vector> SensingCache<V> {
             return true;
         }
         let params = groups.iter().map(|g| (g.sensing_radius, g.max_neighbours));
-        if self.bounds != Some(*bounds)
-            || self.id != id
-            || self.group != group
-            || !self.params.iter().copied().eq(params)
-        {
+        if self.bounds != Some(*bounds) || !self.params.iter().copied().eq(params) {
+            return true;
+        }
+        if self.id != id && !self.follow_rows(id, group) {
+            return true;
+        }
+        if self.group != group {
             return true;
         }
         let limit = SKIN_MOVE * self.skin;
         let limit_sq = limit * limit;
-        let too_far = |p: &V, q: &V| bounds.offset(*q, *p).length_squared() > limit_sq;
+        // An added row's position then is NaN: it is always too far.
+        let too_far = |p: &V, q: &V| {
+            let d_sq = bounds.offset(*q, *p).length_squared();
+            d_sq > limit_sq || d_sq.is_nan()
+        };
         let count = |now: &[V], then: &[V]| now.iter().zip(then).map(|(p, q)| u32::from(too_far(p, q))).sum();
         let chunks = position.len().div_ceil(SCAN_CHUNK);
         self.movers_per_chunk.resize(chunks, 0);
@@ -179,6 +193,25 @@ impl<V: Vector> SensingCache<V> {
         false
     }
 
+    /// Carries the candidates over to today's rows `id` (groups `group`) when they keep the
+    /// rows of before in order, less removed ones, plus at most [`movers_cap`] added ones after
+    /// them (which are then movers, with no position then); false, changing nothing, otherwise.
+    fn follow_rows(&mut self, id: &[u32], group: &[u16]) -> bool {
+        let Some(changes) = RowChanges::find(&self.id, id) else { return false };
+        let rows = id.len();
+        if rows - changes.kept() > movers_cap(rows) {
+            return false;
+        }
+        changes.follow(&self.candidates, rows, &mut self.spare);
+        std::mem::swap(&mut self.candidates, &mut self.spare);
+        changes.renumber(&mut self.index_rows);
+        changes.carry(&mut self.position, rows, |_| V::splat(f32::NAN));
+        changes.carry(&mut self.group, rows, |i| group[i]);
+        self.id.clear();
+        self.id.extend_from_slice(id);
+        true
+    }
+
     /// Sets [`mover_pairs`](SensingCache::mover_pairs) to the pairs
     /// [`mover_pairs`](super::mover_pairs) finds for this tick's [`movers`](SensingCache::movers),
     /// from `index` (the one the candidates were found with, not rebuilt since); none without
@@ -190,7 +223,8 @@ impl<V: Vector> SensingCache<V> {
         self.mover_pairs.clear();
         if !self.movers.is_empty() {
             let reach = self.widest_reach(input.groups);
-            mover_pairs(index, input, &self.position, &self.movers, reach, &mut self.mover_pairs);
+            let (then, rows) = (&self.position[..], &self.index_rows[..]);
+            mover_pairs(index, rows, input, then, &self.movers, reach, &mut self.mover_pairs);
         }
     }
 
@@ -227,5 +261,6 @@ impl<V: Vector> SensingCache<V> {
         self.bounds = Some(*b);
         self.position.clear();
         self.position.extend_from_slice(position);
+        self.index_rows.clear();
     }
 }

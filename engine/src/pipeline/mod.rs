@@ -130,13 +130,14 @@ impl<V: Passes> Pipeline<V> {
     /// Sensing finds each agent's *candidates* within its sensing radius plus `skin` (a
     /// distance), and on later ticks derives the neighbour lists from those candidates alone,
     /// skipping the index build and its queries, for as long as at most a few agents have moved
-    /// more than 0.45 × `skin` from where they were when they were found (and no row was added,
-    /// removed or reordered). Two of the others then have moved at most 0.9 × `skin` towards
-    /// each other, so every agent within a sensing radius is among the candidates; the few
-    /// *movers* are looked up afresh in the index the candidates came from, with the agents
+    /// more than 0.45 × `skin` from where they were when they were found (and the rows were not
+    /// reordered; rows removed since keep the others' candidates, and added ones are sensed as
+    /// movers, `index/row_changes.rs`). Two of the others then have moved at most 0.9 × `skin`
+    /// towards each other, so every agent within a sensing radius is among the candidates; the
+    /// few *movers* are looked up afresh in the index the candidates came from, with the agents
     /// near where they are now (`index::mover_pairs`). The lists are the same, bit for bit, as
-    /// sensing afresh every tick. A larger skin means fewer sensing ticks but
-    /// more candidates to test on every tick. 0 senses afresh every tick.
+    /// sensing afresh every tick. A larger skin means fewer sensing ticks but more candidates
+    /// to test on every tick. 0 senses afresh every tick.
     pub fn set_sensing_skin(&mut self, skin: f32) {
         self.scratch.sensing.set_skin(skin);
     }
