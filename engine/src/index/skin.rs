@@ -164,11 +164,10 @@ impl<V: Vector> SensingCache<V> {
         }
         let limit = SKIN_MOVE * self.skin;
         let limit_sq = limit * limit;
-        // An added row's position then is NaN: it is always too far.
-        let too_far = |p: &V, q: &V| {
-            let d_sq = bounds.offset(*q, *p).length_squared();
-            d_sq > limit_sq || d_sq.is_nan()
-        };
+        // An added row's position then is NaN: it is always too far (one unordered compare,
+        // where `> || is_nan` made two).
+        #[allow(clippy::neg_cmp_op_on_partial_ord)]
+        let too_far = |p: &V, q: &V| !(bounds.offset(*q, *p).length_squared() <= limit_sq);
         let count = |now: &[V], then: &[V]| now.iter().zip(then).map(|(p, q)| u32::from(too_far(p, q))).sum();
         let chunks = position.len().div_ceil(SCAN_CHUNK);
         self.movers_per_chunk.resize(chunks, 0);
