@@ -95,6 +95,18 @@ pub fn hashes_reordered<V: Passes>(
     run_reordered(scenario, ticks, threads, index, reorder_every).0
 }
 
+/// As [`hashes`], with sensing candidates reused within each radius plus `skin`
+/// (`Pipeline::set_sensing_skin`; the scenario's own skin is not read).
+pub fn hashes_with_skin<V: Passes>(
+    scenario: &Scenario<V>,
+    ticks: u64,
+    threads: usize,
+    index: IndexKind,
+    skin: f32,
+) -> Vec<String> {
+    run_with(scenario, ticks, threads, index, 0, skin).0
+}
+
 /// As [`hashes_reordered`], and whether the rows were ever out of id order after a tick (so a
 /// test can tell that the reordering really happened).
 pub fn run_reordered<V: Passes>(
@@ -104,9 +116,22 @@ pub fn run_reordered<V: Passes>(
     index: IndexKind,
     reorder_every: u64,
 ) -> (Vec<String>, bool) {
+    run_with(scenario, ticks, threads, index, reorder_every, 0.0)
+}
+
+/// [`run_reordered`] with a sensing skin.
+fn run_with<V: Passes>(
+    scenario: &Scenario<V>,
+    ticks: u64,
+    threads: usize,
+    index: IndexKind,
+    reorder_every: u64,
+    skin: f32,
+) -> (Vec<String>, bool) {
     let mut world = scenario.build_world();
     let mut pipeline: Pipeline<V> = Pipeline::new(threads, index).expect("thread pool");
     pipeline.set_reorder_every(reorder_every);
+    pipeline.set_sensing_skin(skin);
     let mut out = vec![state_hash(&world).to_hex()];
     let mut reordered = false;
     for _ in 0..ticks {

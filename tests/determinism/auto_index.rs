@@ -2,9 +2,9 @@
 //! and the k-d tree as the agents spread, and the run gives the same per-tick hashes as either
 //! backend alone, at any thread count, with and without reused sensing candidates.
 
-use throng_engine::{IndexKind, Pipeline, Scenario, state_hash};
+use throng_engine::{IndexKind, Pipeline, Scenario};
 
-use crate::common::hashes;
+use crate::common::{hashes, hashes_with_skin};
 
 /// 900 agents flocking in a 40 m square of an open world, and one sprinting east from beside
 /// them at 100 m/s: once the agents' bounding box is about 360 m wide (after some 35 ticks) the
@@ -102,15 +102,7 @@ fn the_automatic_index_with_reused_candidates_changes_no_bit() {
     let scenario = runaway();
     let reference = hashes(&scenario, TICKS, 2, IndexKind::Kd);
     for skin in [0.5, 1.5] {
-        let mut world = scenario.build_world();
-        let mut pipeline = Pipeline::new(2, IndexKind::Auto).expect("thread pool");
-        pipeline.set_reorder_every(0);
-        pipeline.set_sensing_skin(skin);
-        let mut got = vec![state_hash(&world).to_hex()];
-        for _ in 0..TICKS {
-            pipeline.step(&mut world).expect("a finite run");
-            got.push(state_hash(&world).to_hex());
-        }
+        let got = hashes_with_skin(&scenario, TICKS, 2, IndexKind::Auto, skin);
         if let Some(t) = (0..got.len()).find(|&t| got[t] != reference[t]) {
             panic!("skin {skin}: the automatic index diverges at tick {t}");
         }
