@@ -51,8 +51,8 @@ pub fn mover_pairs<V: Point>(
         let p = position[j as usize];
         index.candidates(p, reach, |row| {
             let row = if index_rows.is_empty() { row } else { index_rows[row as usize] };
-            if row != NO_ROW
-                && row != j && bounds.offset(p, then[row as usize]).length_squared() <= reach_sq {
+            let near = |row: u32| bounds.offset(p, then[row as usize]).length_squared() <= reach_sq;
+            if row != NO_ROW && row != j && near(row) {
                 pairs.push((j, row));
                 pairs.push((row, j));
             }
