@@ -16,7 +16,8 @@ use super::skin::{CandidateChunk, CandidateLists};
 /// No row: a row removed since, or an added row that was not there before.
 pub(super) const NO_ROW: u32 = u32::MAX;
 
-/// How today's rows descend from the rows of before.
+/// How today's rows descend from the rows of before (buffers reused from tick to tick).
+#[derive(Default, Debug)]
 pub(super) struct RowChanges {
     /// For each of today's rows that was there before, in order, its row then (ascending).
     pub(super) then_of_now: Vec<u32>,
@@ -25,13 +26,14 @@ pub(super) struct RowChanges {
 }
 
 impl RowChanges {
-    /// The rows of before that today's ids `now` keep, in the same order, with any rows whose
-    /// ids come after the last such as added rows; `None` when today's rows are not that (a
-    /// reorder, say). Ids are unique within each list. An id that is not found ends the kept
-    /// rows: every row from it on counts as added, which is always safe (added rows are sensed
-    /// as movers), only slower.
-    pub(super) fn find(then: &[u32], now: &[u32]) -> Option<RowChanges> {
-        let mut then_of_now = Vec::with_capacity(now.len());
+    /// Finds the rows of before (ids `then`) that today's ids `now` keep, in the same order,
+    /// with any rows whose ids come after the last such as added rows; false when today's rows
+    /// are not that (a reorder, say). Ids are unique within each list. An id that is not found
+    /// ends the kept rows: every row from it on counts as added, which is always safe (added
+    /// rows are sensed as movers), only slower.
+    pub(super) fn find(&mut self, then: &[u32], now: &[u32]) -> bool {
+        let RowChanges { then_of_now, now_of_then } = self;
+        then_of_now.clear();
         let mut k = 0;
         for &id in now {
             while k < then.len() && then[k] != id {
@@ -44,13 +46,14 @@ impl RowChanges {
             k += 1;
         }
         if then_of_now.is_empty() && !then.is_empty() && !now.is_empty() {
-            return None;
+            return false;
         }
-        let mut now_of_then = vec![NO_ROW; then.len()];
+        now_of_then.clear();
+        now_of_then.resize(then.len(), NO_ROW);
         for (i, &k) in then_of_now.iter().enumerate() {
             now_of_then[k as usize] = i as u32;
         }
-        Some(RowChanges { then_of_now, now_of_then })
+        true
     }
 
     /// Today's rows that were there before; the rest, from this row on, were added.
@@ -82,9 +85,11 @@ impl RowChanges {
     /// `values` (one per row of before) for today's `rows` rows: each kept row's own, and
     /// `added` for each added row.
     pub(super) fn carry<T: Copy>(&self, values: &mut Vec<T>, rows: usize, added: impl Fn(usize) -> T) {
-        let kept: Vec<T> = self.then_of_now.iter().map(|&k| values[k as usize]).collect();
-        values.clear();
-        values.extend(kept);
+        // In place, forwards: a kept row's row before is never below its row today.
+        for (i, &k) in self.then_of_now.iter().enumerate() {
+            values[i] = values[k as usize];
+        }
+        values.truncate(self.kept());
         values.extend((self.kept()..rows).map(added));
     }
 
@@ -110,15 +115,16 @@ mod tests {
 
     #[test]
     fn removed_rows_drop_out_and_added_rows_follow() {
-        let changes = RowChanges::find(&[10, 11, 12, 13, 14], &[10, 12, 14, 20, 21]).expect("a subsequence");
+        let mut changes = RowChanges::default();
+        assert!(changes.find(&[10, 11, 12, 13, 14], &[10, 12, 14, 20, 21]), "a subsequence");
         assert_eq!(changes.then_of_now, [0, 2, 4]);
         assert_eq!(changes.now_of_then, [0, NO_ROW, 1, NO_ROW, 2]);
         assert_eq!(changes.kept(), 3);
         // An id out of order ends the kept rows: the rest count as added.
-        let changes = RowChanges::find(&[1, 2, 3, 4], &[1, 3, 2, 4]).expect("a prefix kept");
+        assert!(changes.find(&[1, 2, 3, 4], &[1, 3, 2, 4]), "a prefix kept");
         assert_eq!(changes.then_of_now, [0, 2]);
         // Nothing kept at all: not a change of rows this follows.
-        assert!(RowChanges::find(&[1, 2], &[3, 4]).is_none());
+        assert!(!changes.find(&[1, 2], &[3, 4]));
     }
 
     #[test]
@@ -128,7 +134,8 @@ mod tests {
             chunks: vec![CandidateChunk { rows: vec![1, 2, 0, 3, 0, 1, 2, 1], start: vec![0, 2, 4, 6, 8] }],
             ordered: true,
         };
-        let changes = RowChanges::find(&[5, 6, 7, 8], &[5, 7, 8, 9]).expect("a subsequence");
+        let mut changes = RowChanges::default();
+        assert!(changes.find(&[5, 6, 7, 8], &[5, 7, 8, 9]), "a subsequence");
         let mut out = CandidateLists::default();
         changes.follow(&lists, 4, &mut out);
         assert!(out.ordered);

@@ -98,8 +98,10 @@ pub struct SensingCache<V = Vec2> {
     /// For each row of the index the candidates were found with, its row today (`NO_ROW` if
     /// removed since); empty while the rows are those it was built over.
     index_rows: Vec<u32>,
-    /// The candidate lists' other buffer, for renumbering them when rows go or come.
+    /// The candidate lists' other buffer, for renumbering them when rows go or come, and how
+    /// the rows changed.
     spare: CandidateLists,
+    changes: RowChanges,
     /// Rows, groups, sensing parameters and bounds the candidates were found for, and
     /// where each agent was.
     id: Vec<u32>,
@@ -196,7 +198,10 @@ impl<V: Vector> SensingCache<V> {
     /// rows of before in order, less removed ones, plus at most [`movers_cap`] added ones after
     /// them (which are then movers, with no position then); false, changing nothing, otherwise.
     fn follow_rows(&mut self, id: &[u32], group: &[u16]) -> bool {
-        let Some(changes) = RowChanges::find(&self.id, id) else { return false };
+        let changes = &mut self.changes;
+        if !changes.find(&self.id, id) {
+            return false;
+        }
         let rows = id.len();
         if rows - changes.kept() > movers_cap(rows) {
             return false;
