@@ -193,9 +193,14 @@ impl<V: Vector> Neighbours<V> {
             done: 0,
             used: 0,
         };
+        // Every row of the chunk must be put: its count and start are written nowhere else.
+        let fill_chunk = |mut lists: ChunkLists<'_, V>, x: &mut T| {
+            fill(&mut lists, x);
+            debug_assert_eq!(lists.done, lists.len(), "every row of the chunk is put");
+        };
         if stride == 0 {
             self.count.par_chunks_mut(SENSE_CHUNK).zip(self.start.par_chunks_mut(SENSE_CHUNK)).zip(extra.par_iter_mut()).enumerate().for_each(
-                |(chunk, ((counts, starts), x))| fill(&mut chunk_of(chunk, &mut [], &mut [], &mut [], counts, starts), x),
+                |(chunk, ((counts, starts), x))| fill_chunk(chunk_of(chunk, &mut [], &mut [], &mut [], counts, starts), x),
             );
             return;
         }
@@ -210,7 +215,7 @@ impl<V: Vector> Neighbours<V> {
             .enumerate()
             .with_max_len(crate::par::PIECE_ROWS / SENSE_CHUNK)
             .for_each(|(chunk, (((((rows, dists), offsets), counts), starts), x))| {
-                fill(&mut chunk_of(chunk, rows, dists, offsets, counts, starts), x)
+                fill_chunk(chunk_of(chunk, rows, dists, offsets, counts, starts), x)
             });
     }
 
