@@ -4,7 +4,7 @@
 # records. Installs JuPedSim in a virtual environment (/tmp/jps-race, kept between runs), builds
 # throng in release mode and runs race.py. Run from the repository root, nothing else running.
 #   bench/jupedsim/race.sh [AGENTS ...]        (default 10000 100000)
-#   environment: MODELS=cfsm,social_force THREADS=1,2 SKINS=0,0.5 ROUNDS=2 ITER=50 WARM=10
+#   environment: MODELS=cfsm,social_force THREADS=1,2 SKINS=0,auto ROUNDS=2 ITER=50 WARM=10
 set -euo pipefail
 venv=${JPS_VENV:-/tmp/jps-race}
 if ! "$venv/bin/python" -c 'import jupedsim, shapely' 2>/dev/null; then

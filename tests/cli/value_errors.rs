@@ -17,6 +17,18 @@ fn bad_sensing_skins_are_rejected() {
         (6, 16),
         &["`sensing_skin`", "NaN"],
     );
+    check_rejects(
+        "cli_word_skin",
+        base_with("ticks = 10", "ticks = 10\nsensing_skin = \"atuo\""),
+        (6, 16),
+        &["`sensing_skin`", "\"atuo\"", "did you mean `auto`"],
+    );
+    check_rejects(
+        "cli_bool_skin",
+        base_with("ticks = 10", "ticks = 10\nsensing_skin = true"),
+        (6, 16),
+        &["`sensing_skin`", "a distance of 0 or more, or \"auto\""],
+    );
     // On the command line too (clap's usage error, exit 2).
     let out = throng(&["run", "scenarios/seek_arrive.toml", "--ticks", "1", "--sensing-skin=-1"]);
     assert_eq!(out.status.code(), Some(2));

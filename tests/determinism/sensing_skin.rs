@@ -209,3 +209,101 @@ fn exits_and_spawns_keep_the_candidates_of_the_agents_that_stay() {
         }
     }
 }
+
+#[test]
+fn an_automatic_skin_is_kept_where_lists_hold_every_neighbour_and_dropped_where_they_are_capped() {
+    // The corridor's pedestrians (CFSM, dt 0.02 s, reach 3 m) get 0.5 m from `sensing_skin`'s
+    // default, "auto", and keep it: their lists hold every neighbour within reach. ORCA's
+    // uniform scene keeps 10 of the 40 or so agents within 15 m; given an automatic skin of
+    // 2.5 m (what its file would get at dt 0.02 s), a run drops it on its first sensing tick.
+    // Either way the hashes are those of sensing afresh, at 1 and 3 threads.
+    let root = crate::common::root();
+    let corridor = load(&root.join("scenarios/models/corridor_fd.toml"));
+    assert!(corridor.sensing_skin_auto);
+    assert_eq!(corridor.sensing_skin, 0.5);
+    let orca = load(&root.join("scenarios/bench/orca_uniform.toml")).scaled(2_000).expect("scaled");
+    assert!(orca.sensing_skin_auto);
+    assert_eq!(orca.sensing_skin, 0.0, "at dt 0.25 s ORCA's agents move too far a tick for a skin");
+    let ticks = 60;
+    for (scenario, skin, kept) in [(&corridor, 0.5, true), (&orca, 2.5, false)] {
+        let fresh = crate::common::hashes(scenario, ticks, 1, IndexKind::Grid);
+        for threads in [1, 3] {
+            let mut world = scenario.build_world();
+            let mut pipeline = Pipeline::new(threads, IndexKind::Grid).expect("thread pool");
+            pipeline.set_auto_sensing_skin(skin);
+            let mut hashes = vec![state_hash(&world).to_hex()];
+            for _ in 0..ticks {
+                pipeline.step(&mut world).unwrap_or_else(|e| panic!("{}: {e}", scenario.name));
+                hashes.push(state_hash(&world).to_hex());
+            }
+            let name = &scenario.name;
+            assert!(hashes == fresh, "{name}, {threads} threads: the hashes differ from sensing afresh");
+            let (reused, sensed) = pipeline.sensing_counts();
+            if kept {
+                assert_eq!(pipeline.sensing_skin(), skin, "{name}");
+                assert!(reused >= ticks / 2, "{name}: reused on {reused} of {ticks} ticks");
+            } else {
+                assert_eq!(pipeline.sensing_skin(), 0.0, "{name}: the skin was kept");
+                assert_eq!((reused, sensed), (0, ticks), "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_automatic_skin_is_a_sixth_of_the_shortest_reach_where_candidates_last_five_ticks() {
+    // A CFSM group reaches 3 m: the skin would be 0.5 m, and lasts while the fastest agent
+    // moves 0.45 × 0.5 = 0.225 m in 5 ticks or more: up to 2.25 m/s at dt 0.02 s.
+    let scene = |skin_line: &str, speed: f32, other_reach: f32| {
+        let text = format!(
+            r#"version = 1
+name = "auto"
+seed = 1
+dt = 0.02
+ticks = 10
+{skin_line}
+[bounds]
+min = [0, 0]
+max = [50, 50]
+[targets.east]
+kind = "point"
+position = [49, 25]
+[[groups]]
+name = "walkers"
+count = 20
+spawn = {{ kind = "rect", min = [1, 1], max = [20, 49] }}
+max_speed = 1.34
+max_force = 5.0
+radius = 0.2
+model = "cfsm"
+[[groups.behaviours]]
+kind = "seek"
+target = "east"
+[[groups]]
+name = "others"
+count = 5
+spawn = {{ kind = "rect", min = [1, 1], max = [20, 49] }}
+max_speed = {speed}
+max_force = 5.0
+sensing_radius = {other_reach}
+max_neighbours = 4
+[[groups.behaviours]]
+kind = "separation"
+radius = 1.0
+"#
+        );
+        let s = Scenario::parse(&text, "auto.toml").unwrap_or_else(|e| panic!("{e}"));
+        (s.sensing_skin, s.sensing_skin_auto)
+    };
+    assert_eq!(scene("", 2.2, 3.0), (0.5, true));
+    assert_eq!(scene("sensing_skin = \"auto\"", 2.2, 3.0), (0.5, true));
+    assert_eq!(scene("", 2.3, 3.0), (0.0, true), "at 2.3 m/s candidates last 4.9 ticks");
+    // The shortest reach of a group that senses sets it: 2.4 m gives 0.4 m, which lasts while
+    // agents move 0.18 m in 5 ticks (up to 1.8 m/s).
+    let (skin, auto) = scene("", 1.7, 2.4);
+    assert!((skin - 0.4).abs() < 1e-6 && auto, "{skin}");
+    assert_eq!(scene("", 1.9, 2.4), (0.0, true), "at 1.9 m/s candidates last 4.7 ticks");
+    // A skin the file sets is kept as it is.
+    assert_eq!(scene("sensing_skin = 0.7", 20.0, 3.0), (0.7, false));
+    assert_eq!(scene("sensing_skin = 0", 1.0, 3.0), (0.0, false));
+}

@@ -32,7 +32,7 @@ pub use point::Point;
 pub use reach::{FirstReach, row_reach, short_reach};
 pub use sense_input::SenseInput;
 pub use sensing::{neighbours_from_candidates, sense_candidates, sense_neighbours};
-pub use skin::{CandidateLists, SensingCache};
+pub use skin::{CandidateLists, SensingCache, auto_skin};
 pub use spatial::SpatialIndex;
 
 use crate::math::Vector;

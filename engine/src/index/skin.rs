@@ -66,6 +66,8 @@ impl CandidateLists {
 pub struct SensingCache<V = Vec2> {
     /// Extra reach of the candidates; 0 senses afresh every tick.
     pub skin: f32,
+    /// `skin` was picked for the scenario ([`auto_skin`]), not set by its author.
+    pub auto: bool,
     /// Each agent's candidates, found within its group's sensing radius plus `skin`; the
     /// neighbour lists of reusing ticks are filtered from them.
     pub candidates: CandidateLists,
@@ -121,6 +123,38 @@ const ORDERED_AFTER: u64 = 8;
 /// close in by at most 0.9 × skin, and the rest covers rounding.
 const SKIN_MOVE: f32 = 0.45;
 
+/// The skin `sensing_skin = "auto"` (a scenario's default) picks, from the groups and the
+/// time step: a sixth of the shortest sensing radius, where at the groups' highest speed limit
+/// an agent needs [`AUTO_TICKS`] ticks or more to move [`SKIN_MOVE`] of it, so that candidates
+/// last that long; else 0. Pedestrians at dt 0.01–0.02 s with a CFSM or social force reach of
+/// 3 m get 0.5 m (they move 0.013–0.027 m a tick, and candidates last 8–17 ticks); steering
+/// crowds at dt 0.1 s and ORCA's scenes at dt 0.25 s get 0, where reuse costs more than it
+/// saves (docs/benchmarks.md, "Reused sensing candidates"). Speed only: the lists are the same
+/// with any skin.
+pub fn auto_skin<'g>(groups: impl Iterator<Item = &'g Group> + Clone, dt: f32) -> f32 {
+    let shortest = groups
+        .clone()
+        .filter(|g| g.max_neighbours > 0 && g.sensing_radius > 0.0)
+        .map(|g| g.sensing_radius)
+        .fold(f32::INFINITY, f32::min);
+    let fastest = groups.map(|g| g.params.max_speed.max()).fold(0.0f32, f32::max);
+    let skin = AUTO_SHARE * shortest;
+    if skin.is_finite() && SKIN_MOVE * skin >= AUTO_TICKS * fastest * dt { skin } else { 0.0 }
+}
+
+/// [`auto_skin`]'s share of the sensing radius: the candidates are (7/6)² ≈ 1.36 times the
+/// neighbours within the radius in the plane, 1.59 times in space.
+const AUTO_SHARE: f32 = 1.0 / 6.0;
+
+/// [`auto_skin`] picks a skin only where candidates last at least this many ticks.
+const AUTO_TICKS: f32 = 5.0;
+
+/// More candidates than this per neighbour kept drop a skin [`auto_skin`] picked
+/// ([`SensingCache::drop_auto_skin_if_capped`]). The race's CFSM scene keeps every neighbour
+/// within 3 m and holds about 1.5 candidates per neighbour; the standard crowd, whose skin of
+/// 1 its file sets, 2.3 (and pays); ORCA's uniform scene with a skin of 2.5 m, about 6.
+const AUTO_MAX_CANDIDATES: f64 = 2.5;
+
 impl<V: Vector> SensingCache<V> {
     /// Have the candidates lasted [`ORDERED_AFTER`] ticks or more per sensing tick, so that
     /// the next ones should be kept in order?
@@ -131,9 +165,33 @@ impl<V: Vector> SensingCache<V> {
     /// Sets the skin; a changed skin voids the candidates.
     pub fn set_skin(&mut self, skin: f32) {
         let skin = if skin.is_finite() { skin.max(0.0) } else { 0.0 };
+        self.auto = false;
         if skin != self.skin {
             self.skin = skin;
             self.valid = false;
+        }
+    }
+
+    /// Sets a skin picked for the scenario ([`auto_skin`]), which
+    /// [`SensingCache::drop_auto_skin_if_capped`] may drop.
+    pub fn set_auto_skin(&mut self, skin: f32) {
+        self.set_skin(skin);
+        self.auto = true;
+    }
+
+    /// After a sensing tick that found candidates, with a skin picked for the scenario: when
+    /// the candidates outnumber the neighbours kept by more than [`AUTO_MAX_CANDIDATES`] to 1,
+    /// the lists are capped far below what lies within reach, and each reusing tick would
+    /// rank many candidates to keep few (ORCA's uniform scene: 2.5 ms per tick without a skin,
+    /// 4.3 with 2.5 m at dt 0.02 s). The skin then goes to 0 for the rest of the run. Counts
+    /// only, so the choice is the same at any thread count and with any index.
+    pub fn drop_auto_skin_if_capped(&mut self, kept: &[u32]) {
+        if !self.auto || self.skin <= 0.0 {
+            return;
+        }
+        let kept: u64 = kept.iter().map(|&n| u64::from(n)).sum();
+        if self.candidates.total() as f64 > AUTO_MAX_CANDIDATES * kept as f64 {
+            self.set_auto_skin(0.0);
         }
     }
 

@@ -28,6 +28,7 @@ pub fn sense_neighbours<V: Point>(
         cache.candidates.ordered = cache.last_long();
         index::sense_candidates(index, &input, cache.skin, &mut cache.candidates, neighbours);
         cache.remember(bounds, groups, id, group, position);
+        cache.drop_auto_skin_if_capped(&neighbours.count);
     }
     if cache.due || cache.skin <= 0.0 {
         cache.sensed += 1;

@@ -116,7 +116,7 @@ impl<V: Passes> Pipeline<V> {
     /// At the first tick and then at most every `ticks` ticks (0: never; default
     /// [`DEFAULT_REORDER_EVERY`]), the `reorder` pass puts the world's rows in spatial (Morton)
     /// order, so agents near each other are near each other in memory, and large crowds run
-    /// faster. New rows void reused sensing candidates (see [`Pipeline::set_sensing_skin`]), so
+    /// faster. A new row order voids reused sensing candidates (see [`Pipeline::set_sensing_skin`]), so
     /// once `ticks` have passed the reorder waits for a tick that senses anyway; with no skin
     /// that is every tick, so rows are reordered exactly every `ticks` ticks.
     /// Results do not change at all, bit for bit: every tie is broken by id, and hashes,
@@ -140,6 +140,16 @@ impl<V: Passes> Pipeline<V> {
     /// to test on every tick. 0 senses afresh every tick.
     pub fn set_sensing_skin(&mut self, skin: f32) {
         self.scratch.sensing.set_skin(skin);
+    }
+
+    /// [`Pipeline::set_sensing_skin`] with a skin picked for the scenario rather than by its
+    /// author (`index::auto_skin`): the pipeline drops it (senses afresh every tick from then
+    /// on) on the first sensing tick whose candidates outnumber the neighbours kept by more
+    /// than 2.5 to 1, where lists are capped far below what lies within reach, as on ORCA's
+    /// scenes, and each reusing tick would rank many candidates to keep few. The same lists
+    /// either way.
+    pub fn set_auto_sensing_skin(&mut self, skin: f32) {
+        self.scratch.sensing.set_auto_skin(skin);
     }
 
     /// The candidate-reuse margin in use (see [`Pipeline::set_sensing_skin`]).

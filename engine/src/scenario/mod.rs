@@ -113,6 +113,10 @@ pub struct Scenario<V: Dimension = Vec2> {
     pub index: IndexKind,
     /// Extra reach of reused sensing candidates (`Pipeline::set_sensing_skin`); 0: off.
     pub sensing_skin: f32,
+    /// `sensing_skin` was picked by `index::auto_skin` (the file sets
+    /// `"auto"`, or nothing): a run drops it where the lists are capped far below the
+    /// candidates (`Pipeline::set_auto_sensing_skin`).
+    pub sensing_skin_auto: bool,
     /// The world rectangle (box, in space), open or wrapped.
     pub bounds: Bounds<V>,
     /// The `[targets]` entries in name order, then the points behaviours give inline as

@@ -22,7 +22,7 @@ pub(crate) struct ScenarioToml {
     pub(crate) ticks: u64,
     #[serde(default)]
     pub(crate) index: Option<String>,
-    pub(crate) sensing_skin: Option<f32>,
+    pub(crate) sensing_skin: Option<SkinToml>,
     pub(crate) bounds: BoundsToml,
     #[serde(default)]
     pub(crate) targets: BTreeMap<String, TargetToml>,
@@ -434,6 +434,37 @@ pub(crate) fn param_half() -> ParamToml {
 }
 pub(crate) fn param_zero() -> ParamToml {
     ParamToml(Param::Value(0.0))
+}
+
+/// `sensing_skin`: a distance, or a word (`"auto"`, checked by the validator).
+pub(crate) enum SkinToml {
+    Distance(f32),
+    Word(String),
+}
+
+impl<'de> Deserialize<'de> for SkinToml {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = SkinToml;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a distance of 0 or more, or \"auto\"")
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<SkinToml, E> {
+                Ok(SkinToml::Distance(v as f32))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<SkinToml, E> {
+                Ok(SkinToml::Distance(v as f32))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<SkinToml, E> {
+                Ok(SkinToml::Distance(v as f32))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<SkinToml, E> {
+                Ok(SkinToml::Word(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// A per-agent parameter in the file: a number, a uniform range `{ min, max }`, or a truncated

@@ -224,7 +224,11 @@ impl<V: Passes> Simulation<V> {
     ) -> Result<Simulation<V>, SimulationError> {
         let mut pipeline = Pipeline::new(settings.threads, settings.index.unwrap_or(scenario.index))?;
         pipeline.set_reorder_every(settings.reorder_every);
-        pipeline.set_sensing_skin(settings.sensing_skin.unwrap_or(scenario.sensing_skin));
+        match settings.sensing_skin {
+            Some(skin) => pipeline.set_sensing_skin(skin),
+            None if scenario.sensing_skin_auto => pipeline.set_auto_sensing_skin(scenario.sensing_skin),
+            None => pipeline.set_sensing_skin(scenario.sensing_skin),
+        }
         if !settings.keep_awake {
             pipeline.set_keep_awake(false); // on by default where it helps (see `Pipeline::new`)
         }

@@ -403,6 +403,9 @@ impl<'a, V: crate::world::Dimension> Validator<'a, V> {
         let expect_names = expect::ExpectNames { scene, ids: capacity, steerbench: metrics.steerbench };
         let expectations = self.expectations(&raw.expect, &expect_names, dt, raw.ticks)?;
         self.no_nearest_of_own_group(&groups, &targets)?;
+        let sensing_skin_auto = sensing_skin.is_none();
+        let sensing_skin =
+            sensing_skin.unwrap_or_else(|| crate::index::auto_skin(groups.iter().map(|g| &g.group), dt));
         self.goal_exits_take_groups_with_goals(&exits, &groups, &targets)?;
         Some(Scenario {
             origin: self.origin.into(),
@@ -413,6 +416,7 @@ impl<'a, V: crate::world::Dimension> Validator<'a, V> {
             ticks: raw.ticks,
             index,
             sensing_skin,
+            sensing_skin_auto,
             bounds,
             targets,
             target_names: raw.targets.keys().cloned().collect(),

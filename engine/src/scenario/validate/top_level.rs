@@ -4,7 +4,7 @@
 use super::{MIN_DT, Rule, Validator};
 use crate::index::IndexKind;
 use crate::scenario::locate::Seg;
-use crate::scenario::schema::ScenarioToml;
+use crate::scenario::schema::{ScenarioToml, SkinToml};
 use crate::scenario::{FORMAT_VERSION, GroupSpec, MAX_AGENTS, MAX_MAGNITUDE, MetricsConfig};
 use crate::world::{Exit, Gate, Source, Target};
 
@@ -12,7 +12,9 @@ use crate::world::{Exit, Gate, Source, Target};
 pub(super) struct Run {
     pub(super) dt: f32,
     pub(super) index: IndexKind,
-    pub(super) sensing_skin: f32,
+    /// The skin the file sets; `None`: `"auto"` (the default), picked once the groups are
+    /// known (`index::auto_skin`).
+    pub(super) sensing_skin: Option<f32>,
 }
 
 impl<V: crate::world::Dimension> Validator<'_, V> {
@@ -48,9 +50,12 @@ impl<V: crate::world::Dimension> Validator<'_, V> {
                 ],
             )?,
         };
-        let sensing_skin = match raw.sensing_skin {
-            None => 0.0,
-            Some(s) => self.num(&[Key("sensing_skin")], s, Rule::NonNegative(1e4))?,
+        let sensing_skin = match &raw.sensing_skin {
+            None => None,
+            Some(SkinToml::Distance(s)) => {
+                Some(self.num(&[Key("sensing_skin")], *s, Rule::NonNegative(1e4))?)
+            }
+            Some(SkinToml::Word(w)) => self.choice(&[Key("sensing_skin")], w, &[("auto", None)])?,
         };
         Some(Run { dt, index, sensing_skin })
     }
