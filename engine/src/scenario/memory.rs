@@ -6,10 +6,11 @@
 //! scratch (positions before integration, steering, headings, the reorder keys and its gather
 //! buffers, the index), plus 16 bytes per neighbour slot (`max_neighbours` of the agent's group:
 //! row, distance² and offset), plus, when sensing candidates are reused (`sensing_skin > 0`),
-//! 10 bytes per neighbour slot for the candidate lists. Spawn sources count at their
-//! `max_agents`, event bursts at their count times the most times they can fire. The
-//! constants are measured: `throng bench` prints the estimate beside the measured peak RSS,
-//! and an ignored test holds it within 25 % at 10k and 1M agents.
+//! 10 bytes per neighbour slot for the candidate lists, twice that where agents come or go
+//! (exits, sources, spawn events: the lists are carried over into a second buffer). Spawn
+//! sources count at their `max_agents`, event bursts at their count times the most times they
+//! can fire. The constants are measured: `throng bench` prints the estimate beside the
+//! measured peak RSS, and an ignored test holds it within 25 % at 10k and 1M agents.
 
 use super::Scenario;
 use crate::world::Dimension;
@@ -48,9 +49,12 @@ impl<V: Dimension> Scenario<V> {
     /// The estimated peak memory of a run of this scenario (see the module documentation).
     pub fn memory_estimate(&self) -> MemoryEstimate {
         let space = V::DIMENSIONS == 3;
-        let slot = NEIGHBOUR_SLOT_BYTES
-            + if space { 4 } else { 0 }
-            + if self.sensing_skin > 0.0 { CANDIDATE_SLOT_BYTES } else { 0 };
+        let spawns = |e: &crate::world::Event<V>| matches!(e.action, crate::world::Action::Spawn { .. });
+        let rows_change =
+            !self.exits.is_empty() || !self.sources.is_empty() || self.events.iter().any(spawns);
+        let candidate_buffers = if self.sensing_skin > 0.0 { 1 + u64::from(rows_change) } else { 0 };
+        let slot =
+            NEIGHBOUR_SLOT_BYTES + if space { 4 } else { 0 } + candidate_buffers * CANDIDATE_SLOT_BYTES;
         let agent = if space { AGENT_BYTES_IN_SPACE } else { AGENT_BYTES };
         let per_agent = |g: usize| agent + slot * self.groups[g].group.max_neighbours as u64;
         let initial = self.groups.iter().enumerate().map(|(g, spec)| (spec.count as u64, per_agent(g)));
@@ -111,7 +115,8 @@ max_agents = 500
         // 1,500 agents × (350 + 10 × 16) bytes + 8 MiB.
         assert_eq!(plain.agents, 1500);
         assert_eq!(plain.bytes, (8 << 20) + 1500 * (350 + 160));
+        // The source adds agents, so the candidate lists take two buffers: 10 × (16 + 2 × 10).
         let skin = Scenario::parse(&text("1.0"), "m").expect("valid").memory_estimate();
-        assert_eq!(skin.bytes, (8 << 20) + 1500 * (350 + 260));
+        assert_eq!(skin.bytes, (8 << 20) + 1500 * (350 + 360));
     }
 }
