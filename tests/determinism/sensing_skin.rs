@@ -216,7 +216,8 @@ fn an_automatic_skin_is_kept_where_lists_hold_every_neighbour_and_dropped_where_
     // default, "auto", and keep it: their lists hold every neighbour within reach. ORCA's
     // uniform scene keeps 10 of the 40 or so agents within 15 m; given an automatic skin of
     // 2.5 m (what its file would get at dt 0.02 s), a run drops it on its first sensing tick.
-    // Either way the hashes are those of sensing afresh, at 1 and 3 threads.
+    // Either way the hashes are those of sensing afresh, at every thread count, with the grid
+    // and the k-d tree.
     let root = crate::common::root();
     let corridor = load(&root.join("scenarios/models/corridor_fd.toml"));
     assert!(corridor.sensing_skin_auto);
@@ -227,9 +228,11 @@ fn an_automatic_skin_is_kept_where_lists_hold_every_neighbour_and_dropped_where_
     let ticks = 60;
     for (scenario, skin, kept) in [(&corridor, 0.5, true), (&orca, 2.5, false)] {
         let fresh = crate::common::hashes(scenario, ticks, 1, IndexKind::Grid);
-        for threads in [1, 3] {
+        for (threads, index) in
+            [1, 2, 3, 4, 8].into_iter().flat_map(|t| [(t, IndexKind::Grid), (t, IndexKind::Kd)])
+        {
             let mut world = scenario.build_world();
-            let mut pipeline = Pipeline::new(threads, IndexKind::Grid).expect("thread pool");
+            let mut pipeline = Pipeline::new(threads, index).expect("thread pool");
             pipeline.set_auto_sensing_skin(skin);
             let mut hashes = vec![state_hash(&world).to_hex()];
             for _ in 0..ticks {
@@ -237,7 +240,10 @@ fn an_automatic_skin_is_kept_where_lists_hold_every_neighbour_and_dropped_where_
                 hashes.push(state_hash(&world).to_hex());
             }
             let name = &scenario.name;
-            assert!(hashes == fresh, "{name}, {threads} threads: the hashes differ from sensing afresh");
+            assert!(
+                hashes == fresh,
+                "{name}, {threads} threads, {index}: the hashes differ from sensing afresh"
+            );
             let (reused, sensed) = pipeline.sensing_counts();
             if kept {
                 assert_eq!(pipeline.sensing_skin(), skin, "{name}");
