@@ -208,6 +208,30 @@ fn the_run_report_names_its_overrides_and_accounts_for_every_agent() {
     assert!(report.contains("agents     150 at tick 0, 0 spawned, 0 exited, 150 active"), "{report}");
 }
 
+/// The run report says which sensing skin a run ended with and how often it reused
+/// candidates: the corridor's pedestrians keep the 0.5 m `"auto"` picks; a skin of 0 prints
+/// no line.
+#[test]
+fn the_run_report_shows_the_sensing_skin_in_use() {
+    let out = throng(&["run", "scenarios/models/corridor_fd.toml", "--ticks", "100", "--no-metrics"]);
+    let report = text(&out.stdout);
+    let line = report.lines().find(|l| l.starts_with("sensing ")).unwrap_or_else(|| panic!("{report}"));
+    assert!(line.contains("skin 0.5 at the end: candidates reused on"), "{line}");
+    let reused: u64 =
+        line.split("reused on ").nth(1).and_then(|t| t.split(' ').next()?.parse().ok()).expect("a count");
+    assert!(reused >= 50 && line.ends_with("of 100 ticks"), "{line}");
+    let out = throng(&[
+        "run",
+        "scenarios/models/corridor_fd.toml",
+        "--ticks",
+        "10",
+        "--no-metrics",
+        "--sensing-skin",
+        "0",
+    ]);
+    assert!(!text(&out.stdout).contains("sensing "), "{}", text(&out.stdout));
+}
+
 /// `check`, `render` and `plot` take the overrides `run` takes, so a swept variant can be
 /// validated and drawn; a bad override is an error there too.
 #[test]

@@ -413,6 +413,17 @@ fn print_report<V: CliDimension>(r: &RunReport, pipeline: &Pipeline<V>) {
         "ticks      {}{resumed} in {:.3} s: {:.1} ticks/s, {:.3} ms/tick",
         r.ticks_run, r.wall_s, r.ticks_per_s, r.ms_per_tick
     );
+    // The sensing skin in use at the end (the scenario's, `"auto"`'s pick, or `--sensing-skin`;
+    // an automatic one may have been dropped), and how often it saved a sensing tick.
+    let (reused, sensed) = pipeline.sensing_counts();
+    if reused > 0 || pipeline.sensing_skin() > 0.0 {
+        let _ = writeln!(
+            out,
+            "sensing    skin {} at the end: candidates reused on {reused} of {} ticks",
+            pipeline.sensing_skin(),
+            reused + sensed
+        );
+    }
     let _ = writeln!(out, "\n{:<18} {:>10} {:>7}", "pass", "ms/tick", "share");
     // build_index and find_threats run side by side: shares are of the summed pass times.
     let total: f64 = pipeline.timers.ms_per_tick().map(|(_, ms)| ms).sum();
