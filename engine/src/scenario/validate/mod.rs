@@ -403,10 +403,11 @@ impl<'a, V: crate::world::Dimension> Validator<'a, V> {
         let expect_names = expect::ExpectNames { scene, ids: capacity, steerbench: metrics.steerbench };
         let expectations = self.expectations(&raw.expect, &expect_names, dt, raw.ticks)?;
         self.no_nearest_of_own_group(&groups, &targets)?;
+        self.goal_exits_take_groups_with_goals(&exits, &groups, &targets)?;
+        // `"auto"` (or no key): a skin picked from the groups' reach and speed and the time step.
         let sensing_skin_auto = sensing_skin.is_none();
         let sensing_skin =
             sensing_skin.unwrap_or_else(|| crate::index::auto_skin(groups.iter().map(|g| &g.group), dt));
-        self.goal_exits_take_groups_with_goals(&exits, &groups, &targets)?;
         Some(Scenario {
             origin: self.origin.into(),
             name: raw.name,
