@@ -16,6 +16,7 @@ mod pursuit;
 mod queue;
 mod random_walk;
 mod seek;
+pub mod seek_lanes;
 mod targets;
 mod tie_break;
 mod wander;

@@ -5,7 +5,7 @@
 //! processor has it (checked at run time: the build targets baseline x86-64), one at a time
 //! elsewhere; both give the same ranks, which are exact integers.
 //!
-//! With `scan.rs`, one of the two files of the engine with `unsafe` code: the AVX2
+//! One of the engine's few files with `unsafe` code (docs/architecture.md): the AVX2
 //! intrinsics. Every load is from a fixed-size array whose length the chunk count never
 //! exceeds.
 

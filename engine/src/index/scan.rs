@@ -5,7 +5,7 @@
 //! computes the squared distance with the same operations in the same order as the scalar loop
 //! (no fused multiply-add, no reordering) and the hits are packed in entry order.
 //!
-//! With `rank.rs`, one of the two files of the engine with `unsafe` code: the AVX2
+//! One of the engine's few files with `unsafe` code (docs/architecture.md): the AVX2
 //! intrinsics. Every load is bounds-checked before it is made (a chunk that would read past a
 //! column's end is scanned one entry at a time instead), and every store is into a buffer
 //! sized for it first.

@@ -6,7 +6,7 @@ pub mod cfsm;
 pub mod cfsm_lanes;
 pub mod kinds;
 #[cfg(test)]
-mod lanes_test;
+pub(crate) mod lanes_test;
 pub mod linear_program;
 pub mod orca;
 pub mod orca_lanes;

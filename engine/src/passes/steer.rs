@@ -15,12 +15,14 @@ use crate::behaviours::{
     wander, wander_jitter,
 };
 use crate::index::{Neighbours, ObstacleIndex, Point, SpatialIndex};
+use crate::behaviours::seek_lanes::SeekLanes;
+use crate::math::lanes::{self, LANES};
 use crate::math::{Vec3, Vector, norm};
 use crate::rng;
 use crate::routing::Goal;
 use crate::world::{
-    AgentMut, Behaviour, Bounds, DIRECTION_REACH, Group, Model, NO_JOURNEY, Obstacle, Path, PathMode,
-    SeparationVariant, Solid, SteerState, Target, TargetId,
+    AgentMut, Behaviour, Bounds, BoundsKind, DIRECTION_REACH, Group, Model, NO_JOURNEY, Obstacle, Path,
+    PathMode, Region, SeparationVariant, Solid, SteerState, Target, TargetId,
 };
 
 /// Everything `steer` reads: old state, the neighbour lists, the indexes and the threats.
@@ -299,14 +301,7 @@ impl<V: Point> SteerInputs<'_, V> {
     /// rotates the sum last.
     fn steer_agent(&self, i: usize, st: &mut AgentMut<'_, V>) -> V {
         let g = &self.groups[self.group[i] as usize];
-        if let Some(Target::Random { region, period_ticks }) = g
-            .behaviours
-            .iter()
-            .filter_map(|b| b.behaviour.target())
-            .map(|t| &self.target_defs[t as usize])
-            .find(|t| matches!(t, Target::Random { .. }))
-            && self.tick.is_multiple_of(*period_ticks as u64)
-        {
+        if let Some(region) = self.goal_redrawn(g) {
             *st.goal = self.bounds.wrap(region.sample(st.rng));
         }
         let interval = g.flocking_interval_ticks.max(1) as u64;
@@ -352,10 +347,102 @@ impl<V: Point> SteerInputs<'_, V> {
 
 /// The `steer` pass. Reads old positions and velocities of every agent; writes row `i` of
 /// `steering`, and of the behaviour-state columns, for agent `i` only.
+///
+/// In the plane on an open world, with AVX2, rows go in blocks of eight: a block whose agents
+/// are all of one group that only seeks or arrives ([`SteerInputs::lane_seek`]) takes its
+/// steering in lanes (`behaviours::seek_lanes`, the same bits), every other agent alone.
 pub fn steer<V: Point>(inputs: &SteerInputs<'_, V>, state: SteerState<'_, V>, steering: &mut [V]) {
-    state.par_rows(steering, (64, crate::par::PIECE_ROWS), |i, out, mut st| {
-        *out = inputs.steer_agent(i, &mut st);
+    let pieces = (64, crate::par::PIECE_ROWS);
+    let in_lanes = V::DIMENSIONS == 2 && inputs.bounds.kind == BoundsKind::Open && lanes::available();
+    if !in_lanes || !inputs.groups.iter().any(|g| inputs.lane_seek(g).is_some()) {
+        state.par_rows(steering, pieces, |i, out, mut st| {
+            *out = inputs.steer_agent(i, &mut st);
+        });
+        return;
+    }
+    state.par_blocks(steering, LANES, (pieces.0 / LANES, pieces.1 / LANES), |first, out, mut st| {
+        let group = &inputs.group[first..first + out.len()];
+        let plan = (out.len() == LANES && group.iter().all(|&g| g == group[0]))
+            .then(|| inputs.lane_seek(&inputs.groups[group[0] as usize]))
+            .flatten();
+        let Some(plan) = plan else {
+            for (k, out) in out.iter_mut().enumerate() {
+                *out = inputs.steer_agent(first + k, &mut st.row(k));
+            }
+            return;
+        };
+        let mut block = SeekLanes::default();
+        for k in 0..LANES {
+            let i = first + k;
+            let to = inputs.bounds.offset(inputs.position[i], plan.point.unwrap_or(st.goal[k]));
+            let (v, max_speed) = (inputs.velocity[i], inputs.max_speed[i]);
+            for a in 0..2 {
+                block.to[a].0[k] = to.axis(a);
+                block.velocity[a].0[k] = v.axis(a);
+            }
+            block.max_speed.0[k] = max_speed;
+        }
+        let (forces, plain) = block.weighted(plan.slowing_radius, plan.weight);
+        for (k, out) in out.iter_mut().enumerate() {
+            *out = if plain[k] {
+                V::from_fn(|a| forces[k][a])
+            } else {
+                inputs.steer_agent(first + k, &mut st.row(k))
+            };
+        }
     });
+}
+
+/// A group's steering in lanes (see [`steer`]): its one acting behaviour, a seek or an arrive
+/// with `weight` (and `slowing_radius`), towards `point`, or each agent's own goal when `None`.
+#[derive(Clone, Copy)]
+struct LaneSeek<V> {
+    weight: f32,
+    slowing_radius: Option<f32>,
+    point: Option<V>,
+}
+
+impl<V: Point> SteerInputs<'_, V> {
+    /// The random goal that group `g`'s agents redraw this tick (on ticks that are multiples
+    /// of its period): its region, if one is due.
+    fn goal_redrawn(&self, g: &Group) -> Option<&Region<V>> {
+        let random = g
+            .behaviours
+            .iter()
+            .filter_map(|b| b.behaviour.target())
+            .map(|t| &self.target_defs[t as usize])
+            .find(|t| matches!(t, Target::Random { .. }));
+        match random {
+            Some(Target::Random { region, period_ticks }) if self.tick.is_multiple_of(*period_ticks as u64) => {
+                Some(region)
+            }
+            _ => None,
+        }
+    }
+
+    /// How group `g`'s agents steer in lanes this tick, if they may: their one acting
+    /// behaviour ([`Group::acting`]) is a seek or an arrive (not routed) towards a point or
+    /// their own goal, with no goal to redraw, no flocking cache and no tie break, so that
+    /// `steer_agent` would give exactly `0 + weight · force`.
+    fn lane_seek(&self, g: &Group) -> Option<LaneSeek<V>> {
+        if g.flocking_interval_ticks > 1 || self.goal_redrawn(g).is_some() {
+            return None;
+        }
+        let velocity_model = !matches!(g.model, Model::Steering);
+        let mut acting = g.behaviours.iter().filter(|wb| !(velocity_model && wb.behaviour.avoids_collisions()));
+        let (Some(wb), None) = (acting.next(), acting.next()) else { return None };
+        let (target, slowing_radius) = match wb.behaviour {
+            Behaviour::Seek { target } => (target, None),
+            Behaviour::Arrive { target, slowing_radius } => (target, Some(slowing_radius)),
+            _ => return None,
+        };
+        let point = match self.targets[target as usize] {
+            ResolvedTarget::Point { position, .. } => Some(position),
+            ResolvedTarget::OwnGoal => None,
+            _ => return None,
+        };
+        Some(LaneSeek { weight: wb.weight, slowing_radius, point })
+    }
 }
 
 /// `norm(velocity)` of every agent, which alignment reads once per neighbour (the `headings`

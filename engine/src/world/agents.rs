@@ -125,6 +125,29 @@ macro_rules! agent_columns {
                     .with_max_len(max_len)
                     .for_each(|(i, (o, $($s,)+))| f(i, o, AgentMut { $($s,)+ }));
             }
+
+            /// Calls `f(first row, &mut out[block], the block's state)` for every block of
+            /// `block` consecutive rows (the last may be shorter), across the pool in pieces of
+            /// `min_blocks` to `max_blocks` blocks; every call writes its own block only.
+            pub fn par_blocks<O: Send>(
+                self,
+                out: &mut [O],
+                block: usize,
+                (min_blocks, max_blocks): (usize, usize),
+                f: impl Fn(usize, &mut [O], SteerState<'_, V>) + Sync + Send,
+            ) {
+                (out.par_chunks_mut(block), $(self.$s.par_chunks_mut(block),)+)
+                    .into_par_iter()
+                    .enumerate()
+                    .with_min_len(min_blocks)
+                    .with_max_len(max_blocks)
+                    .for_each(|(b, (o, $($s,)+))| f(b * block, o, SteerState { $($s,)+ }));
+            }
+
+            /// Row `k` of these columns.
+            pub fn row(&mut self, k: usize) -> AgentMut<'_, V> {
+                AgentMut { $($s: &mut self.$s[k],)+ }
+            }
         }
     };
     (@all $($(#[$doc:meta])* $name:ident: $ty:ty,)+) => {
