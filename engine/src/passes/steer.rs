@@ -14,8 +14,8 @@ use crate::behaviours::{
     flock_target, follow_leader, follow_path, path_advance, pursuit, random_walk_step, seek, separation,
     wander, wander_jitter,
 };
-use crate::index::{Neighbours, ObstacleIndex, Point, SpatialIndex};
 use crate::behaviours::seek_lanes::SeekLanes;
+use crate::index::{Neighbours, ObstacleIndex, Point, SpatialIndex};
 use crate::math::lanes::{self, LANES};
 use crate::math::{Vec3, Vector, norm};
 use crate::rng;
@@ -428,8 +428,7 @@ impl<V: Point> SteerInputs<'_, V> {
         if g.flocking_interval_ticks > 1 || self.goal_redrawn(g).is_some() {
             return None;
         }
-        let velocity_model = !matches!(g.model, Model::Steering);
-        let mut acting = g.behaviours.iter().filter(|wb| !(velocity_model && wb.behaviour.avoids_collisions()));
+        let mut acting = g.acting();
         let (Some(wb), None) = (acting.next(), acting.next()) else { return None };
         let (target, slowing_radius) = match wb.behaviour {
             Behaviour::Seek { target } => (target, None),
