@@ -1,11 +1,11 @@
 //! Eight `f32` lanes for the velocity models and the seeks that run eight agents at once:
 //! `Lanes` (an aligned column of eight values), and on x86-64 `F8` and `M8`, whose every
 //! operator is the one AVX instruction of the same IEEE operation, plus [`F8::exp`], libm's
-//! `expf` lane by lane. Lane code computes exactly what the one-agent code computes (same operations, same order,
-//! nothing fused), so its bits are the one-agent bits; processors without AVX2 run the
-//! one-agent code. With `index/scan.rs`, `index/rank.rs` and the lanes that call it (the
-//! models' and `behaviours/seek_lanes.rs`), the engine's `unsafe` code: the AVX2 intrinsics, on
-//! aligned lane arrays.
+//! `expf` lane by lane. Lane code computes exactly what the one-agent code computes (same
+//! operations, same order, nothing fused), so its bits are the one-agent bits; processors
+//! without AVX2 run the one-agent code. With `index/scan.rs`, `index/rank.rs` and the lanes
+//! that call it (the models' and `behaviours/seek_lanes.rs`), the engine's `unsafe` code: the
+//! AVX2 intrinsics, on aligned lane arrays.
 
 /// Agents per lane call.
 pub const LANES: usize = 8;
